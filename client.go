@@ -1,0 +1,468 @@
+package discovery
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gregjones/httpcache"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Version is the version of this module, sent in the default User-Agent.
+const Version = "0.1.0"
+
+// Defaults used when the corresponding [Options] field is zero. They are exported so a
+// caller can derive its own settings from them.
+const (
+	DefaultMaxDocumentBytes = 1 << 20            // 1 MiB, after decompression
+	DefaultMaxRetries       = 2                  // retries, not attempts: 3 requests in all (MD-C-7)
+	DefaultAttemptTimeout   = 10 * time.Second   // one request, body included (MD-C-11)
+	DefaultDocumentTimeout  = 30 * time.Second   // one document: every attempt and backoff
+	DefaultMaxRetryAfter    = 10 * time.Second   // a longer Retry-After means give up now
+	DefaultMaxStale         = 7 * 24 * time.Hour // how old a last good copy may be when served
+	maxRedirects            = 5                  // hops per fetch (MD-C-10)
+	retryWaitMin            = 250 * time.Millisecond
+	retryWaitMax            = 4 * time.Second
+)
+
+// Options configures a [Client]. A nil *Options, or the zero Options, gives the secure
+// defaults described on each field. NewClient copies the struct: changing it afterwards
+// has no effect on the Client.
+type Options struct {
+	// HTTPClient supplies the base Transport and, when set, the per-attempt Timeout.
+	// nil: a private transport with TLS 1.2 or later, certificate verification, no proxy
+	// and no cookies. The client is never modified: its CheckRedirect is replaced by the
+	// origin policy and its Jar is ignored (discovery fetches carry no cookies or
+	// credentials, MD-C-2).
+	HTTPClient *http.Client
+
+	// UserAgent is sent on every discovery fetch. "": "discovery-go/" + [Version].
+	UserAgent string
+
+	// Consent decides the actions listed on [ConsentAction]. nil: [DenyAll], so
+	// cross-origin redirects fail with ErrCrossOrigin and guarded writes are refused.
+	Consent ConsentFunc
+
+	// Cache stores HTTP responses for revalidation (ETag, Last-Modified) and max-age
+	// freshness. nil: a private in-memory cache per Client. See [NewDiskCache].
+	Cache Cache
+
+	// LastGood keeps the newest copy of each document that parsed and validated, served
+	// when a later fetch fails. nil: a private in-memory store per Client.
+	LastGood LastGoodStore
+
+	// MaxRetries is the number of retries after the first attempt on connection errors,
+	// 408, 429 and 5xx but 501. 0: [DefaultMaxRetries]; negative: no retry.
+	MaxRetries int
+
+	// MaxDocumentBytes caps a document body after decompression. 0:
+	// [DefaultMaxDocumentBytes]. A larger body fails with [ErrTooLarge]; negative is an error.
+	MaxDocumentBytes int64
+
+	// AttemptTimeout bounds one request, body included. 0: HTTPClient.Timeout when set,
+	// else [DefaultAttemptTimeout]. Negative is an error.
+	AttemptTimeout time.Duration
+
+	// DocumentTimeout bounds the retrieval of one document, every attempt and backoff
+	// included, on top of the caller's context. 0: [DefaultDocumentTimeout].
+	DocumentTimeout time.Duration
+
+	// MaxRetryAfter caps how long the Client honours a Retry-After header. A server that
+	// asks for longer gets no retry: the fetch fails at once (and falls back to the last
+	// good copy). 0: [DefaultMaxRetryAfter].
+	MaxRetryAfter time.Duration
+
+	// MaxStale is the age beyond which a last good copy is no longer served. 0:
+	// [DefaultMaxStale]; negative: never serve a last good copy.
+	MaxStale time.Duration
+
+	// Logger receives debug records of fetches and warnings of stale answers. nil: no
+	// logging.
+	Logger *slog.Logger
+}
+
+// Cache stores serialised HTTP responses keyed by URL. Every gregjones/httpcache Cache
+// satisfies it. Implementations must be safe for concurrent use.
+type Cache interface {
+	// Get returns the response stored under key, if any.
+	Get(key string) (value []byte, ok bool)
+	// Set stores a response under key.
+	Set(key string, value []byte)
+	// Delete removes the response stored under key.
+	Delete(key string)
+}
+
+// NewMemoryCache returns an unbounded in-memory [Cache], safe for concurrent use.
+func NewMemoryCache() Cache { return httpcache.NewMemoryCache() }
+
+// Client retrieves, validates and caches discovery documents. Create it with
+// [NewClient] and reuse it; the zero Client is not usable (its methods return an
+// error). A Client is immutable after construction and safe for concurrent use by
+// multiple goroutines.
+type Client struct {
+	consent        ConsentFunc
+	userAgent      string
+	maxBytes       int64
+	docTimeout     time.Duration
+	maxRetryAfter  time.Duration
+	maxStale       time.Duration
+	lastGood       LastGoodStore
+	logger         *slog.Logger
+	http           *http.Client // cache → retries → counting → base transport
+	now            func() time.Time
+	closeIdleConns func()
+}
+
+// NewClient returns a Client configured by opts; nil opts gives the defaults. It
+// returns an error when an option is out of range.
+func NewClient(opts *Options) (*Client, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	switch {
+	case o.MaxDocumentBytes < 0:
+		return nil, fmt.Errorf("discovery: Options.MaxDocumentBytes is negative (%d)", o.MaxDocumentBytes)
+	case o.AttemptTimeout < 0:
+		return nil, fmt.Errorf("discovery: Options.AttemptTimeout is negative (%s)", o.AttemptTimeout)
+	case o.DocumentTimeout < 0:
+		return nil, fmt.Errorf("discovery: Options.DocumentTimeout is negative (%s)", o.DocumentTimeout)
+	case o.MaxRetryAfter < 0:
+		return nil, fmt.Errorf("discovery: Options.MaxRetryAfter is negative (%s)", o.MaxRetryAfter)
+	case o.MaxRetries > 10:
+		return nil, fmt.Errorf("discovery: Options.MaxRetries is %d; at most 10 are allowed", o.MaxRetries)
+	case strings.ContainsAny(o.UserAgent, "\r\n"):
+		return nil, errors.New("discovery: Options.UserAgent contains a line break")
+	}
+	c := &Client{
+		consent:       o.Consent,
+		userAgent:     o.UserAgent,
+		maxBytes:      o.MaxDocumentBytes,
+		docTimeout:    o.DocumentTimeout,
+		maxRetryAfter: o.MaxRetryAfter,
+		maxStale:      o.MaxStale,
+		lastGood:      o.LastGood,
+		logger:        o.Logger,
+		now:           time.Now,
+	}
+	if c.consent == nil {
+		c.consent = DenyAll
+	}
+	if c.userAgent == "" {
+		c.userAgent = "discovery-go/" + Version
+	}
+	if c.maxBytes == 0 {
+		c.maxBytes = DefaultMaxDocumentBytes
+	}
+	if c.docTimeout == 0 {
+		c.docTimeout = DefaultDocumentTimeout
+	}
+	if c.maxRetryAfter == 0 {
+		c.maxRetryAfter = DefaultMaxRetryAfter
+	}
+	if c.maxStale == 0 {
+		c.maxStale = DefaultMaxStale
+	}
+	if c.lastGood == nil {
+		c.lastGood = NewMemoryLastGood()
+	}
+	retries := o.MaxRetries
+	switch {
+	case retries == 0:
+		retries = DefaultMaxRetries
+	case retries < 0:
+		retries = 0
+	}
+	attempt := o.AttemptTimeout
+	var base http.RoundTripper
+	if o.HTTPClient != nil {
+		base = o.HTTPClient.Transport
+		if attempt == 0 {
+			attempt = o.HTTPClient.Timeout
+		}
+	}
+	if base == nil {
+		base = newBaseTransport()
+	}
+	if attempt == 0 {
+		attempt = DefaultAttemptTimeout
+	}
+	cache := o.Cache
+	if cache == nil {
+		cache = NewMemoryCache()
+	}
+
+	rc := retryablehttp.NewClient()
+	rc.Logger = nil // the library logs to stderr by default
+	rc.RetryMax = retries
+	rc.RetryWaitMin, rc.RetryWaitMax = retryWaitMin, retryWaitMax
+	inner := &http.Client{
+		Transport: countingTransport{base: base},
+		Timeout:   attempt, // per attempt, body included
+		// The inner client is the one that follows redirects (retryablehttp calls its
+		// Do), so the origin policy must sit here, not on the outer client.
+		CheckRedirect: c.checkRedirect,
+	}
+	rc.HTTPClient = inner
+	rc.CheckRetry = c.checkRetry
+	rc.Backoff = c.backoff
+	rc.ErrorHandler = giveUp
+	rc.RequestLogHook = func(_ retryablehttp.Logger, req *http.Request, _ int) {
+		if tr := traceOf(req.Context()); tr != nil {
+			tr.attempts.Add(1)
+		}
+	}
+	c.http = &http.Client{
+		// Cache outside the retries: a fresh hit never touches the network and a
+		// revalidation is retried as a unit (dependencies.md §2.2).
+		Transport: &httpcache.Transport{
+			Transport:           &retryablehttp.RoundTripper{Client: rc},
+			Cache:               cache,
+			MarkCachedResponses: true,
+		},
+		CheckRedirect: c.checkRedirect, // reached only if a 3xx ever comes back through the stack
+	}
+	c.closeIdleConns = inner.CloseIdleConnections
+	return c, nil
+}
+
+// newBaseTransport returns the default transport: TLS 1.2 or later with certificate
+// verification, no proxy, bounded header size and handshake time.
+func newBaseTransport() *http.Transport {
+	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	return &http.Transport{
+		DialContext:            d.DialContext,
+		ForceAttemptHTTP2:      true,
+		MaxIdleConns:           100,
+		MaxIdleConnsPerHost:    4,
+		IdleConnTimeout:        90 * time.Second,
+		TLSHandshakeTimeout:    10 * time.Second,
+		ExpectContinueTimeout:  time.Second,
+		MaxResponseHeaderBytes: 64 << 10,
+		TLSClientConfig:        &tls.Config{MinVersion: tls.VersionTLS12},
+	}
+}
+
+// defaultClient backs the package-level Discover.
+var defaultClient = sync.OnceValues(func() (*Client, error) { return NewClient(nil) })
+
+// Discover discovers origin with a private default Client (the zero Options). See
+// [Client.Discover].
+func Discover(ctx context.Context, origin string) (*Discovery, error) {
+	c, err := defaultClient()
+	if err != nil {
+		return nil, err
+	}
+	return c.Discover(ctx, origin)
+}
+
+// errZeroClient is returned by the methods of a Client not made by NewClient.
+var errZeroClient = errors.New("discovery: Client was not created with NewClient")
+
+func (c *Client) usable() error {
+	if c == nil || c.http == nil {
+		return errZeroClient
+	}
+	return nil
+}
+
+// fetchTrace records what happened below the cache for one document fetch. It travels
+// in the request context, which is the only per-request channel through httpcache and
+// retryablehttp; it carries no configuration.
+type fetchTrace struct {
+	origin   Origin
+	attempts atomic.Int32 // retryablehttp attempts
+	requests atomic.Int32 // round trips, redirect hops included
+	status   atomic.Int32 // status of the last response seen on the wire
+	mu       sync.Mutex   // guards granted
+	granted  map[Origin]bool
+}
+
+type traceKey struct{}
+
+func traceOf(ctx context.Context) *fetchTrace {
+	tr, _ := ctx.Value(traceKey{}).(*fetchTrace)
+	return tr
+}
+
+// countingTransport counts round trips on the wire for the fetch trace.
+type countingTransport struct{ base http.RoundTripper }
+
+func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	tr := traceOf(req.Context())
+	if tr != nil {
+		tr.requests.Add(1)
+	}
+	resp, err := t.base.RoundTrip(req)
+	if tr != nil && resp != nil {
+		tr.status.Store(int32(resp.StatusCode))
+	}
+	return resp, err
+}
+
+// CloseIdleConnections closes idle connections of the base transport.
+func (t countingTransport) CloseIdleConnections() {
+	if ci, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}
+
+// checkRedirect is the origin policy for every redirect hop of a discovery fetch.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > maxRedirects {
+		return fmt.Errorf("%w: more than %d hops, last to %s", ErrTooManyRedirects, maxRedirects, redact(req.URL))
+	}
+	// Never downgrade: a hop from https to http would expose the rest of the chain.
+	if strings.EqualFold(via[len(via)-1].URL.Scheme, "https") && !strings.EqualFold(req.URL.Scheme, "https") {
+		return fmt.Errorf("%w: redirect from https to %s", ErrInsecureOrigin, redact(req.URL))
+	}
+	target, err := originOf(req.URL)
+	if err != nil {
+		return err
+	}
+	start, err := splitOrigin(via[0].URL)
+	if err != nil || target == start {
+		return err
+	}
+	ctx := req.Context()
+	tr := traceOf(ctx)
+	if tr != nil {
+		tr.mu.Lock()
+		ok := tr.granted[target]
+		tr.mu.Unlock()
+		if ok {
+			return nil
+		}
+	}
+	err = ask(ctx, c.consent, &ConsentRequest{
+		Action: ConsentRedirect,
+		Origin: start,
+		URL:    redact(req.URL),
+		Method: http.MethodGet,
+		Reason: fmt.Sprintf("%s redirects discovery to another origin, %s", start, target),
+	}, ErrCrossOrigin)
+	if err == nil && tr != nil {
+		tr.mu.Lock()
+		if tr.granted == nil {
+			tr.granted = make(map[Origin]bool)
+		}
+		tr.granted[target] = true
+		tr.mu.Unlock()
+	}
+	return err
+}
+
+// retryStatus marks a status that retryablehttp should retry; giveUp turns it back into
+// the response so the caller sees the real status after the last attempt.
+type retryStatus struct{ code int }
+
+func (e *retryStatus) Error() string { return "discovery: HTTP " + strconv.Itoa(e.code) }
+
+// checkRetry retries connection errors, 408, 429 and 5xx but 501, never policy or TLS
+// failures, and gives up at once when Retry-After exceeds the cap.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		return !permanent(err), err
+	}
+	switch code := resp.StatusCode; {
+	case code == http.StatusRequestTimeout, code == http.StatusTooManyRequests,
+		code >= 500 && code != http.StatusNotImplemented:
+		if d, ok := retryAfter(resp, c.now()); ok && d > c.maxRetryAfter {
+			return false, &retryStatus{code} // give up now; the caller falls back
+		}
+		return true, &retryStatus{code}
+	}
+	return false, nil // 2xx, 3xx, 304, 404 and the other 4xx go back to the caller
+}
+
+// permanent reports whether err is a failure that a retry cannot mend: a policy
+// violation, a certificate problem, or an http answer to an https request.
+func permanent(err error) bool {
+	var (
+		certErr   *tls.CertificateVerificationError
+		recordErr tls.RecordHeaderError
+		alertErr  tls.AlertError
+	)
+	return errors.Is(err, ErrCrossOrigin) || errors.Is(err, ErrInsecureOrigin) ||
+		errors.Is(err, ErrTooManyRedirects) || errors.Is(err, ErrConsentDenied) ||
+		errors.Is(err, ErrInvalidOrigin) || errors.Is(err, errConsentHook) ||
+		errors.Is(err, context.Canceled) ||
+		errors.As(err, &certErr) || errors.As(err, &recordErr) || errors.As(err, &alertErr) ||
+		// net/http has no type for this one; a plain-HTTP server behind https:// never
+		// starts speaking TLS on a retry.
+		strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
+}
+
+// giveUp runs after the last attempt. For a retried status it hands back the last
+// response, so the caller sees 503 rather than a bare "giving up" error.
+func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
+	var rs *retryStatus
+	if resp != nil && errors.As(err, &rs) {
+		return resp, nil
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+	return nil, err
+}
+
+// backoff is exponential with jitter, and follows a Retry-After no longer than the cap.
+func (c *Client) backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
+	if d, ok := retryAfter(resp, c.now()); ok {
+		return min(d, c.maxRetryAfter)
+	}
+	d := lo << attempt
+	if d <= 0 || d > hi {
+		d = hi
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// retryAfter reads Retry-After on 429 and 503: delta-seconds, or an HTTP date (one in
+// the past means 0).
+func retryAfter(resp *http.Response, now time.Time) (time.Duration, bool) {
+	if resp == nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) {
+		return 0, false
+	}
+	v := strings.TrimSpace(resp.Header.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		if n > int64(365*24*time.Hour/time.Second) {
+			n = int64(365 * 24 * time.Hour / time.Second)
+		}
+		return time.Duration(n) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// redactString redacts a URL given as text; unparsable text is dropped entirely.
+func redactString(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return redact(u)
+}

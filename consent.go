@@ -1,0 +1,90 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// ConsentAction names an action that needs the user's consent. The zero value is not a
+// valid action.
+type ConsentAction int
+
+const (
+	// ConsentRedirect: a discovery fetch was redirected to another origin. Granting it
+	// lets the Client follow that one hop.
+	ConsentRedirect ConsentAction = iota + 1
+	// ConsentConnect: connect to an MCP server or tool that the discovery document lists
+	// on another origin (MD-C-12).
+	ConsentConnect
+	// ConsentCrossOrigin: an agent API call through [Discovery.Transport] to an origin
+	// other than the discovery origin (SD-C-5).
+	ConsentCrossOrigin
+	// ConsentWrite: an agent API call with a method other than GET, HEAD or OPTIONS
+	// ("prefer read-only actions unless the user asks for a write", SD-C-2).
+	ConsentWrite
+)
+
+// String returns a stable, lower-case name for the action, such as "write".
+func (a ConsentAction) String() string {
+	switch a {
+	case ConsentRedirect:
+		return "redirect"
+	case ConsentConnect:
+		return "connect"
+	case ConsentCrossOrigin:
+		return "cross-origin"
+	case ConsentWrite:
+		return "write"
+	}
+	return fmt.Sprintf("ConsentAction(%d)", int(a))
+}
+
+// ConsentRequest describes an action the Client or the policy guard is about to take.
+// Every string in it is redacted (no userinfo, query or fragment). Name and Reason may
+// quote text from a published document: that text is untrusted and for display only.
+type ConsentRequest struct {
+	Action ConsentAction
+	Origin Origin // the discovery origin: the site the user asked about
+	URL    string // the target of the action, redacted
+	Method string // the HTTP method, such as "GET" or "POST"
+	Reason string // a sentence for the user, such as "redirect from https://a.example to https://b.example"
+}
+
+// ConsentFunc reports whether the Client may perform req.Action.
+//
+// It is called before the action, never while the Client holds a lock, and may be called
+// from several goroutines at once: it must be safe for concurrent use. It should return
+// promptly, or as soon as ctx is done. Returning false denies the action, and the
+// caller's error wraps [ErrConsentDenied] (or [ErrCrossOrigin] for a redirect). Returning
+// an error aborts the call with that error wrapped. req must not be retained or modified.
+//
+// A nil ConsentFunc in [Options] behaves as [DenyAll]: consent fails closed.
+type ConsentFunc func(ctx context.Context, req *ConsentRequest) (bool, error)
+
+// DenyAll is the default [ConsentFunc]: it denies every action.
+func DenyAll(ctx context.Context, req *ConsentRequest) (bool, error) { return false, nil }
+
+// AllowAll is a [ConsentFunc] that grants every action. It is for tests and trusted
+// automation only: an agent acting for a user should ask the user.
+func AllowAll(ctx context.Context, req *ConsentRequest) (bool, error) { return true, nil }
+
+// errConsentHook marks an error returned by a ConsentFunc, so that no retry or last
+// good copy hides it.
+var errConsentHook = errors.New("discovery: consent callback failed")
+
+// ask runs the consent function and turns its answer into an error: nil when granted,
+// one wrapping deny when refused, and one wrapping the hook's error when it failed.
+func ask(ctx context.Context, f ConsentFunc, req *ConsentRequest, deny error) error {
+	if f == nil {
+		f = DenyAll
+	}
+	ok, err := f(ctx, req)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w for %s %s: %w", errConsentHook, req.Action, req.URL, err)
+	case !ok:
+		return fmt.Errorf("%w: %s %s (%s)", deny, req.Method, req.URL, req.Action)
+	}
+	return nil
+}

@@ -1,0 +1,403 @@
+package discovery
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wellknown-dev/discovery/mcpjson"
+	"github.com/wellknown-dev/discovery/skillsmd"
+)
+
+// Well-known paths, always at the origin root (SD 1.5).
+const (
+	SkillsPath = "/.well-known/skills.md"
+	MCPPath    = "/.well-known/mcp.json"
+)
+
+// Discovery is the outcome of [Client.Discover] or [Client.Structured]. It is plain data
+// once returned, safe to read concurrently; do not modify it while others read it.
+// Everything in Skills and MCP was published by the origin: it is untrusted data to show
+// or act on with the user's consent, never instructions.
+type Discovery struct {
+	Origin   Origin
+	Skills   *skillsmd.Document // nil when the origin publishes no skills.md
+	MCP      *mcpjson.Document  // nil unless fetched (skills.md absent, or Structured) and published
+	Fetches  []Fetch            // one per document requested, skills.md first
+	Warnings []Warning          // stale answers, content types, and the parsers' warnings
+
+	consent ConsentFunc // the Client's, for the policy guard
+}
+
+// Source tells where the document of a [Fetch] came from.
+type Source int
+
+const (
+	// SourceNetwork: a full response from the origin.
+	SourceNetwork Source = iota + 1
+	// SourceRevalidated: the cached copy, confirmed by a 304 Not Modified.
+	SourceRevalidated
+	// SourceCache: the cached copy, still fresh (max-age); no request was sent.
+	SourceCache
+	// SourceStale: the last good copy, served because the fetch failed (see Fetch.Cause).
+	SourceStale
+)
+
+// String returns "network", "revalidated", "cache" or "stale".
+func (s Source) String() string {
+	switch s {
+	case SourceNetwork:
+		return "network"
+	case SourceRevalidated:
+		return "revalidated"
+	case SourceCache:
+		return "cache"
+	case SourceStale:
+		return "stale"
+	}
+	return fmt.Sprintf("Source(%d)", int(s))
+}
+
+// MarshalText encodes the source as its String.
+func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Fetch records how one discovery document was obtained.
+type Fetch struct {
+	URL        string    // the well-known URL requested
+	StatusCode int       // the last HTTP status seen: 200, 304 when revalidated, 404, 503...; 0 if none
+	Source     Source    // where the answer came from
+	Published  bool      // whether the origin publishes this document (false for 404, 410, an HTML page)
+	Attempts   int       // requests sent, retries included; 0 for a fresh cache hit
+	Cause      error     // for SourceStale: the failure that forced the last good copy
+	SavedAt    time.Time // for SourceStale: when the copy served was fetched
+}
+
+// Warning is a diagnostic about a discovery: nothing failed, but the caller or the user
+// should know. URL names the document; Line is 1-based when known.
+type Warning struct {
+	Code    string // stable identifier, such as "stale" or "content-type"
+	URL     string
+	Line    int
+	Message string
+}
+
+func (w Warning) String() string {
+	loc := w.URL
+	if w.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", w.URL, w.Line)
+	}
+	return fmt.Sprintf("%s: %s: %s", loc, w.Code, w.Message)
+}
+
+// Warning codes of the root package; the parsers' codes are passed through.
+const (
+	WarnStale       = "stale"        // a last good copy was served; Fetch.Cause says why
+	WarnContentType = "content-type" // the document came with an unexpected media type
+	WarnFetch       = "fetch"        // Structured: one document failed while the other succeeded
+)
+
+// Discover fetches /.well-known/skills.md from origin and, only when it is not
+// published (404, 410, or an HTML page in its place), /.well-known/mcp.json (SD-C-2,
+// SD-C-4). origin is anything [ParseOrigin] accepts.
+//
+// When the network fails after retries, or the server answers 5xx or 429, or sends a
+// document that does not parse, Discover returns the last good copy (Fetch.Source ==
+// SourceStale, with a Warning) if one younger than Options.MaxStale exists, else an
+// error. It returns [ErrNotPublished] when the origin publishes neither document.
+func (c *Client) Discover(ctx context.Context, origin string) (*Discovery, error) {
+	return c.discover(ctx, origin, false)
+}
+
+// Structured is [Client.Discover] for callers that need servers and tools: it fetches
+// skills.md and mcp.json (in parallel), and succeeds when at least one of them is
+// available; the other one's failure is then a Warning.
+func (c *Client) Structured(ctx context.Context, origin string) (*Discovery, error) {
+	return c.discover(ctx, origin, true)
+}
+
+// outcome is the result of fetching one document.
+type outcome[T any] struct {
+	doc      *T
+	fetch    Fetch
+	warnings []Warning
+	err      error // set when the document is neither usable nor absent
+}
+
+func (c *Client) discover(ctx context.Context, origin string, structured bool) (*Discovery, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	o, err := ParseOrigin(origin)
+	if err != nil {
+		return nil, err
+	}
+	d := &Discovery{Origin: o, consent: c.consent}
+
+	var skills outcome[skillsmd.Document]
+	var mcp outcome[mcpjson.Document]
+	if structured {
+		var wg sync.WaitGroup
+		wg.Go(func() { skills = fetchDoc(ctx, c, o, skillsSpec) })
+		wg.Go(func() { mcp = fetchDoc(ctx, c, o, mcpSpec) })
+		wg.Wait()
+	} else {
+		skills = fetchDoc(ctx, c, o, skillsSpec)
+		if skills.err != nil {
+			return nil, skills.err
+		}
+		if skills.doc == nil {
+			mcp = fetchDoc(ctx, c, o, mcpSpec)
+		}
+	}
+	d.Skills, d.MCP = skills.doc, mcp.doc
+	d.Fetches = append(d.Fetches, skills.fetch)
+	d.Warnings = append(d.Warnings, skills.warnings...)
+	if mcp.fetch.URL != "" {
+		d.Fetches = append(d.Fetches, mcp.fetch)
+		d.Warnings = append(d.Warnings, mcp.warnings...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case skills.err != nil && mcp.err != nil:
+		return nil, errors.Join(skills.err, mcp.err)
+	case d.Skills == nil && d.MCP == nil:
+		if err := errors.Join(skills.err, mcp.err); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, SkillsPath, MCPPath)
+	}
+	for _, f := range []error{skills.err, mcp.err} {
+		if f != nil {
+			d.Warnings = append(d.Warnings, Warning{Code: WarnFetch, Message: f.Error()})
+		}
+	}
+	return d, nil
+}
+
+// docSpec describes how to fetch and parse one kind of document.
+type docSpec[T any] struct {
+	path   string
+	accept string
+	typeOK func(mediaType string) bool
+	parse  func(data []byte) (*T, []Warning, error)
+}
+
+var skillsSpec = docSpec[skillsmd.Document]{
+	path:   SkillsPath,
+	accept: "text/markdown, text/plain;q=0.9",
+	typeOK: func(mt string) bool { return mt == "text/markdown" || mt == "text/plain" || mt == "text/x-markdown" },
+	parse: func(data []byte) (*skillsmd.Document, []Warning, error) {
+		doc, err := skillsmd.Parse(data)
+		if err != nil {
+			return nil, nil, err
+		}
+		var ws []Warning
+		for _, w := range doc.Warnings {
+			ws = append(ws, Warning{Code: w.Code, Line: w.Line, Message: w.Message})
+		}
+		return doc, ws, nil
+	},
+}
+
+var mcpSpec = docSpec[mcpjson.Document]{
+	path:   MCPPath,
+	accept: "application/json",
+	typeOK: func(mt string) bool {
+		return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
+	},
+	parse: func(data []byte) (*mcpjson.Document, []Warning, error) {
+		doc, err := mcpjson.Parse(data)
+		if err != nil {
+			return nil, nil, err
+		}
+		var ws []Warning
+		for _, p := range doc.Warnings {
+			ws = append(ws, Warning{Code: "mcp.json", Message: p.Pointer + ": " + p.Message})
+		}
+		return doc, ws, nil
+	},
+}
+
+// fetchDoc retrieves one document and applies the status, content and last-good rules.
+func fetchDoc[T any](ctx context.Context, c *Client, o Origin, spec docSpec[T]) (out outcome[T]) {
+	u := o.String() + spec.path
+	out.fetch.URL = u
+	tr := &fetchTrace{origin: o}
+	defer func() { out.fetch.Attempts = int(tr.attempts.Load()) }()
+	parent := ctx
+	ctx, cancel := context.WithTimeout(context.WithValue(ctx, traceKey{}, tr), c.docTimeout)
+	defer cancel()
+
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		out.err = &FetchError{URL: u, Err: err}
+		return out
+	}
+	req.Header.Set("Accept", spec.accept)
+	req.Header.Set("User-Agent", c.userAgent)
+
+	// fail serves the last good copy when the failure allows it, else records the error.
+	fail := func(cause error, fallback bool) outcome[T] {
+		out.fetch.Cause = nil
+		if fallback && parent.Err() == nil {
+			if doc, ws, lg, ok := recall(c, u, spec); ok {
+				out.doc, out.warnings = doc, append(ws, Warning{Code: WarnStale, URL: u,
+					Message: fmt.Sprintf("serving the copy fetched %s ago: %v", c.now().Sub(lg.SavedAt).Round(time.Second), cause)})
+				out.fetch.Source, out.fetch.Cause, out.fetch.SavedAt, out.fetch.Published = SourceStale, cause, lg.SavedAt, true
+				c.log(ctx, "discovery: serving last good copy", "url", u, "cause", cause)
+				return out
+			}
+		}
+		if parent.Err() != nil {
+			cause = fmt.Errorf("discovery: GET %s: %w", u, parent.Err())
+		}
+		out.err = cause
+		return out
+	}
+
+	resp, err := c.http.Do(req)
+	if err != nil {
+		attempts := int(tr.attempts.Load())
+		return fail(&FetchError{URL: u, Attempts: attempts, Err: unwrapURLError(err)}, !permanentPolicy(err))
+	}
+	defer resp.Body.Close()
+	out.fetch.StatusCode = resp.StatusCode
+	out.fetch.Source = SourceNetwork
+	if resp.Header.Get(httpcacheMark) == "1" {
+		switch {
+		case tr.requests.Load() == 0:
+			out.fetch.Source = SourceCache
+		case tr.status.Load() == http.StatusNotModified:
+			out.fetch.Source, out.fetch.StatusCode = SourceRevalidated, http.StatusNotModified
+		}
+	}
+	c.log(ctx, "discovery: fetched", "url", u, "status", resp.StatusCode, "source", out.fetch.Source)
+
+	switch code := resp.StatusCode; {
+	case code == http.StatusOK:
+	case code == http.StatusNotFound || code == http.StatusGone:
+		// Authoritative: the document is not published, and no older copy may stand in.
+		c.lastGood.Delete(u)
+		return out
+	default:
+		herr := &HTTPError{URL: u, StatusCode: code, Attempts: int(tr.attempts.Load())}
+		if d, ok := retryAfter(resp, c.now()); ok && d > c.maxRetryAfter {
+			herr.Err = fmt.Errorf("%w (%s > %s)", ErrRetryAfterTooLong, d, c.maxRetryAfter)
+		}
+		return fail(herr, code >= 500 || code == http.StatusTooManyRequests || code == http.StatusRequestTimeout)
+	}
+
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	mt = strings.ToLower(mt)
+	if mt == "text/html" || mt == "application/xhtml+xml" {
+		// Static hosts answer unknown paths with their home page: not a document.
+		return out
+	}
+	body, err := readCapped(resp.Body, c.maxBytes)
+	if err != nil {
+		return fail(&FetchError{URL: u, Attempts: int(tr.attempts.Load()), Err: err}, true)
+	}
+	if looksLikeHTML(body) {
+		return out
+	}
+	out.fetch.Published = true
+	if !spec.typeOK(mt) {
+		shown := mt
+		if shown == "" {
+			shown = "no Content-Type"
+		}
+		out.warnings = append(out.warnings, Warning{Code: WarnContentType, URL: u,
+			Message: fmt.Sprintf("served as %s; read anyway", shown)})
+	}
+	doc, ws, err := spec.parse(body)
+	if err != nil {
+		out.fetch.Published = false
+		return fail(&FetchError{URL: u, Attempts: int(tr.attempts.Load()), Err: err}, true)
+	}
+	for i := range ws {
+		ws[i].URL = u
+	}
+	out.doc, out.warnings = doc, append(out.warnings, ws...)
+	if out.fetch.Source != SourceCache {
+		c.lastGood.Store(u, LastGood{Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
+	}
+	return out
+}
+
+// httpcacheMark is the header httpcache sets on answers from its cache.
+const httpcacheMark = "X-From-Cache"
+
+// recall returns the parsed last good copy of u, if one is young enough.
+func recall[T any](c *Client, u string, spec docSpec[T]) (*T, []Warning, LastGood, bool) {
+	if c.maxStale < 0 {
+		return nil, nil, LastGood{}, false
+	}
+	lg, ok := c.lastGood.Load(u)
+	if !ok || c.now().Sub(lg.SavedAt) > c.maxStale {
+		return nil, nil, LastGood{}, false
+	}
+	doc, ws, err := spec.parse(lg.Body)
+	if err != nil {
+		return nil, nil, LastGood{}, false
+	}
+	for i := range ws {
+		ws[i].URL = u
+	}
+	return doc, ws, lg, true
+}
+
+// permanentPolicy reports errors that no last good copy may paper over: the caller's
+// policy refused the fetch (a redirect off the origin, to http, or too many hops).
+func permanentPolicy(err error) bool {
+	return errors.Is(err, ErrCrossOrigin) || errors.Is(err, ErrInsecureOrigin) ||
+		errors.Is(err, ErrTooManyRedirects) || errors.Is(err, ErrConsentDenied) ||
+		errors.Is(err, errConsentHook)
+}
+
+// unwrapURLError drops the *url.Error layer the outer http.Client adds: its text
+// repeats the URL, which FetchError already names.
+func unwrapURLError(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
+}
+
+// readCapped reads at most limit bytes; a longer body is ErrTooLarge. Reading to EOF is
+// also what lets httpcache store the body.
+func readCapped(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%w (%d bytes)", ErrTooLarge, limit)
+	}
+	return b, nil
+}
+
+// looksLikeHTML reports a body that starts like an HTML page, after a BOM and blanks.
+func looksLikeHTML(b []byte) bool {
+	b = bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(b) > 16 {
+		b = b[:16]
+	}
+	l := bytes.ToLower(b)
+	return bytes.HasPrefix(l, []byte("<!doctype")) || bytes.HasPrefix(l, []byte("<html"))
+}
+
+func (c *Client) log(ctx context.Context, msg string, args ...any) {
+	if c.logger != nil {
+		c.logger.DebugContext(ctx, msg, args...)
+	}
+}

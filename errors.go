@@ -1,0 +1,84 @@
+package discovery
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Sentinel errors. Test for them with [errors.Is]; messages may change.
+var (
+	// ErrInvalidOrigin is returned by [ParseOrigin] (and so by every call that takes an
+	// origin) when the string is not a host name, an IP literal or an absolute URL.
+	ErrInvalidOrigin = errors.New("discovery: invalid origin")
+
+	// ErrInsecureOrigin is returned when a URL would be fetched without TLS: an http:
+	// origin whose host is not loopback, a scheme other than https and http, a redirect
+	// from https to http, or an agent call through [Discovery.Transport] to such a URL.
+	ErrInsecureOrigin = errors.New("discovery: insecure origin: https is required (plain http only for loopback hosts)")
+
+	// ErrCrossOrigin is returned when a redirect leaves the discovery origin and the
+	// [ConsentFunc] did not allow it. Exactly one request was sent. The error names the
+	// target, so the caller may retry with the new origin (example.com to www.example.com).
+	ErrCrossOrigin = errors.New("discovery: redirect to another origin")
+
+	// ErrConsentDenied is returned when the [ConsentFunc] answered false (or is nil) for an
+	// action that needs the user's consent: a write, or a request to another origin.
+	ErrConsentDenied = errors.New("discovery: consent denied")
+
+	// ErrNotPublished is returned by [Client.Discover] and [Client.Structured] when the
+	// origin publishes neither /.well-known/skills.md nor /.well-known/mcp.json (404, 410, or
+	// an HTML page served in their place). It is an answer, not a failure.
+	ErrNotPublished = errors.New("discovery: origin publishes no discovery document")
+
+	// ErrTooLarge is returned when a document body, after decompression, is larger than
+	// [Options.MaxDocumentBytes]. Reading stops at the cap.
+	ErrTooLarge = errors.New("discovery: document exceeds the size limit")
+
+	// ErrTooManyRedirects is returned when a fetch meets more than five redirects.
+	ErrTooManyRedirects = errors.New("discovery: too many redirects")
+
+	// ErrRetryAfterTooLong is returned (wrapped in an [*HTTPError]) when a server asks the
+	// client to wait longer than the Retry-After cap; the client gives up at once instead
+	// of sleeping, and falls back to the last good copy when it has one.
+	ErrRetryAfterTooLong = errors.New("discovery: Retry-After exceeds the cap")
+)
+
+// HTTPError reports an unexpected HTTP status from a discovery endpoint, after retries.
+type HTTPError struct {
+	URL        string // redacted: no userinfo, query or fragment
+	StatusCode int
+	Attempts   int   // requests sent for this document, retries included
+	Err        error // a more specific cause such as ErrRetryAfterTooLong, or nil
+}
+
+func (e *HTTPError) Error() string {
+	msg := fmt.Sprintf("discovery: GET %s: %d %s", e.URL, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" (after %d attempts)", e.Attempts)
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// Unwrap returns the specific cause, if any.
+func (e *HTTPError) Unwrap() error { return e.Err }
+
+// FetchError reports a discovery document that could not be retrieved or used: a network
+// failure after retries, a body over the cap, or content that failed to parse or validate.
+// Err is the cause; it wraps the parser's error ([*skillsmd.SyntaxError],
+// [*mcpjson.SyntaxError], [*mcpjson.ValidationError]) when the content was at fault.
+type FetchError struct {
+	URL      string // redacted: no userinfo, query or fragment
+	Attempts int    // requests sent for this document, retries included
+	Err      error
+}
+
+func (e *FetchError) Error() string {
+	return fmt.Sprintf("discovery: GET %s: %v", e.URL, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *FetchError) Unwrap() error { return e.Err }

@@ -1,0 +1,105 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+)
+
+// Transport returns an [http.RoundTripper] that enforces the discovery policy on the
+// agent's own API calls, then sends them through base (nil: [http.DefaultTransport]):
+//
+//   - the URL must be https, or http on a loopback host ([ErrInsecureOrigin]);
+//   - reads (GET, HEAD, OPTIONS) on the discovery origin pass;
+//   - a call to another origin asks the ConsentFunc for [ConsentCrossOrigin];
+//   - any other method asks it for [ConsentWrite] (after the cross-origin check, so a
+//     cross-origin write asks twice: where, then what).
+//
+// A denial returns an error wrapping [ErrConsentDenied] and sends nothing. Every hop of
+// a redirect followed by the caller's http.Client passes through the guard again. This
+// is how "prefer read-only actions unless the user asks for a write" (SD-C-2) and
+// "ask before contacting another origin" (MD-C-12) become enforceable.
+func (d *Discovery) Transport(base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &guard{d: d, base: base}
+}
+
+type guard struct {
+	d    *Discovery
+	base http.RoundTripper
+}
+
+func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := g.d.Authorize(req.Context(), req.Method, req.URL); err != nil {
+		if req.Body != nil {
+			req.Body.Close() // a RoundTripper must close the body, even on error
+		}
+		return nil, err
+	}
+	return g.base.RoundTrip(req)
+}
+
+// Authorize applies the policy of [Discovery.Transport] to one call of method on u,
+// asking the ConsentFunc when needed. It returns nil when the call may go ahead.
+func (d *Discovery) Authorize(ctx context.Context, method string, u *url.URL) error {
+	if d == nil || d.Origin.IsZero() {
+		return fmt.Errorf("discovery: Authorize on a Discovery not returned by a Client")
+	}
+	if u == nil || !u.IsAbs() {
+		return fmt.Errorf("%w: request URL is not absolute", ErrInvalidOrigin)
+	}
+	target, err := originOf(u)
+	if err != nil {
+		return err
+	}
+	if method == "" {
+		method = http.MethodGet
+	}
+	if target != d.Origin {
+		err := ask(ctx, d.consent, &ConsentRequest{
+			Action: ConsentCrossOrigin, Origin: d.Origin, URL: redact(u), Method: method,
+			Reason: fmt.Sprintf("%s request to %s, which is not %s", method, target, d.Origin),
+		}, ErrConsentDenied)
+		if err != nil {
+			return err
+		}
+	}
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return nil
+	}
+	return ask(ctx, d.consent, &ConsentRequest{
+		Action: ConsentWrite, Origin: d.Origin, URL: redact(u), Method: method,
+		Reason: fmt.Sprintf("%s request to %s may change data", method, redact(u)),
+	}, ErrConsentDenied)
+}
+
+// AuthorizeConnect checks an MCP server or tool URL taken from the discovery document
+// before the agent connects to it: the URL must be usable (https, or http on a loopback
+// host, no userinfo), and one on another origin needs [ConsentConnect] (MD-C-12).
+func (d *Discovery) AuthorizeConnect(ctx context.Context, rawURL string) error {
+	if d == nil || d.Origin.IsZero() {
+		return fmt.Errorf("discovery: AuthorizeConnect on a Discovery not returned by a Client")
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || !u.IsAbs() {
+		return fmt.Errorf("%w: endpoint URL is not absolute", ErrInvalidOrigin)
+	}
+	if u.User != nil {
+		return fmt.Errorf("%w: endpoint URL carries userinfo", ErrInvalidOrigin)
+	}
+	target, err := originOf(u)
+	if err != nil {
+		return err
+	}
+	if target == d.Origin {
+		return nil
+	}
+	return ask(ctx, d.consent, &ConsentRequest{
+		Action: ConsentConnect, Origin: d.Origin, URL: redact(u), Method: http.MethodPost,
+		Reason: fmt.Sprintf("%s lists an endpoint on another origin, %s", d.Origin, target),
+	}, ErrConsentDenied)
+}

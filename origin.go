@@ -1,0 +1,210 @@
+package discovery
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/idna"
+)
+
+// Origin is a web origin (RFC 6454): scheme, host and port. It is a comparable value
+// type; two Origins are the same origin exactly when they are equal. The zero Origin is
+// not a valid origin (see [Origin.IsZero]).
+type Origin struct {
+	Scheme string // "https", or "http" for a loopback host only
+	Host   string // lower-case ASCII (IDNs in punycode); an IPv6 literal without brackets
+	Port   string // "" for the scheme's default port (443 or 80)
+}
+
+// ParseOrigin parses s as the origin of a web site. It accepts a bare host name
+// ("example.com", taken as https), an absolute URL ("https://Example.COM:443/any/path?q#f"),
+// an internationalised host name (converted to punycode) and an IPv6 literal in brackets.
+// It lower-cases the scheme and host, drops the default port, and drops any path, query,
+// fragment and userinfo.
+//
+// ParseOrigin returns an error wrapping [ErrInsecureOrigin] for http: unless the host is
+// loopback (localhost, 127.0.0.0/8 or ::1), and for every scheme other than https and
+// http; and an error wrapping [ErrInvalidOrigin] for anything that is not a host.
+// Error messages never repeat the userinfo, query or fragment of s.
+func ParseOrigin(s string) (Origin, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Origin{}, fmt.Errorf("%w: empty string", ErrInvalidOrigin)
+	}
+	if !strings.Contains(s, "://") {
+		// A bare host ("example.com", "example.com:8443", "[::1]:8080"). A string with a
+		// scheme but no "//" ("javascript:alert(1)", "mailto:x@y") is refused below,
+		// because its "host" would then not parse.
+		if i := strings.IndexByte(s, ':'); i > 0 && !strings.HasPrefix(s, "[") {
+			scheme := strings.ToLower(s[:i])
+			if _, err := strconv.Atoi(firstSegment(s[i+1:])); err != nil && isScheme(scheme) {
+				return Origin{}, fmt.Errorf("%w: scheme %q is not allowed", ErrInsecureOrigin, scheme)
+			}
+		}
+		s = "https://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return Origin{}, fmt.Errorf("%w: not a URL", ErrInvalidOrigin)
+	}
+	return originOf(u)
+}
+
+// firstSegment returns s up to the first '/', '?' or '#'.
+func firstSegment(s string) string {
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// isScheme reports whether s is a syntactically valid URL scheme (RFC 3986 §3.1).
+func isScheme(s string) bool {
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z':
+		case i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.'):
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+// originOf returns the origin of an absolute URL, applying the scheme rules of
+// ParseOrigin. It is also used for every redirect hop and every agent call.
+func originOf(u *url.URL) (Origin, error) {
+	o, err := splitOrigin(u)
+	if err != nil {
+		return Origin{}, err
+	}
+	// Plain http is allowed for loopback hosts only (MD-C-14): nothing but this
+	// machine can observe or alter the traffic.
+	if o.Scheme == "http" && !isLoopbackHost(o.Host) {
+		return Origin{}, fmt.Errorf("%w: %s uses http", ErrInsecureOrigin, o)
+	}
+	return o, nil
+}
+
+// splitOrigin returns the canonical origin of an absolute http or https URL, without
+// the loopback rule of originOf.
+func splitOrigin(u *url.URL) (Origin, error) {
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "https" && scheme != "http" {
+		return Origin{}, fmt.Errorf("%w: scheme %q is not allowed", ErrInsecureOrigin, scheme)
+	}
+	if u.Opaque != "" {
+		return Origin{}, fmt.Errorf("%w: %s URL has no host", ErrInvalidOrigin, scheme)
+	}
+	host, err := canonicalHost(u.Hostname())
+	if err != nil {
+		return Origin{}, err
+	}
+	port := u.Port() // "" also for "example.com:", the default port (RFC 3986 §3.2.3)
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 {
+			return Origin{}, fmt.Errorf("%w: port %q is out of range", ErrInvalidOrigin, port)
+		}
+		port = strconv.Itoa(n) // "0443" is 443
+		if (scheme == "https" && n == 443) || (scheme == "http" && n == 80) {
+			port = ""
+		}
+	}
+	return Origin{Scheme: scheme, Host: host, Port: port}, nil
+}
+
+// canonicalHost lower-cases h and converts an IDN to punycode. IP literals are kept in
+// their canonical text form; IPv6 zones are refused (they name an interface of this
+// machine, not a site).
+func canonicalHost(h string) (string, error) {
+	if h == "" {
+		return "", fmt.Errorf("%w: no host", ErrInvalidOrigin)
+	}
+	if strings.Contains(h, ":") { // IPv6 literal (url.URL.Hostname strips the brackets)
+		a, err := netip.ParseAddr(h)
+		if err != nil || a.Zone() != "" || !a.Is6() {
+			return "", fmt.Errorf("%w: bad IPv6 literal", ErrInvalidOrigin)
+		}
+		return a.String(), nil
+	}
+	if a, err := netip.ParseAddr(h); err == nil {
+		return a.String(), nil
+	}
+	h = strings.TrimSuffix(h, ".") // "example.com." is example.com
+	ascii, err := idna.Lookup.ToASCII(h)
+	if err != nil || ascii == "" {
+		return "", fmt.Errorf("%w: host is not a valid domain name", ErrInvalidOrigin)
+	}
+	return strings.ToLower(ascii), nil
+}
+
+// isLoopbackHost reports whether host (canonical form) is localhost, in 127.0.0.0/8 or ::1.
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.Unmap().IsLoopback()
+}
+
+// String returns the origin's serialisation, such as "https://example.com" or
+// "http://[::1]:8080". The zero Origin gives "".
+func (o Origin) String() string {
+	if o.IsZero() {
+		return ""
+	}
+	return o.Scheme + "://" + o.hostPort()
+}
+
+// hostPort returns the URL authority of o: host, and ":port" when it is not the default.
+func (o Origin) hostPort() string {
+	if o.Port != "" {
+		return net.JoinHostPort(o.Host, o.Port)
+	}
+	if strings.Contains(o.Host, ":") {
+		return "[" + o.Host + "]"
+	}
+	return o.Host
+}
+
+// IsZero reports whether o is the zero Origin.
+func (o Origin) IsZero() bool { return o == Origin{} }
+
+// IsLoopback reports whether o's host is localhost, in 127.0.0.0/8 or ::1.
+func (o Origin) IsLoopback() bool { return isLoopbackHost(o.Host) }
+
+// Matches reports whether u is on origin o: same scheme, same host (compared after the
+// canonicalisation of [ParseOrigin]) and same effective port. A relative URL never matches.
+func (o Origin) Matches(u *url.URL) bool {
+	if u == nil || !u.IsAbs() {
+		return false
+	}
+	other, err := splitOrigin(u)
+	return err == nil && other == o
+}
+
+// Resolve resolves ref (an absolute URL, or a path such as "/api/v1") against the origin
+// and returns the absolute URL. It never walks above the origin root.
+func (o Origin) Resolve(ref string) (*url.URL, error) {
+	r, err := url.Parse(strings.TrimSpace(ref))
+	if err != nil {
+		return nil, fmt.Errorf("discovery: bad reference: %w", err)
+	}
+	base := &url.URL{Scheme: o.Scheme, Host: o.hostPort(), Path: "/"}
+	return base.ResolveReference(r), nil
+}
+
+// redact returns u as text without userinfo, query or fragment, for error messages.
+func redact(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	c := *u
+	c.User, c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = nil, "", false, "", ""
+	return c.String()
+}
