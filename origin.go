@@ -118,6 +118,10 @@ func splitOrigin(u *url.URL) (Origin, error) {
 	return Origin{Scheme: scheme, Host: host, Port: port}, nil
 }
 
+// hostProfile is IDNA2008 lookup (UTS 46 mapping, so "BÜCHER" is "bücher") with DNS
+// length checks: no empty label, none over 63 bytes, 253 bytes in all.
+var hostProfile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.VerifyDNSLength(true), idna.StrictDomainName(true))
+
 // canonicalHost lower-cases h and converts an IDN to punycode. IP literals are kept in
 // their canonical text form; IPv6 zones are refused (they name an interface of this
 // machine, not a site).
@@ -136,7 +140,7 @@ func canonicalHost(h string) (string, error) {
 		return a.String(), nil
 	}
 	h = strings.TrimSuffix(h, ".") // "example.com." is example.com
-	ascii, err := idna.Lookup.ToASCII(h)
+	ascii, err := hostProfile.ToASCII(h)
 	if err != nil || ascii == "" {
 		return "", fmt.Errorf("%w: host is not a valid domain name", ErrInvalidOrigin)
 	}

@@ -1,0 +1,114 @@
+package discovery_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/wellknown-dev/discovery"
+)
+
+// site is a TLS test origin that counts requests per path.
+type site struct {
+	*httptest.Server
+	mu   sync.Mutex // guards hits and reqs
+	hits map[string]int
+	reqs []*http.Request
+}
+
+func (s *site) count(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[path]
+}
+
+func (s *site) total() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, v := range s.hits {
+		n += v
+	}
+	return n
+}
+
+func (s *site) last() *http.Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.reqs) == 0 {
+		return nil
+	}
+	return s.reqs[len(s.reqs)-1]
+}
+
+// newSite starts a TLS server on loopback running h, counting requests per path.
+func newSite(t *testing.T, h http.Handler) *site {
+	t.Helper()
+	s := &site{hits: map[string]int{}}
+	s.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.hits[r.URL.Path]++
+		s.reqs = append(s.reqs, r.Clone(r.Context()))
+		s.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// newClient returns a Client that trusts the test servers' certificate.
+func newClient(t *testing.T, s *site, opts *discovery.Options) *discovery.Client {
+	t.Helper()
+	var o discovery.Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.HTTPClient == nil {
+		o.HTTPClient = s.Client()
+	}
+	c, err := discovery.NewClient(&o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// docs serves fixed documents by path; other paths are 404.
+func docs(t *testing.T, files map[string]string) http.Handler {
+	t.Helper()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		switch {
+		case strings.HasSuffix(r.URL.Path, ".md"):
+			w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		case strings.HasSuffix(r.URL.Path, ".json"):
+			w.Header().Set("Content-Type", "application/json")
+		}
+		_, _ = w.Write([]byte(body))
+	})
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,129 @@
+package discovery_test
+
+import (
+	"errors"
+	"net/url"
+	"testing"
+
+	"github.com/wellknown-dev/discovery"
+)
+
+func TestParseOrigin(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in      string
+		want    string
+		wantErr error
+	}{
+		{"example.com", "https://example.com", nil},
+		{"  Example.COM  ", "https://example.com", nil},
+		{"https://Example.COM:443/any/path?q=secret#f", "https://example.com", nil},
+		{"https://user:pass@example.com/x", "https://example.com", nil},
+		{"https://example.com:8443", "https://example.com:8443", nil},
+		{"https://example.com:08443", "https://example.com:8443", nil},
+		{"https://example.com:", "https://example.com", nil},
+		{"example.com:8443", "https://example.com:8443", nil},
+		{"https://example.com.", "https://example.com", nil},
+		{"HTTPS://EXAMPLE.com", "https://example.com", nil},
+		{"https://bücher.example", "https://xn--bcher-kva.example", nil},
+		{"https://BÜCHER.example/x", "https://xn--bcher-kva.example", nil},
+		{"https://[2001:DB8::1]:443/", "https://[2001:db8::1]", nil},
+		{"https://[2001:db8::1]:8443", "https://[2001:db8::1]:8443", nil},
+		{"[::1]:8080", "https://[::1]:8080", nil},
+		{"http://localhost:8080/x", "http://localhost:8080", nil},
+		{"http://127.0.0.1", "http://127.0.0.1", nil},
+		{"http://127.1.2.3:80", "http://127.1.2.3", nil},
+		{"http://[::1]:9000", "http://[::1]:9000", nil},
+		{"http://example.com", "", discovery.ErrInsecureOrigin},
+		{"http://10.0.0.1", "", discovery.ErrInsecureOrigin},
+		{"http://localhost.example.com", "", discovery.ErrInsecureOrigin},
+		{"ftp://example.com", "", discovery.ErrInsecureOrigin},
+		{"file:///etc/passwd", "", discovery.ErrInsecureOrigin},
+		{"javascript:alert(1)", "", discovery.ErrInsecureOrigin},
+		{"mailto:someone@example.com", "", discovery.ErrInsecureOrigin},
+		{"", "", discovery.ErrInvalidOrigin},
+		{"https://", "", discovery.ErrInvalidOrigin},
+		{"https://exa mple.com", "", discovery.ErrInvalidOrigin},
+		{"https://example.com:99999", "", discovery.ErrInvalidOrigin},
+		{"https://example.com:0", "", discovery.ErrInvalidOrigin},
+		{"https://[fe80::1%25eth0]/", "", discovery.ErrInvalidOrigin},
+		{"https://a..b", "", discovery.ErrInvalidOrigin},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
+			o, err := discovery.ParseOrigin(tc.in)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("ParseOrigin(%q) error = %v, want %v", tc.in, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseOrigin(%q) error = %v", tc.in, err)
+			}
+			if got := o.String(); got != tc.want {
+				t.Errorf("ParseOrigin(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			again, err := discovery.ParseOrigin(o.String())
+			if err != nil || again != o {
+				t.Errorf("ParseOrigin(%q) does not round-trip: %v, %v", o.String(), again, err)
+			}
+		})
+	}
+}
+
+func TestParseOriginErrorsAreRedacted(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{
+		"http://user:hunter2@example.com/?token=hunter2",
+		"ftp://user:hunter2@example.com/?token=hunter2#hunter2",
+		"https://user:hunter2@exa mple.com/?token=hunter2",
+	} {
+		_, err := discovery.ParseOrigin(in)
+		if err == nil {
+			t.Fatalf("ParseOrigin(%q) succeeded", in)
+		}
+		if msg := err.Error(); containsAny(msg, "hunter2", "user") {
+			t.Errorf("ParseOrigin(%q) error %q leaks a secret", in, msg)
+		}
+	}
+}
+
+func TestOriginMatchesAndResolve(t *testing.T) {
+	t.Parallel()
+	o, err := discovery.ParseOrigin("https://example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		u    string
+		want bool
+	}{
+		{"https://example.com/a", true},
+		{"https://EXAMPLE.com:443/b?c", true},
+		{"https://example.com:8443/", false},
+		{"http://example.com/", false},
+		{"https://www.example.com/", false},
+		{"/relative", false},
+	} {
+		u, _ := url.Parse(tc.u)
+		if got := o.Matches(u); got != tc.want {
+			t.Errorf("Matches(%q) = %v, want %v", tc.u, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ ref, want string }{
+		{"/api/v1", "https://example.com/api/v1"},
+		{"api/v1", "https://example.com/api/v1"},
+		{"../../../etc", "https://example.com/etc"},
+		{"https://other.example/x", "https://other.example/x"},
+	} {
+		u, err := o.Resolve(tc.ref)
+		if err != nil || u.String() != tc.want {
+			t.Errorf("Resolve(%q) = %v, %v; want %s", tc.ref, u, err, tc.want)
+		}
+	}
+	if !(discovery.Origin{}).IsZero() || o.IsZero() {
+		t.Error("IsZero is wrong")
+	}
+}
