@@ -1,0 +1,101 @@
+// Package discovery lets an agent learn, safely, how to use a web site's API: it
+// reads the guidance the site publishes at /.well-known/skills.md (the primary
+// contract, skill-discovery 2026-06-13) and, when structured data is needed or
+// skills.md is absent, /.well-known/mcp.json (mcp-discovery 2026-04-12).
+//
+// Quick start:
+//
+//	c, err := discovery.NewClient(&discovery.Options{Consent: askUser})
+//	if err != nil {
+//		return err
+//	}
+//	d, err := c.Discover(ctx, "docs.example.org")
+//	switch {
+//	case errors.Is(err, discovery.ErrNotPublished):
+//		return nil // the site publishes no guidance: not a failure
+//	case err != nil:
+//		return err
+//	}
+//	fmt.Println(d.Skills.Title, d.Skills.BaseURL)
+//	api := &http.Client{Transport: d.Transport(nil)} // writes and other origins ask askUser
+//
+// The package-level [Discover] uses a private default Client with the zero [Options].
+//
+// # Processing model
+//
+// [Client.Discover] fetches skills.md; when it is published and parses, that is the
+// answer. When it is absent (404, 410, or an HTML page served in its place) the Client
+// fetches mcp.json and validates it against the JSON Schema of its spec_version. When
+// neither is published the error is [ErrNotPublished]. [Client.Structured] fetches both,
+// in parallel, for callers that need servers and tools. One call never fetches the same
+// document twice. The parsers live in the subpackages skillsmd and mcpjson; they are
+// pure functions over bytes.
+//
+// # Security
+//
+// Security is the default; nothing needs to be turned on.
+//
+//   - HTTPS only, with certificate verification and TLS 1.2 or later. Plain http is
+//     accepted only for loopback origins (localhost, 127.0.0.0/8, ::1), as the spec
+//     allows, so local testing needs no option. Anything else fails with
+//     [ErrInsecureOrigin].
+//   - Redirects: at most five hops ([ErrTooManyRedirects]); every hop is checked, none
+//     may go from https to http, and a hop to another origin needs consent
+//     ([ConsentRedirect]), else the fetch stops after exactly one request with
+//     [ErrCrossOrigin], naming the target.
+//   - No cookies, no Authorization header and no credentials are sent on discovery
+//     fetches; a caller's cookie jar is ignored.
+//   - Bodies are capped after decompression (1 MiB by default, [ErrTooLarge]); reading
+//     stops at the cap. A body that is not UTF-8 text, or holds NUL bytes, is refused.
+//   - Documents are untrusted data. They are never executed or rendered, links with
+//     javascript:, data:, file: or userinfo are flagged, and mcp.json entries whose URL
+//     is not https (or loopback http) are skipped with a warning.
+//   - The agent's own calls go through [Discovery.Transport]: same-origin reads pass;
+//     writes ([ConsentWrite]) and calls to other origins ([ConsentCrossOrigin]) ask the
+//     [ConsentFunc]. [Discovery.AuthorizeConnect] asks before connecting to an MCP server
+//     or tool listed on another origin ([ConsentConnect]).
+//
+// The only way to weaken a default is through [Options]: a Consent function that says
+// yes, a larger MaxDocumentBytes, or an HTTPClient whose Transport trusts other roots.
+//
+// # Consent
+//
+// A [ConsentFunc] is the host's hook to ask the user. A nil one behaves as [DenyAll]:
+// consent fails closed. Denial yields an error wrapping [ErrConsentDenied] (or
+// [ErrCrossOrigin] for a redirect); an error from the hook aborts the call and is
+// wrapped, never retried or hidden behind a cached copy.
+//
+// # Caching and retries
+//
+// Each fetch goes through an HTTP cache (gregjones/httpcache: ETag and Last-Modified
+// revalidation, max-age freshness; [Options.Cache], memory by default, see
+// [NewDiskCache]) and, beneath it, retries (hashicorp/go-retryablehttp): at most three
+// attempts on connection errors, 408, 429 and 5xx but 501, with exponential backoff and
+// jitter, Retry-After honoured up to 10 s (longer means give up at once), a 10 s limit
+// per attempt, and no retry of TLS or policy failures. Cancelling the context stops a
+// backoff at once.
+//
+// A separate last-good store ([Options.LastGood]) keeps each document that parsed and
+// validated. When a later fetch fails (network, 5xx, 429, a body over the cap, or
+// content that does not parse), the last good copy is served with [Fetch.Source] set to
+// [SourceStale], the cause in [Fetch.Cause], and a [Warning]; copies older than
+// [Options.MaxStale] (7 days) are not served. A 404 or 410 is authoritative: the
+// document is absent and its last good copy is dropped.
+//
+// # Errors
+//
+// Sentinels ([ErrInvalidOrigin], [ErrInsecureOrigin], [ErrCrossOrigin],
+// [ErrConsentDenied], [ErrNotPublished], [ErrTooLarge], [ErrTooManyRedirects],
+// [ErrRetryAfterTooLong]) are tested with [errors.Is]. [*HTTPError] carries an
+// unexpected status and [*FetchError] any other failure of one document; parser errors
+// ([*skillsmd.SyntaxError] with a byte offset and line, [*mcpjson.SyntaxError] with line
+// and column, [*mcpjson.ValidationError] with JSON pointers) are reached with
+// [errors.As]. A cancelled call satisfies errors.Is(err, context.Canceled). Messages
+// never contain userinfo, query strings or fragments.
+//
+// # Concurrency
+//
+// A [Client] is immutable after [NewClient] and safe for concurrent use by multiple
+// goroutines. The [Cache], [LastGoodStore] and [ConsentFunc] it is given must be safe
+// for concurrent use too. A [Discovery] is plain data, safe to read concurrently.
+package discovery

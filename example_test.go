@@ -1,0 +1,119 @@
+package discovery_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/wellknown-dev/discovery"
+)
+
+// newExampleSite serves a skills.md and an mcp.json over TLS on loopback.
+func newExampleSite() *httptest.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc(discovery.SkillsPath, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		fmt.Fprint(w, "# Skills\n\nRead repair ticket status.\n\n## API\n\n- Base URL: https://tracker.example.com/api/v1\n\n## Safety\n\n- Ask before changing a ticket.\n")
+	})
+	mux.HandleFunc(discovery.MCPPath, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"mcp":{"spec_version":"2026-06-13","status":"stable","servers":[],
+			"tools":[{"name":"repair-tracker","url":"https://tracker.example.com/api/v1","methods":["GET"]}]}}`)
+	})
+	return httptest.NewTLSServer(mux)
+}
+
+func Example() {
+	ts := newExampleSite()
+	defer ts.Close()
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, err := c.Discover(context.Background(), ts.URL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(d.Skills.Title)
+	fmt.Println(d.Skills.Summary)
+	fmt.Println(d.Skills.BaseURL)
+	for _, s := range d.Skills.Sections {
+		fmt.Println("-", s.Heading, s.Items)
+	}
+	fmt.Println(d.MCP == nil, d.Fetches[0].Source)
+	// Output:
+	// Skills
+	// Read repair ticket status.
+	// https://tracker.example.com/api/v1
+	// - API [Base URL: https://tracker.example.com/api/v1]
+	// - Safety [Ask before changing a ticket.]
+	// true network
+}
+
+func ExampleClient_Structured() {
+	ts := newExampleSite()
+	defer ts.Close()
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, err := c.Structured(context.Background(), ts.URL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, tool := range d.MCP.Tools {
+		fmt.Println(tool.Name, tool.URL, tool.Methods)
+	}
+	// Output:
+	// repair-tracker https://tracker.example.com/api/v1 [GET]
+}
+
+func ExampleParseOrigin() {
+	o, err := discovery.ParseOrigin("https://Docs.Example.ORG:443/guide?q=1")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(o)
+	_, err = discovery.ParseOrigin("http://docs.example.org")
+	fmt.Println(errors.Is(err, discovery.ErrInsecureOrigin))
+	o, _ = discovery.ParseOrigin("http://localhost:8080")
+	fmt.Println(o)
+	// Output:
+	// https://docs.example.org
+	// true
+	// http://localhost:8080
+}
+
+func Example_consent() {
+	ts := newExampleSite()
+	defer ts.Close()
+	// askUser stands in for a prompt: it allows reads on other origins, never writes.
+	askUser := func(ctx context.Context, req *discovery.ConsentRequest) (bool, error) {
+		fmt.Printf("asked: %s %s\n", req.Action, req.Method)
+		return req.Action != discovery.ConsentWrite, nil
+	}
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), Consent: askUser})
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, err := c.Discover(context.Background(), ts.URL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	api := &http.Client{Transport: d.Transport(ts.Client().Transport)}
+	resp, err := api.Get(ts.URL + discovery.SkillsPath) // same-origin read: no question
+	if err != nil {
+		log.Fatal(err)
+	}
+	resp.Body.Close()
+	fmt.Println("read:", resp.StatusCode)
+	_, err = api.Post(ts.URL+"/api/v1/tickets", "application/json", nil)
+	fmt.Println("write denied:", errors.Is(err, discovery.ErrConsentDenied))
+	// Output:
+	// read: 200
+	// asked: write POST
+	// write denied: true
+}

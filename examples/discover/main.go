@@ -1,0 +1,245 @@
+// The discover command prints what a web origin publishes for AI agents at
+// /.well-known/skills.md and /.well-known/mcp.json.
+//
+// Usage:
+//
+//	go run ./examples/discover [-json] [-structured] [-yes] [ORIGIN]
+//
+// Without ORIGIN it starts an embedded demo origin (a TLS server on loopback serving
+// the documents in testdata/) and discovers it, so it needs no network. -structured
+// fetches mcp.json as well; -json prints one JSON object; -yes grants every consent
+// request (cross-origin redirects), which is otherwise denied.
+//
+// Exit status: 0 on success (also when only one document is published), 3 when the
+// origin publishes neither document, 1 on any other error.
+package main
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/wellknown-dev/discovery"
+)
+
+//go:embed testdata/skills.md testdata/mcp.json
+var demo embed.FS
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("discover: ")
+	asJSON := flag.Bool("json", false, "print one JSON object")
+	structured := flag.Bool("structured", false, "fetch mcp.json as well as skills.md")
+	yes := flag.Bool("yes", false, "grant consent requests (cross-origin redirects)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: discover [-json] [-structured] [-yes] [ORIGIN]\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Stdout, flag.Arg(0), *asJSON, *structured, *yes))
+}
+
+// run discovers origin (the embedded demo when empty) and returns the exit status.
+func run(ctx context.Context, out io.Writer, origin string, asJSON, structured, yes bool) int {
+	opts := &discovery.Options{Consent: consent(yes)}
+	if origin == "" {
+		ts := demoServer()
+		defer ts.Close()
+		origin, opts.HTTPClient = ts.URL, ts.Client()
+	}
+	c, err := discovery.NewClient(opts)
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	call := c.Discover
+	if structured {
+		call = c.Structured
+	}
+	d, err := call(ctx, origin)
+	switch {
+	case errors.Is(err, discovery.ErrNotPublished):
+		log.Print(err)
+		return 3
+	case err != nil:
+		log.Print(err)
+		return 1
+	}
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report(d)); err != nil {
+			log.Print(err)
+			return 1
+		}
+		return 0
+	}
+	printText(out, d)
+	return 0
+}
+
+// consent denies every request, or grants it with -yes; either way it says so on stderr.
+func consent(yes bool) discovery.ConsentFunc {
+	return func(ctx context.Context, req *discovery.ConsentRequest) (bool, error) {
+		verdict := "denied (use -yes to allow)"
+		if yes {
+			verdict = "granted"
+		}
+		log.Printf("consent %s: %s", verdict, req.Reason)
+		return yes, nil
+	}
+}
+
+// demoServer serves the embedded documents over TLS on loopback, with an ETag.
+func demoServer() *httptest.Server {
+	serve := func(name, contentType string) http.HandlerFunc {
+		body, err := demo.ReadFile(name)
+		if err != nil {
+			panic(err) // embedded at build time: cannot fail
+		}
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", contentType)
+			w.Header().Set("ETag", fmt.Sprintf(`"%x"`, len(body)))
+			w.Header().Set("Cache-Control", "max-age=300")
+			_, _ = w.Write(body)
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET "+discovery.SkillsPath, serve("testdata/skills.md", "text/markdown; charset=utf-8"))
+	mux.Handle("GET "+discovery.MCPPath, serve("testdata/mcp.json", "application/json"))
+	ts := httptest.NewUnstartedServer(mux)
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ts.StartTLS()
+	return ts
+}
+
+type jsonReport struct {
+	Origin   string      `json:"origin"`
+	Skills   *jsonSkills `json:"skills"`
+	MCP      *jsonMCP    `json:"mcp"`
+	Fetches  []jsonFetch `json:"fetches"`
+	Warnings []string    `json:"warnings"`
+}
+
+type jsonSkills struct {
+	Title    string        `json:"title"`
+	Sections []jsonSection `json:"sections"`
+	BaseURL  string        `json:"base_url"`
+}
+
+type jsonSection struct {
+	Heading string `json:"heading"`
+}
+
+type jsonMCP struct {
+	SpecVersion string       `json:"spec_version"`
+	Status      string       `json:"status"`
+	Servers     []jsonServer `json:"servers"`
+	Tools       []jsonTool   `json:"tools"`
+}
+
+type jsonServer struct {
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	Transport string `json:"transport"`
+}
+
+type jsonTool struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+type jsonFetch struct {
+	URL    string `json:"url"`
+	Status int    `json:"status"`
+	Source string `json:"source"`
+}
+
+func report(d *discovery.Discovery) jsonReport {
+	r := jsonReport{Origin: d.Origin.String(), Fetches: []jsonFetch{}, Warnings: []string{}}
+	if s := d.Skills; s != nil {
+		js := &jsonSkills{Title: s.Title, BaseURL: s.BaseURL, Sections: []jsonSection{}}
+		for _, sec := range s.Sections {
+			js.Sections = append(js.Sections, jsonSection{Heading: sec.Heading})
+		}
+		r.Skills = js
+	}
+	if m := d.MCP; m != nil {
+		jm := &jsonMCP{SpecVersion: m.SpecVersion, Status: m.Status, Servers: []jsonServer{}, Tools: []jsonTool{}}
+		for _, s := range m.Servers {
+			jm.Servers = append(jm.Servers, jsonServer{Name: s.Name, URL: s.URL, Transport: s.Transport})
+		}
+		for _, t := range m.Tools {
+			jm.Tools = append(jm.Tools, jsonTool{Name: t.Name, URL: t.URL})
+		}
+		r.MCP = jm
+	}
+	for _, f := range d.Fetches {
+		r.Fetches = append(r.Fetches, jsonFetch{URL: f.URL, Status: f.StatusCode, Source: f.Source.String()})
+	}
+	for _, w := range d.Warnings {
+		r.Warnings = append(r.Warnings, w.String())
+	}
+	return r
+}
+
+func printText(out io.Writer, d *discovery.Discovery) {
+	fmt.Fprintf(out, "origin: %s\n", d.Origin)
+	for _, f := range d.Fetches {
+		fmt.Fprintf(out, "fetched %s: %d (%s, %d attempts)\n", f.URL, f.StatusCode, f.Source, f.Attempts)
+	}
+	if s := d.Skills; s != nil {
+		fmt.Fprintf(out, "\nskills.md (published by %s; untrusted guidance)\n", d.Origin)
+		fmt.Fprintf(out, "  title:    %s\n", s.Title)
+		if s.Summary != "" {
+			fmt.Fprintf(out, "  summary:  %s\n", s.Summary)
+		}
+		if s.BaseURL != "" {
+			base := s.BaseURL
+			if u, err := d.Origin.Resolve(s.BaseURL); err == nil {
+				base = u.String()
+			}
+			fmt.Fprintf(out, "  API base: %s\n", base)
+		}
+		for _, sec := range s.Sections {
+			fmt.Fprintf(out, "  ## %s\n", sec.Heading)
+			if sec.Text != "" {
+				fmt.Fprintf(out, "     %s\n", strings.ReplaceAll(sec.Text, "\n", "\n     "))
+			}
+			for _, it := range sec.Items {
+				fmt.Fprintf(out, "     - %s\n", it)
+			}
+		}
+	}
+	if m := d.MCP; m != nil {
+		fmt.Fprintf(out, "\nmcp.json (spec %s, %s)\n", m.SpecVersion, m.Status)
+		for _, s := range m.Servers {
+			fmt.Fprintf(out, "  server %s: %s (%s)\n", s.Name, s.URL, s.Transport)
+		}
+		for _, t := range m.Tools {
+			fmt.Fprintf(out, "  tool %s: %s %v\n", t.Name, t.URL, t.Methods)
+		}
+	}
+	for _, w := range d.Warnings {
+		fmt.Fprintf(out, "warning: %s\n", w)
+	}
+}
