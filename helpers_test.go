@@ -95,6 +95,18 @@ func docs(t *testing.T, files map[string]string) http.Handler {
 	})
 }
 
+// newTLSServer starts a TLS test server on loopback.
+func newTLSServer(h http.Handler) *httptest.Server { return httptest.NewTLSServer(h) }
+
+func readFileB(b *testing.B, name string) string {
+	b.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(data)
+}
+
 func readFile(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(name)

@@ -89,8 +89,10 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("skillsmd: line %d, column %d (byte %d): %s", e.Line, e.Column, e.Offset, e.Msg)
 }
 
+// markdown is CommonMark with GFM tables. GFM's linkify extension is left out: its
+// regular expressions doubled the parse time, and bare URLs are found by bareURLs.
 var markdown = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(goldmark.WithExtensions(extension.GFM))
+	return goldmark.New(goldmark.WithExtensions(extension.Table))
 })
 
 // yamlFormat accepts "---" YAML frontmatter only, decoded with YAML v3.
@@ -442,9 +444,58 @@ func (p *parser) collectLinks(n ast.Node) {
 			p.addLink(strings.TrimSpace(p.inline(l)), string(l.Destination), p.lineOfNode(l))
 		case *ast.AutoLink:
 			p.addLink("", string(l.URL(p.src)), p.lineOf(l.Pos()))
+		case *ast.Text:
+			if _, inLink := l.Parent().(*ast.Link); !inLink {
+				p.bareURLs(l)
+			}
+		case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock:
+			return ast.WalkSkipChildren, nil // code is not a link
 		}
 		return ast.WalkContinue, nil
 	})
+}
+
+// bareURLs records the http and https URLs written as plain text in t (GFM's
+// "extended autolinks"): the URL runs to the first space or '<', without trailing
+// punctuation.
+func (p *parser) bareURLs(t *ast.Text) {
+	seg := t.Segment.Value(p.src)
+	for off := 0; ; {
+		i := bytes.Index(seg[off:], []byte("http"))
+		if i < 0 {
+			return
+		}
+		start := off + i
+		rest := seg[start:]
+		if !bytes.HasPrefix(rest, []byte("https://")) && !bytes.HasPrefix(rest, []byte("http://")) ||
+			start > 0 && isURLByte(seg[start-1]) {
+			off = start + 4
+			continue
+		}
+		end := start
+		for end < len(seg) && seg[end] > ' ' && seg[end] != '<' && seg[end] < 0x7f {
+			end++
+		}
+		u := strings.TrimRight(string(seg[start:end]), ".,:;!?*_~'\"")
+		u = trimUnbalanced(u)
+		if strings.Contains(u[strings.Index(u, "//")+2:], ".") || strings.Contains(u, "localhost") {
+			p.addLink("", u, p.lineOf(t.Segment.Start+start))
+		}
+		off = end
+	}
+}
+
+// isURLByte reports bytes that may not precede a bare URL (it would be mid-word).
+func isURLByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// trimUnbalanced drops a trailing ')' that has no '(' in the URL, as GFM does.
+func trimUnbalanced(u string) string {
+	for strings.HasSuffix(u, ")") && strings.Count(u, "(") < strings.Count(u, ")") {
+		u = u[:len(u)-1]
+	}
+	return u
 }
 
 func (p *parser) addLink(txt, dest string, line int) {

@@ -1,0 +1,129 @@
+package discovery_test
+
+import (
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/wellknown-dev/discovery"
+)
+
+// benchSite serves testdata/skills.md; cacheControl is sent on every answer.
+func benchSite(b *testing.B, cacheControl string) *site {
+	b.Helper()
+	body := []byte(readFileB(b, "testdata/skills.md"))
+	s := &site{hits: map[string]int{}}
+	s.Server = newTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.hits[r.URL.Path]++
+		s.mu.Unlock()
+		if cacheControl != "" {
+			w.Header().Set("Cache-Control", cacheControl)
+		}
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		_, _ = w.Write(body)
+	}))
+	b.Cleanup(s.Close)
+	return s
+}
+
+// coldClient returns an http.Client with a new transport (no pooled connection) that
+// trusts the test server.
+func coldClient(s *site) *http.Client {
+	return &http.Client{Transport: s.Client().Transport.(*http.Transport).Clone()}
+}
+
+// rawGet is the baseline: net/http GET and io.ReadAll of skills.md.
+func rawGet(b *testing.B, hc *http.Client, u string) {
+	resp, err := hc.Get(u)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		b.Fatal(err)
+	}
+	resp.Body.Close()
+}
+
+// discoverCold discovers with nothing cached: a new Client, so an empty HTTP cache and
+// last-good store.
+func discoverCold(b *testing.B, hc *http.Client, origin string) {
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: hc})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := c.Discover(b.Context(), origin)
+	if err != nil || d.Skills == nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkRawGet is the baseline of BenchmarkDiscoverCold: a first contact with the
+// origin (new connection and TLS handshake), GET and io.ReadAll of skills.md.
+func BenchmarkRawGet(b *testing.B) {
+	s := benchSite(b, "")
+	b.ReportAllocs()
+	for b.Loop() {
+		hc := coldClient(s)
+		rawGet(b, hc, s.URL+discovery.SkillsPath)
+		hc.CloseIdleConnections()
+	}
+}
+
+// BenchmarkDiscoverCold is a first contact with the origin: nothing cached, no pooled
+// connection (TLS handshake), skills.md fetched, parsed and stored as last good.
+func BenchmarkDiscoverCold(b *testing.B) {
+	s := benchSite(b, "")
+	b.ReportAllocs()
+	for b.Loop() {
+		hc := coldClient(s)
+		discoverCold(b, hc, s.URL)
+		hc.CloseIdleConnections()
+	}
+}
+
+// BenchmarkRawGetKeepAlive is BenchmarkRawGet over a pooled connection.
+func BenchmarkRawGetKeepAlive(b *testing.B) {
+	s := benchSite(b, "")
+	hc := s.Client()
+	b.ReportAllocs()
+	for b.Loop() {
+		rawGet(b, hc, s.URL+discovery.SkillsPath)
+	}
+}
+
+// BenchmarkDiscoverColdKeepAlive is BenchmarkDiscoverCold over a pooled connection:
+// nothing cached, but no handshake, so the parse and the SDK's own work show.
+func BenchmarkDiscoverColdKeepAlive(b *testing.B) {
+	s := benchSite(b, "")
+	hc := s.Client()
+	b.ReportAllocs()
+	for b.Loop() {
+		discoverCold(b, hc, s.URL)
+	}
+}
+
+// BenchmarkDiscoverFresh discovers with a fresh cache entry (max-age): no request
+// reaches the server.
+func BenchmarkDiscoverFresh(b *testing.B) {
+	s := benchSite(b, "max-age=3600")
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.Discover(b.Context(), s.URL); err != nil {
+		b.Fatal(err)
+	}
+	before := s.total()
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := c.Discover(b.Context(), s.URL)
+		if err != nil || d.Fetches[0].Source != discovery.SourceCache {
+			b.Fatal(err)
+		}
+	}
+	if n := s.total() - before; n != 0 {
+		b.Fatalf("%d requests reached the server", n)
+	}
+	b.ReportMetric(0, "requests/op")
+}
