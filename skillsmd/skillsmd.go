@@ -9,9 +9,8 @@ package skillsmd
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"net/url"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -20,9 +19,7 @@ import (
 
 	"github.com/adrg/frontmatter"
 	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v3"
 )
@@ -32,10 +29,32 @@ type Document struct {
 	Title       string         // text of the first H1, or ""
 	Summary     string         // the first paragraph or blockquote before the first section
 	Frontmatter map[string]any // YAML frontmatter, JSON-compatible; nil when absent or broken
-	BaseURL     string         // API base as written ("https://x/api/v1" or "/api/v1"); "" if none
-	Sections    []Section      // every heading but the title, in document order
-	Links       []Link         // every link and autolink, in document order
-	Warnings    []Warning      // what the parser had to interpret or flags as unsafe
+
+	// The typed view: what the known sections say, whatever their heading's wording
+	// ("Safety", "Rules", "Do not"; "Auth", "Authentication"; "Limits", "Rate limits";
+	// "More info", "Links", "Docs", "Support"...). Subsections belong to their parent's
+	// kind unless their own heading names another. Empty when the document says nothing.
+	Purpose      string     // what the API is for: the Purpose section, else the Summary
+	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"); see ResolveBase
+	API          []string   // the API section's items and paragraphs
+	Auth         []string   // auth rules
+	SafeActions  []string   // actions the document calls safe
+	RiskyActions []string   // actions that need the user's approval, and prohibitions
+	Limits       []string   // rate limits and other limits
+	MoreInfo     []InfoLink // documentation, mcp.json, support and spec links
+	SpecVersion  string     // the skill-discovery version the document says it follows
+	SpecURL      string     // the specification it cites
+
+	Sections []Section // every heading but the title, in document order
+	Links    []Link    // every link, autolink and bare URL, in document order
+	Warnings []Warning // what the parser had to interpret or flags as unsafe
+}
+
+// InfoLink is a labelled link from a More Info-like section ("Docs: https://...").
+type InfoLink struct {
+	Kind  string // "docs", "mcp.json", "support", "spec", "source" or "other"
+	Label string // the item's label or link text, such as "Docs"
+	URL   string // as written: absolute, or a path to resolve against the origin
 }
 
 // Section is a heading and the content up to the next heading. Content that comes
@@ -64,6 +83,14 @@ type Warning struct {
 	Message string
 }
 
+// errBadOrigin is returned by Resolve for an origin that is not an absolute URL.
+var errBadOrigin = errors.New("skillsmd: origin is not an absolute URL")
+
+// sortWarnings orders warnings by line, keeping the order of equal lines.
+func sortWarnings(ws []Warning) {
+	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Line < ws[j].Line })
+}
+
 func (w Warning) String() string {
 	if w.Line > 0 {
 		return fmt.Sprintf("line %d: %s: %s", w.Line, w.Code, w.Message)
@@ -73,9 +100,16 @@ func (w Warning) String() string {
 
 // Warning codes.
 const (
-	WarnFrontmatter = "frontmatter" // the YAML frontmatter does not parse; the body is still read
-	WarnUnsafeLink  = "unsafe-link" // a link with a javascript:, data:, file: or vbscript: scheme, or userinfo
+	WarnFrontmatter = "frontmatter"    // the YAML frontmatter does not parse; the body is still read
+	WarnUnsafeLink  = "unsafe-link"    // a link with a javascript:, data:, file: or vbscript: scheme, or userinfo
+	WarnCredential  = "credential"     // something that looks like a secret; the value is never repeated
+	WarnNoAPI       = "no-api-section" // the document names endpoints but states no API section or base
+	WarnTooLong     = "too-long"       // over MaxRecommendedSize: the spec asks for a short document
+	WarnRawHTML     = "raw-html"       // a <script> or <iframe> element
 )
+
+// MaxRecommendedSize is the size above which a document gets a WarnTooLong warning.
+const MaxRecommendedSize = 64 << 10
 
 // SyntaxError reports a document that is not text: invalid UTF-8 or a NUL byte.
 type SyntaxError struct {
@@ -113,8 +147,12 @@ func Parse(data []byte) (*Document, error) {
 
 	root := markdown().Parser().Parse(text.NewReader(src))
 	p := &parser{doc: doc, src: src, lines: lineStarts(src), section: -1}
-	p.blocks(root)
-	doc.BaseURL = findBaseURL(doc.Sections)
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		p.block(n)
+		p.collectLinks(n)
+	}
+	p.finish()
+	p.diagnose(len(data))
 	return doc, nil
 }
 
@@ -235,333 +273,4 @@ func lineStarts(src []byte) []int {
 		}
 	}
 	return starts
-}
-
-type parser struct {
-	doc     *Document
-	src     []byte
-	lines   []int
-	section int // index of the current section, -1 before the first
-}
-
-// lineOf returns the 1-based line of byte offset off.
-func (p *parser) lineOf(off int) int {
-	return sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off })
-}
-
-// offsetOf returns the first source offset inside n, or -1.
-func offsetOf(n ast.Node) int {
-	if n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
-		return n.Lines().At(0).Start
-	}
-	if t, ok := n.(*ast.Text); ok {
-		return t.Segment.Start
-	}
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if off := offsetOf(c); off >= 0 {
-			return off
-		}
-	}
-	return -1
-}
-
-func (p *parser) lineOfNode(n ast.Node) int {
-	if off := offsetOf(n); off >= 0 {
-		return p.lineOf(off)
-	}
-	return 0
-}
-
-// current returns the section content goes to, creating the Level 0 preamble section
-// when content comes before any heading.
-func (p *parser) current() *Section {
-	if p.section < 0 {
-		p.doc.Sections = append(p.doc.Sections, Section{Line: 1})
-		p.section = 0
-	}
-	return &p.doc.Sections[p.section]
-}
-
-func (p *parser) blocks(root ast.Node) {
-	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
-		p.block(n)
-		p.collectLinks(n)
-	}
-}
-
-// block adds one top-level block to the document.
-func (p *parser) block(n ast.Node) {
-	{
-		switch b := n.(type) {
-		case *ast.Heading:
-			title := strings.TrimSpace(p.inline(b))
-			if b.Level == 1 && p.doc.Title == "" && len(p.doc.Sections) == 0 {
-				p.doc.Title = title
-				return
-			}
-			p.doc.Sections = append(p.doc.Sections, Section{Heading: title, Level: b.Level, Line: p.lineOfNode(b)})
-			p.section = len(p.doc.Sections) - 1
-		case *ast.Paragraph, *ast.Blockquote:
-			t := strings.TrimSpace(p.blockText(b))
-			if p.section < 0 && p.doc.Summary == "" {
-				p.doc.Summary = t
-				return
-			}
-			p.addText(t)
-		case *ast.List:
-			s := p.current()
-			s.Items = append(s.Items, p.listItems(b)...)
-		case *east.Table:
-			p.addText(p.tableText(b))
-		case *ast.FencedCodeBlock, *ast.CodeBlock:
-			p.addText(strings.TrimRight(p.rawLines(b), "\n"))
-		case *ast.HTMLBlock, *ast.ThematicBreak:
-			// Raw HTML is not rendered or kept; a rule carries no content.
-		default:
-			p.addText(strings.TrimSpace(p.blockText(b)))
-		}
-	}
-}
-
-func (p *parser) addText(t string) {
-	if t == "" {
-		return
-	}
-	s := p.current()
-	if s.Text != "" {
-		s.Text += "\n\n"
-	}
-	s.Text += t
-}
-
-// listItems returns the text of each item of l, nested items after their parent.
-func (p *parser) listItems(l *ast.List) []string {
-	var items []string
-	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-		var own []string
-		var nested []string
-		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
-			if sub, ok := c.(*ast.List); ok {
-				nested = append(nested, p.listItems(sub)...)
-				continue
-			}
-			if t := strings.TrimSpace(p.blockText(c)); t != "" {
-				own = append(own, t)
-			}
-		}
-		if len(own) > 0 {
-			items = append(items, strings.Join(own, " "))
-		}
-		items = append(items, nested...)
-	}
-	return items
-}
-
-// blockText returns the plain text of a block and its descendants.
-func (p *parser) blockText(n ast.Node) string {
-	switch b := n.(type) {
-	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
-		return p.inline(b)
-	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		return p.rawLines(b)
-	case *ast.HTMLBlock:
-		return ""
-	case *ast.List:
-		return strings.Join(p.listItems(b), "\n")
-	case *east.Table:
-		return p.tableText(b)
-	}
-	var parts []string
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if t := strings.TrimSpace(p.blockText(c)); t != "" {
-			parts = append(parts, t)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-func (p *parser) rawLines(n ast.Node) string {
-	var b strings.Builder
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		b.Write(seg.Value(p.src))
-	}
-	return b.String()
-}
-
-// tableText renders a table as one line per row, cells separated by " | ".
-func (p *parser) tableText(t *east.Table) string {
-	var rows []string
-	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
-		var cells []string
-		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
-			cells = append(cells, strings.TrimSpace(p.inline(c)))
-		}
-		rows = append(rows, strings.Join(cells, " | "))
-	}
-	return strings.Join(rows, "\n")
-}
-
-// inline returns the plain text of n's inline content: emphasis and code spans lose
-// their markers, links keep their text, raw HTML is dropped.
-func (p *parser) inline(n ast.Node) string {
-	var b strings.Builder
-	p.writeInline(&b, n)
-	return b.String()
-}
-
-func (p *parser) writeInline(b *strings.Builder, n ast.Node) {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch t := c.(type) {
-		case *ast.Text:
-			b.Write(t.Value(p.src))
-			switch {
-			case t.HardLineBreak():
-				b.WriteByte('\n')
-			case t.SoftLineBreak():
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(t.Value)
-		case *ast.AutoLink:
-			b.Write(t.URL(p.src))
-		case *ast.RawHTML:
-		default:
-			p.writeInline(b, c)
-		}
-	}
-}
-
-// collectLinks records every link and autolink inside block n, in the current section.
-func (p *parser) collectLinks(n ast.Node) {
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch l := c.(type) {
-		case *ast.Link:
-			p.addLink(strings.TrimSpace(p.inline(l)), string(l.Destination), p.lineOfNode(l))
-		case *ast.AutoLink:
-			p.addLink("", string(l.URL(p.src)), p.lineOf(l.Pos()))
-		case *ast.Text:
-			if _, inLink := l.Parent().(*ast.Link); !inLink {
-				p.bareURLs(l)
-			}
-		case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock:
-			return ast.WalkSkipChildren, nil // code is not a link
-		}
-		return ast.WalkContinue, nil
-	})
-}
-
-// bareURLs records the http and https URLs written as plain text in t (GFM's
-// "extended autolinks"): the URL runs to the first space or '<', without trailing
-// punctuation.
-func (p *parser) bareURLs(t *ast.Text) {
-	seg := t.Segment.Value(p.src)
-	for off := 0; ; {
-		i := bytes.Index(seg[off:], []byte("http"))
-		if i < 0 {
-			return
-		}
-		start := off + i
-		rest := seg[start:]
-		if !bytes.HasPrefix(rest, []byte("https://")) && !bytes.HasPrefix(rest, []byte("http://")) ||
-			start > 0 && isURLByte(seg[start-1]) {
-			off = start + 4
-			continue
-		}
-		end := start
-		for end < len(seg) && seg[end] > ' ' && seg[end] != '<' && seg[end] < 0x7f {
-			end++
-		}
-		u := strings.TrimRight(string(seg[start:end]), ".,:;!?*_~'\"")
-		u = trimUnbalanced(u)
-		if strings.Contains(u[strings.Index(u, "//")+2:], ".") || strings.Contains(u, "localhost") {
-			p.addLink("", u, p.lineOf(t.Segment.Start+start))
-		}
-		off = end
-	}
-}
-
-// isURLByte reports bytes that may not precede a bare URL (it would be mid-word).
-func isURLByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// trimUnbalanced drops a trailing ')' that has no '(' in the URL, as GFM does.
-func trimUnbalanced(u string) string {
-	for strings.HasSuffix(u, ")") && strings.Count(u, "(") < strings.Count(u, ")") {
-		u = u[:len(u)-1]
-	}
-	return u
-}
-
-func (p *parser) addLink(txt, dest string, line int) {
-	if line == 0 {
-		line = 1
-	}
-	p.doc.Links = append(p.doc.Links, Link{Text: txt, URL: dest, Line: line, Section: p.section})
-	if why := unsafeURL(dest); why != "" {
-		p.doc.Warnings = append(p.doc.Warnings, Warning{Line: line, Code: WarnUnsafeLink, Message: why})
-	}
-}
-
-// unsafeURL says why a link must not be followed, or "".
-func unsafeURL(dest string) string {
-	u, err := url.Parse(strings.TrimSpace(dest))
-	if err != nil {
-		return ""
-	}
-	switch s := strings.ToLower(u.Scheme); s {
-	case "javascript", "data", "file", "vbscript":
-		return fmt.Sprintf("link uses the %s: scheme; it must not be followed", s)
-	}
-	if u.User != nil {
-		return "link carries userinfo (credentials in the URL); it must not be followed"
-	}
-	return ""
-}
-
-// baseLabel matches "Base URL: x", "Base path: x", "API base: x", "API base URL: x" and
-// "Base: x" at the start of an item or line (bold markers are already stripped).
-var baseLabel = regexp.MustCompile(`(?i)^\s*(?:api\s+)?base(?:\s+(?:url|path|uri))?\s*[:=]\s*(\S+)`)
-
-// findBaseURL returns the API base the document states, preferring a section whose
-// heading mentions the API.
-func findBaseURL(sections []Section) string {
-	var fallback string
-	for _, s := range sections {
-		api := strings.Contains(strings.ToLower(s.Heading), "api")
-		lines := append([]string(nil), s.Items...)
-		lines = append(lines, strings.Split(s.Text, "\n")...)
-		for _, l := range lines {
-			m := baseLabel.FindStringSubmatch(l)
-			if m == nil {
-				continue
-			}
-			v := strings.Trim(m[1], "`<>\"'")
-			v = strings.TrimRight(v, ".,;)")
-			if !plausibleBase(v) {
-				continue
-			}
-			if api {
-				return v
-			}
-			if fallback == "" {
-				fallback = v
-			}
-		}
-	}
-	return fallback
-}
-
-// plausibleBase accepts an absolute http(s) URL or an absolute path.
-func plausibleBase(v string) bool {
-	if strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") {
-		return true
-	}
-	u, err := url.Parse(v)
-	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
 }

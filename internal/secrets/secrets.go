@@ -1,0 +1,230 @@
+// Package secrets finds credentials that were published by mistake in discovery
+// documents (skill-discovery §7, mcp-discovery §6.1), so the SDK can warn about them
+// without ever repeating the value. It is shared by the skillsmd and mcpjson parsers.
+//
+// Scan is built for speed on documents that hold no secret, which is nearly all of
+// them: each detector runs its regular expression only around a cheap keyword hit.
+package secrets
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Finding is a suspected credential: its kind and where it is. It never holds the value.
+type Finding struct {
+	Kind   string // such as "AWS access key id" or "bearer token"
+	Offset int    // byte offset of the value in the scanned text
+	Length int    // byte length of the value
+}
+
+type detector struct {
+	kind     string
+	triggers []string       // lower-case keywords; the regexp runs only near one
+	re       *regexp.Regexp // submatch 1, if present, is the secret value
+	check    func(value string) bool
+	// pre, when set, is a cheap test at the trigger (the text, the trigger's offset and
+	// length) that must pass before the regexp runs.
+	pre func(lower string, at, n int) bool
+}
+
+// window is how far around a trigger a detector looks.
+const windowBefore, windowAfter = 48, 400
+
+var detectors = []detector{
+	{kind: "private key", triggers: []string{"private key"},
+		re: regexp.MustCompile(`-----BEGIN ((RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----`)},
+	{kind: "AWS access key id", triggers: []string{"akia", "asia"},
+		re:    regexp.MustCompile(`\b((?:AKIA|ASIA)[0-9A-Z]{16})\b`),
+		check: func(v string) bool { return !strings.Contains(v, "EXAMPLE") }},
+	{kind: "GitHub token", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		re: regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
+	{kind: "Slack token", triggers: []string{"xox"},
+		re: regexp.MustCompile(`\b(xox[abposr]-[A-Za-z0-9-]{10,})`), check: notPlaceholder},
+	{kind: "Slack webhook", triggers: []string{"hooks.slack.com/services/"},
+		re: regexp.MustCompile(`hooks\.slack\.com/services/(T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,})`)},
+	{kind: "JSON Web Token", triggers: []string{"eyj"},
+		re: regexp.MustCompile(`\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})`)},
+	{kind: "Stripe key", triggers: []string{"sk_live_", "rk_live_"},
+		re: regexp.MustCompile(`\b([sr]k_live_[0-9A-Za-z]{20,})`)},
+	{kind: "Google API key", triggers: []string{"aiza"},
+		re: regexp.MustCompile(`\b(AIza[0-9A-Za-z_-]{35})`)},
+	{kind: "API secret key", triggers: []string{"sk-"},
+		re: regexp.MustCompile(`\b(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,})`), check: looksRandom},
+	{kind: "bearer token", triggers: []string{"bearer"},
+		re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{20,})`), check: looksRandom,
+		pre: func(s string, at, n int) bool {
+			return at+n+21 <= len(s) && (s[at+n] == ' ' || s[at+n] == '\t') && s[at+n+1] != '<'
+		}},
+	{kind: "credential assignment", triggers: []string{"key", "token", "secret", "passw", "pwd"},
+		re:    regexp.MustCompile(`(?i)\b(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|token|secret|client[_-]?secret|password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"'<>{}\[\](),;` + "`" + `]{12,})`),
+		check: looksRandom, pre: assignmentAhead},
+}
+
+// assignmentAhead reports whether the word holding the trigger is followed by ':' or
+// '=' (after an optional quote and blanks), as in "api_key = ..." or "token": "...".
+func assignmentAhead(l string, at, n int) bool {
+	i := at + n
+	for k := 0; i < len(l) && k < 16 && (lowerByte(l[i]) >= 'a' && lowerByte(l[i]) <= 'z' || l[i] == '_' || l[i] == '-'); k++ {
+		i++
+	}
+	if i < len(l) && (l[i] == '"' || l[i] == '\'') {
+		i++
+	}
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	return i < len(l) && (l[i] == ':' || l[i] == '=')
+}
+
+// trigger is one keyword of one detector.
+type trigger struct {
+	word string // lower-case
+	det  int    // index into detectors
+}
+
+// byFirst maps a lower-case first byte to the triggers that start with it.
+var byFirst = func() (t [256][]trigger) {
+	for i, d := range detectors {
+		for _, w := range d.triggers {
+			t[w[0]] = append(t[w[0]], trigger{w, i})
+		}
+	}
+	return t
+}()
+
+// bigrams marks the lower-case first two bytes of every trigger: most positions of a
+// document fail this one lookup.
+var bigrams = func() (t [1 << 16]bool) {
+	for _, d := range detectors {
+		for _, w := range d.triggers {
+			t[int(w[0])<<8|int(w[1])] = true
+		}
+	}
+	return t
+}()
+
+func lowerByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold reports whether s starts with the lower-case word, ignoring ASCII case.
+func hasPrefixFold(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for i := 0; i < len(word); i++ {
+		if lowerByte(s[i]) != word[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Scan returns the suspected credentials in s, in order of offset, without overlaps.
+func Scan(s string) []Finding {
+	var out []Finding
+	seen := make([]int, len(detectors)) // end of the last match, per detector
+	for at := 0; at+1 < len(s); at++ {
+		c := lowerByte(s[at])
+		if !bigrams[int(c)<<8|int(lowerByte(s[at+1]))] {
+			continue
+		}
+		for _, tg := range byFirst[c] {
+			d := &detectors[tg.det]
+			if at < seen[tg.det] || !hasPrefixFold(s[at:], tg.word) || (d.pre != nil && !d.pre(s, at, len(tg.word))) {
+				continue
+			}
+			lo, hi := max(at-windowBefore, 0), min(at+windowAfter, len(s))
+			for _, m := range d.re.FindAllStringSubmatchIndex(s[lo:hi], -1) {
+				vs, ve := m[0], m[1]
+				if len(m) >= 4 && m[2] >= 0 {
+					vs, ve = m[2], m[3]
+				}
+				vs, ve = vs+lo, ve+lo
+				if ve <= seen[tg.det] || (d.check != nil && !d.check(s[vs:ve])) {
+					continue
+				}
+				seen[tg.det] = ve
+				out = append(out, Finding{Kind: d.kind, Offset: vs, Length: ve - vs})
+			}
+		}
+	}
+	if len(out) < 2 {
+		return out
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Offset < out[b].Offset })
+	kept := out[:1]
+	for _, f := range out[1:] {
+		last := &kept[len(kept)-1]
+		if f.Offset < last.Offset+last.Length {
+			continue // one value, found by two detectors: keep the first
+		}
+		kept = append(kept, f)
+	}
+	return kept
+}
+
+// Redact returns s with every finding replaced by "[redacted <kind>]".
+func Redact(s string) string {
+	fs := Scan(s)
+	if len(fs) == 0 {
+		return s
+	}
+	var b strings.Builder
+	prev := 0
+	for _, f := range fs {
+		b.WriteString(s[prev:f.Offset])
+		b.WriteString("[redacted " + f.Kind + "]")
+		prev = f.Offset + f.Length
+	}
+	b.WriteString(s[prev:])
+	return b.String()
+}
+
+// placeholders are words that mark a value as an example, not a credential.
+var placeholders = []string{"your", "xxx", "example", "placeholder", "changeme", "redacted", "dummy", "sample",
+	"insert", "replace", "token_here", "key_here", "<", "{", "$", "…", "***", "process.env", "env."}
+
+func notPlaceholder(v string) bool {
+	l := strings.ToLower(v)
+	for _, p := range placeholders {
+		if strings.Contains(l, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// looksRandom accepts values that are not placeholders and mix letters and digits
+// without being a plain word, path or URL.
+func looksRandom(v string) bool {
+	if !notPlaceholder(v) || strings.Contains(v, "://") || strings.HasPrefix(v, "/") {
+		return false
+	}
+	var lower, upper, digit int
+	for _, r := range v {
+		switch {
+		case r >= 'a' && r <= 'z':
+			lower++
+		case r >= 'A' && r <= 'Z':
+			upper++
+		case r >= '0' && r <= '9':
+			digit++
+		}
+	}
+	if digit == 0 || lower+upper == 0 {
+		return false
+	}
+	// Reject runs of one character ("0000000000000000") and dotted identifiers
+	// ("config.auth.token.value").
+	distinct := map[rune]bool{}
+	for _, r := range v {
+		distinct[r] = true
+	}
+	return len(distinct) >= 8 && strings.Count(v, ".") < 3
+}

@@ -1,0 +1,396 @@
+package skillsmd
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
+)
+
+// kind is what a section is about, for the typed view.
+type kind int
+
+const (
+	kindOther kind = iota
+	kindPreamble
+	kindPurpose
+	kindAPI
+	kindAuth
+	kindSafe
+	kindRisky
+	kindSafety // both: each item is sorted into safe or risky
+	kindLimits
+	kindMoreInfo
+	kindCredits
+)
+
+// headingKinds maps normalised headings to kinds. A heading matches a pattern when it
+// equals it or starts with it followed by a space ("Safety floor (auto...)" is Safety).
+// Order matters: the first match wins ("API keys" is auth, not API).
+var headingKinds = []struct {
+	pattern string
+	kind    kind
+}{
+	{"auth", kindAuth}, {"authentication", kindAuth}, {"authorization", kindAuth},
+	{"api key", kindAuth}, {"api keys", kindAuth}, {"credentials", kindAuth},
+	{"safe actions", kindSafe}, {"safe", kindSafe}, {"safe operations", kindSafe},
+	{"allowed actions", kindSafe}, {"read only actions", kindSafe},
+	{"risky actions", kindRisky}, {"risky", kindRisky}, {"unsafe actions", kindRisky},
+	{"requires approval", kindRisky}, {"approval required", kindRisky},
+	{"actions requiring approval", kindRisky}, {"dangerous actions", kindRisky},
+	{"destructive actions", kindRisky}, {"write actions", kindRisky}, {"ask first", kindRisky},
+	{"safety", kindSafety}, {"rules", kindSafety}, {"do not", kindSafety}, {"dont", kindSafety},
+	{"don t", kindSafety}, {"guardrails", kindSafety}, {"restrictions", kindSafety},
+	{"prohibited", kindSafety}, {"agent rules", kindSafety}, {"usage rules", kindSafety},
+	{"limits", kindLimits}, {"limit", kindLimits}, {"rate limits", kindLimits}, {"rate limit", kindLimits},
+	{"rate limiting", kindLimits}, {"quotas", kindLimits}, {"quota", kindLimits}, {"usage limits", kindLimits},
+	{"api", kindAPI}, {"endpoints", kindAPI}, {"api endpoints", kindAPI}, {"base url", kindAPI},
+	{"rest api", kindAPI}, {"http api", kindAPI},
+	{"more info", kindMoreInfo}, {"more information", kindMoreInfo}, {"links", kindMoreInfo},
+	{"docs", kindMoreInfo}, {"documentation", kindMoreInfo}, {"support", kindMoreInfo},
+	{"resources", kindMoreInfo}, {"references", kindMoreInfo}, {"reference", kindMoreInfo},
+	{"see also", kindMoreInfo}, {"related", kindMoreInfo}, {"help", kindMoreInfo},
+	{"contact", kindMoreInfo}, {"learn more", kindMoreInfo}, {"further reading", kindMoreInfo},
+	{"purpose", kindPurpose}, {"about", kindPurpose}, {"overview", kindPurpose},
+	{"what is", kindPurpose}, {"introduction", kindPurpose}, {"description", kindPurpose},
+	{"credits", kindCredits}, {"credit", kindCredits},
+}
+
+// classify returns the kind a heading names, or kindOther.
+func classify(heading string) kind {
+	h := normalizeHeading(heading)
+	for _, hk := range headingKinds {
+		if h == hk.pattern || strings.HasPrefix(h, hk.pattern+" ") {
+			return hk.kind
+		}
+	}
+	return kindOther
+}
+
+// normalizeHeading lower-cases, drops a parenthetical and a leading number, and
+// replaces punctuation with single spaces: "2. Rate-Limits (per key)" is "rate limits".
+func normalizeHeading(h string) string {
+	h = strings.ToLower(h)
+	if i := strings.IndexByte(h, '('); i > 0 {
+		h = h[:i]
+	}
+	var b strings.Builder
+	space := false
+	for _, r := range h {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f && r != '—' && r != '–' {
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(r)
+			space = false
+			continue
+		}
+		if r != '\'' && r != '’' {
+			space = true
+		}
+	}
+	out := b.String()
+	for out != "" && out[0] >= '0' && out[0] <= '9' { // "2 rate limits"
+		_, rest, ok := strings.Cut(out, " ")
+		if !ok {
+			break
+		}
+		out = rest
+	}
+	return out
+}
+
+// riskyRule matches safety items that ask for approval or forbid something.
+var riskyRule = regexp.MustCompile(`(?i)\b(ask|approv|confirm|consent|permission|do not|don'?t|never|must not|should not|avoid|stop|only (with|after|when|if)|forbidden|prohibit|not allowed|requires? (the )?user|destructive|delete|payment|purchase)`)
+
+// safeRule matches safety items that grant something: reads, or explicit permission.
+var safeRule = regexp.MustCompile(`(?i)(^\W*(read|get|list|view|fetch|search|browse|query)\b|\b(safe|allowed|read[- ]only|freely|without asking|no approval)\b)`)
+
+// typedText files a paragraph of the current section into the typed view.
+func (p *parser) typedText(t string, n ast.Node) {
+	if t == "" {
+		return
+	}
+	d := p.doc
+	switch p.kind() {
+	case kindPurpose:
+		if d.Purpose != "" {
+			d.Purpose += " "
+		}
+		d.Purpose += t
+	case kindAPI:
+		d.API = append(d.API, t)
+	case kindAuth:
+		d.Auth = append(d.Auth, t)
+	case kindSafe:
+		d.SafeActions = append(d.SafeActions, t)
+	case kindRisky:
+		d.RiskyActions = append(d.RiskyActions, t)
+	case kindSafety:
+		p.sortSafety(t)
+	case kindLimits:
+		d.Limits = append(d.Limits, t)
+	case kindMoreInfo:
+		p.infoLinks(t, n, false)
+	case kindCredits:
+		p.credit(t, n)
+	}
+}
+
+// typedItems files list items of the current section into the typed view.
+func (p *parser) typedItems(items []item) {
+	for _, it := range items {
+		switch p.kind() {
+		case kindMoreInfo:
+			p.infoLinks(it.text, it.node, true)
+		case kindPreamble:
+			p.infoLinks(it.text, it.node, false) // "Docs: <url>" before the first heading
+		default:
+			p.typedText(it.text, it.node)
+		}
+	}
+}
+
+// sortSafety files an item of a Safety-like section. The default is risky: a list of
+// prohibitions ("Genetic targeting", "Cognitive enhancement in minors") must never pass
+// for safe actions. Only items that read as permissions, with no word of caution, are
+// safe.
+func (p *parser) sortSafety(t string) {
+	if safeRule.MatchString(t) && !riskyRule.MatchString(t) {
+		p.doc.SafeActions = append(p.doc.SafeActions, t)
+	} else {
+		p.doc.RiskyActions = append(p.doc.RiskyActions, t)
+	}
+}
+
+// infoLinks adds the links of one item or paragraph to MoreInfo. The label is the text
+// before the first colon ("Docs: ..."), else the link text. With any false, only links
+// whose label names a known kind (docs, support...) are kept.
+func (p *parser) infoLinks(t string, n ast.Node, any bool) {
+	label, rest, hasLabel := strings.Cut(t, ":")
+	if !hasLabel || len(label) > 40 || strings.Contains(label, "//") {
+		label, rest = "", t
+	}
+	label = strings.TrimSpace(label)
+	urls := p.urlsIn(n)
+	if len(urls) == 0 && label != "" {
+		// "JSON discovery: /.well-known/mcp.json" names a path without linking it.
+		if v := firstField(rest); strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") {
+			urls = []linkRef{{url: v}}
+		}
+	}
+	for _, u := range urls {
+		l := label
+		if l == "" {
+			l = u.text
+		}
+		k := infoKind(l, u.url)
+		if !any && k == "other" {
+			continue
+		}
+		p.doc.MoreInfo = append(p.doc.MoreInfo, InfoLink{Kind: k, Label: l, URL: u.url})
+	}
+}
+
+// credit reads the Credits section: "Spec: URL" and "Spec version: 2026-06-13".
+func (p *parser) credit(t string, n ast.Node) {
+	label, rest, ok := strings.Cut(t, ":")
+	if !ok {
+		return
+	}
+	value := strings.Trim(firstField(rest), "`")
+	switch strings.ToLower(strings.TrimSpace(label)) {
+	case "spec", "specification", "spec url":
+		if urls := p.urlsIn(n); len(urls) > 0 {
+			value = urls[0].url
+		}
+		p.doc.SpecURL = value
+		p.doc.MoreInfo = append(p.doc.MoreInfo, InfoLink{Kind: "spec", Label: strings.TrimSpace(label), URL: value})
+	case "spec version", "specification version", "version":
+		p.doc.SpecVersion = value
+	}
+}
+
+func firstField(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.Trim(f[0], "`<>")
+}
+
+type linkRef struct{ text, url string }
+
+// urlsIn returns the destinations of links, autolinks and bare URLs inside n.
+func (p *parser) urlsIn(n ast.Node) []linkRef {
+	if n == nil {
+		return nil
+	}
+	var out []linkRef
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch l := c.(type) {
+		case *ast.List:
+			if c != n {
+				return ast.WalkSkipChildren, nil // nested items are items of their own
+			}
+		case *ast.Link:
+			out = append(out, linkRef{strings.TrimSpace(p.inline(l)), string(l.Destination)})
+			return ast.WalkSkipChildren, nil
+		case *ast.AutoLink:
+			out = append(out, linkRef{"", string(l.URL(p.src))})
+		case *ast.Text:
+			p.bareURLs(l, func(u string, _ int) { out = append(out, linkRef{"", u}) })
+		case *ast.CodeSpan:
+			// `https://x` in a code span is still the value of "Docs: `https://x`".
+			if v := strings.TrimSpace(p.inline(l)); strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "http://") {
+				out = append(out, linkRef{"", v})
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// infoKind sorts a More Info link by its label and URL.
+func infoKind(label, u string) string {
+	l := strings.ToLower(label)
+	path := strings.ToLower(u)
+	if pu, err := url.Parse(u); err == nil {
+		path = strings.ToLower(pu.Path)
+	}
+	switch {
+	case strings.HasSuffix(path, "/mcp.json") || strings.Contains(l, "mcp") || strings.Contains(l, "json discovery"):
+		return "mcp.json"
+	case strings.Contains(l, "spec"):
+		return "spec"
+	case strings.Contains(l, "support") || strings.Contains(l, "help") || strings.Contains(l, "contact") || strings.Contains(l, "issue"):
+		return "support"
+	case strings.Contains(l, "source") || strings.Contains(l, "repo") || strings.Contains(l, "github") || strings.Contains(l, "code"):
+		return "source"
+	case strings.Contains(l, "doc") || strings.Contains(l, "reference") || strings.Contains(l, "guide") ||
+		strings.Contains(l, "api") || strings.Contains(l, "faq") || strings.Contains(l, "llms") || strings.Contains(l, "openapi"):
+		return "docs"
+	}
+	return "other"
+}
+
+// finish derives what needs the whole document: the purpose fallback and the API base.
+func (p *parser) finish() {
+	d := p.doc
+	if d.Purpose == "" {
+		d.Purpose = d.Summary
+	}
+	d.BaseURL = p.findBaseURL()
+}
+
+// baseLabel matches a label that states the API base ("Base URL: x", "Base path: x",
+// "API base: x", "Submission API base: x", "Base: x") at the start of a line; the
+// bold markers of "**API Base:** x" are already gone from the text.
+var baseLabel = regexp.MustCompile(`(?i)^\s*(?:[\w-]+\s+){0,3}?(?:api\s+)?base(?:\s+(?:url|path|uri|endpoint))?\s*[:=]\s*(\S+)`)
+
+// findBaseURL returns the API base the document states: from an API section first,
+// then from the preamble, then from anywhere.
+func (p *parser) findBaseURL() string {
+	var fromPreamble, fromOther string
+	for i, s := range p.doc.Sections {
+		lines := append([]string(nil), s.Items...)
+		lines = append(lines, strings.Split(s.Text, "\n")...)
+		for _, l := range lines {
+			m := baseLabel.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			v := strings.Trim(m[1], "`<>\"'")
+			v = strings.TrimRight(v, ".,;)")
+			if !plausibleBase(v) {
+				continue
+			}
+			switch p.kinds[i] {
+			case kindAPI:
+				return v
+			case kindPreamble:
+				if fromPreamble == "" {
+					fromPreamble = v
+				}
+			default:
+				if fromOther == "" {
+					fromOther = v
+				}
+			}
+		}
+	}
+	if fromPreamble != "" {
+		return fromPreamble
+	}
+	return fromOther
+}
+
+// plausibleBase accepts an absolute http(s) URL without userinfo, or an absolute path.
+func plausibleBase(v string) bool {
+	if strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") {
+		return true
+	}
+	u, err := url.Parse(v)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
+}
+
+// ResolveBase returns the document's API base as an absolute URL on origin (such as
+// "https://example.com"): a path is resolved against the origin root and never walks
+// above it. It returns nil when the document states no base.
+func (d *Document) ResolveBase(origin string) (*url.URL, error) {
+	if d.BaseURL == "" {
+		return nil, nil
+	}
+	return Resolve(origin, d.BaseURL)
+}
+
+// Resolve resolves ref (an absolute URL or a path from the document) against origin.
+func Resolve(origin, ref string) (*url.URL, error) {
+	o, err := url.Parse(origin)
+	if err != nil || o.Host == "" {
+		return nil, &url.Error{Op: "resolve", URL: "origin", Err: errBadOrigin}
+	}
+	r, err := url.Parse(strings.TrimSpace(ref))
+	if err != nil {
+		return nil, err
+	}
+	base := &url.URL{Scheme: o.Scheme, Host: o.Host, Path: "/"}
+	return base.ResolveReference(r), nil
+}
+
+// endpointMention finds a line that names an HTTP endpoint ("GET /v1/x").
+var endpointMention = regexp.MustCompile(`\b(?:GET|POST|PUT|PATCH|DELETE)\s+(?:https?://\S+|/\S*)`)
+
+// diagnose adds the whole-document warnings: size, credentials, a missing API section.
+func (p *parser) diagnose(size int) {
+	d := p.doc
+	if size > MaxRecommendedSize {
+		p.warn(0, WarnTooLong, "document is larger than 64 KiB; the spec asks for a short guide")
+	}
+	for _, f := range secrets.Scan(string(p.src)) {
+		p.warn(p.lineOf(f.Offset), WarnCredential,
+			"possible "+f.Kind+" published in the document (value not shown); remove it and rotate the credential")
+	}
+	if d.BaseURL == "" && !p.has(kindAPI) {
+		if loc := endpointMention.FindIndex(p.src); loc != nil {
+			p.warn(p.lineOf(loc[0]), WarnNoAPI, "document names endpoints but has no API section or base URL")
+		}
+	}
+	sortWarnings(d.Warnings)
+}
+
+func (p *parser) has(k kind) bool {
+	for _, sk := range p.kinds {
+		if sk == k {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,361 @@
+package skillsmd
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+type parser struct {
+	doc     *Document
+	src     []byte
+	lines   []int
+	section int    // index of the current section, -1 before the first
+	kinds   []kind // kind of each section, parallel to doc.Sections
+	stack   []open // enclosing headings, outermost first
+	safety  bool   // the Safety-like section has items: its paragraphs are intros
+}
+
+// open is a heading whose section is still open, for kind inheritance.
+type open struct {
+	level int
+	kind  kind
+}
+
+// lineOf returns the 1-based line of byte offset off.
+func (p *parser) lineOf(off int) int {
+	return sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off })
+}
+
+// offsetOf returns the first source offset inside n, or -1.
+func offsetOf(n ast.Node) int {
+	if n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
+		return n.Lines().At(0).Start
+	}
+	if t, ok := n.(*ast.Text); ok {
+		return t.Segment.Start
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if off := offsetOf(c); off >= 0 {
+			return off
+		}
+	}
+	return -1
+}
+
+func (p *parser) lineOfNode(n ast.Node) int {
+	if off := offsetOf(n); off >= 0 {
+		return p.lineOf(off)
+	}
+	return 0
+}
+
+// current returns the section content goes to, creating the Level 0 preamble section
+// when content comes before any heading.
+func (p *parser) current() *Section {
+	if p.section < 0 {
+		p.doc.Sections = append(p.doc.Sections, Section{Line: 1})
+		p.kinds = append(p.kinds, kindPreamble)
+		p.section = 0
+	}
+	return &p.doc.Sections[p.section]
+}
+
+// kind returns the kind of the current section.
+func (p *parser) kind() kind {
+	if p.section < 0 {
+		return kindPreamble
+	}
+	return p.kinds[p.section]
+}
+
+// block adds one top-level block to the document.
+func (p *parser) block(n ast.Node) {
+	switch b := n.(type) {
+	case *ast.Heading:
+		title := strings.TrimSpace(p.inline(b))
+		if b.Level == 1 && p.doc.Title == "" && len(p.doc.Sections) == 0 {
+			p.doc.Title = title
+			return
+		}
+		p.heading(title, b.Level, p.lineOfNode(b))
+	case *ast.Paragraph, *ast.Blockquote:
+		t := strings.TrimSpace(p.blockText(b))
+		if p.section < 0 && p.doc.Summary == "" {
+			p.doc.Summary = t
+			return
+		}
+		p.addText(t)
+		p.typedText(t, b)
+	case *ast.List:
+		items := p.listItems(b)
+		s := p.current()
+		for _, it := range items {
+			s.Items = append(s.Items, it.text)
+		}
+		p.typedItems(items)
+	case *east.Table:
+		p.addText(p.tableText(b))
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		p.addText(strings.TrimRight(p.rawLines(b), "\n"))
+	case *ast.HTMLBlock:
+		p.rawHTML(p.rawLines(b), p.lineOfNode(b))
+	case *ast.ThematicBreak:
+		// A rule carries no content.
+	default:
+		p.addText(strings.TrimSpace(p.blockText(b)))
+	}
+}
+
+// heading opens a section and works out its kind: its own, else its parent's.
+func (p *parser) heading(title string, level, line int) {
+	for len(p.stack) > 0 && p.stack[len(p.stack)-1].level >= level {
+		p.stack = p.stack[:len(p.stack)-1]
+	}
+	k := classify(title)
+	if k == kindOther && len(p.stack) > 0 {
+		k = p.stack[len(p.stack)-1].kind
+	}
+	p.stack = append(p.stack, open{level, k})
+	p.doc.Sections = append(p.doc.Sections, Section{Heading: title, Level: level, Line: line})
+	p.kinds = append(p.kinds, k)
+	p.section = len(p.doc.Sections) - 1
+}
+
+func (p *parser) addText(t string) {
+	if t == "" {
+		return
+	}
+	s := p.current()
+	if s.Text != "" {
+		s.Text += "\n\n"
+	}
+	s.Text += t
+}
+
+// item is one list item: its plain text and its node, for link extraction.
+type item struct {
+	text string
+	node ast.Node
+}
+
+// listItems returns the items of l, nested items after their parent.
+func (p *parser) listItems(l *ast.List) []item {
+	var items []item
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		var own []string
+		var nested []item
+		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+			if sub, ok := c.(*ast.List); ok {
+				nested = append(nested, p.listItems(sub)...)
+				continue
+			}
+			if t := strings.TrimSpace(p.blockText(c)); t != "" {
+				own = append(own, t)
+			}
+		}
+		if len(own) > 0 {
+			items = append(items, item{strings.Join(own, " "), it})
+		}
+		items = append(items, nested...)
+	}
+	return items
+}
+
+// blockText returns the plain text of a block and its descendants.
+func (p *parser) blockText(n ast.Node) string {
+	switch b := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+		return p.inline(b)
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		return p.rawLines(b)
+	case *ast.HTMLBlock:
+		return ""
+	case *ast.List:
+		var lines []string
+		for _, it := range p.listItems(b) {
+			lines = append(lines, it.text)
+		}
+		return strings.Join(lines, "\n")
+	case *east.Table:
+		return p.tableText(b)
+	}
+	var parts []string
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if t := strings.TrimSpace(p.blockText(c)); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (p *parser) rawLines(n ast.Node) string {
+	var b strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(p.src))
+	}
+	return b.String()
+}
+
+// tableText renders a table as one line per row, cells separated by " | ".
+func (p *parser) tableText(t *east.Table) string {
+	var rows []string
+	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
+		var cells []string
+		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
+			cells = append(cells, strings.TrimSpace(p.inline(c)))
+		}
+		rows = append(rows, strings.Join(cells, " | "))
+	}
+	return strings.Join(rows, "\n")
+}
+
+// inline returns the plain text of n's inline content: emphasis and code spans lose
+// their markers, links keep their text, raw HTML is dropped.
+func (p *parser) inline(n ast.Node) string {
+	var b strings.Builder
+	p.writeInline(&b, n)
+	return b.String()
+}
+
+func (p *parser) writeInline(b *strings.Builder, n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Value(p.src))
+			switch {
+			case t.HardLineBreak():
+				b.WriteByte('\n')
+			case t.SoftLineBreak():
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		case *ast.AutoLink:
+			b.Write(t.URL(p.src))
+		case *ast.RawHTML:
+			var raw strings.Builder
+			for i := 0; i < t.Segments.Len(); i++ {
+				seg := t.Segments.At(i)
+				raw.Write(seg.Value(p.src))
+			}
+			if t.Segments.Len() > 0 {
+				p.rawHTML(raw.String(), p.lineOf(t.Segments.At(0).Start))
+			}
+		default:
+			p.writeInline(b, c)
+		}
+	}
+}
+
+// collectLinks records every link, autolink and bare URL inside block n, in the
+// current section.
+func (p *parser) collectLinks(n ast.Node) {
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch l := c.(type) {
+		case *ast.Link:
+			p.addLink(strings.TrimSpace(p.inline(l)), string(l.Destination), p.lineOfNode(l))
+		case *ast.AutoLink:
+			p.addLink("", string(l.URL(p.src)), p.lineOf(l.Pos()))
+		case *ast.Text:
+			if _, inLink := l.Parent().(*ast.Link); !inLink {
+				p.bareURLs(l, func(u string, off int) { p.addLink("", u, p.lineOf(off)) })
+			}
+		case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock:
+			return ast.WalkSkipChildren, nil // code is not a link
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// bareURLs calls found for each http or https URL written as plain text in t (GFM's
+// "extended autolinks"): the URL runs to the first space or '<', without trailing
+// punctuation.
+func (p *parser) bareURLs(t *ast.Text, found func(u string, off int)) {
+	seg := t.Segment.Value(p.src)
+	for off := 0; ; {
+		i := bytes.Index(seg[off:], []byte("http"))
+		if i < 0 {
+			return
+		}
+		start := off + i
+		rest := seg[start:]
+		if !bytes.HasPrefix(rest, []byte("https://")) && !bytes.HasPrefix(rest, []byte("http://")) ||
+			start > 0 && isWordByte(seg[start-1]) {
+			off = start + 4
+			continue
+		}
+		end := start
+		for end < len(seg) && seg[end] > ' ' && seg[end] != '<' && seg[end] < 0x7f {
+			end++
+		}
+		u := trimUnbalanced(strings.TrimRight(string(seg[start:end]), ".,:;!?*_~'\""))
+		if host := u[strings.Index(u, "//")+2:]; strings.Contains(host, ".") || strings.HasPrefix(host, "localhost") {
+			found(u, t.Segment.Start+start)
+		}
+		off = end
+	}
+}
+
+// isWordByte reports bytes that may not precede a bare URL (it would be mid-word).
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// trimUnbalanced drops a trailing ')' that has no '(' in the URL, as GFM does.
+func trimUnbalanced(u string) string {
+	for strings.HasSuffix(u, ")") && strings.Count(u, "(") < strings.Count(u, ")") {
+		u = u[:len(u)-1]
+	}
+	return u
+}
+
+func (p *parser) addLink(txt, dest string, line int) {
+	if line == 0 {
+		line = 1
+	}
+	p.doc.Links = append(p.doc.Links, Link{Text: txt, URL: dest, Line: line, Section: p.section})
+	if why := unsafeURL(dest); why != "" {
+		p.warn(line, WarnUnsafeLink, why)
+	}
+}
+
+func (p *parser) warn(line int, code, msg string) {
+	p.doc.Warnings = append(p.doc.Warnings, Warning{Line: line, Code: code, Message: msg})
+}
+
+// rawHTML flags script and iframe elements; raw HTML is otherwise dropped.
+func (p *parser) rawHTML(html string, line int) {
+	l := strings.ToLower(html)
+	for _, tag := range []string{"<script", "<iframe"} {
+		if strings.Contains(l, tag) {
+			p.warn(line, WarnRawHTML, fmt.Sprintf("raw %s> element; it is not rendered or followed", tag))
+		}
+	}
+}
+
+// unsafeURL says why a link must not be followed, or "".
+func unsafeURL(dest string) string {
+	u, err := url.Parse(strings.TrimSpace(dest))
+	if err != nil {
+		return ""
+	}
+	switch s := strings.ToLower(u.Scheme); s {
+	case "javascript", "data", "file", "vbscript":
+		return fmt.Sprintf("link uses the %s: scheme; it must not be followed", s)
+	}
+	if u.User != nil {
+		return "link carries userinfo (credentials in the URL); it must not be followed"
+	}
+	return ""
+}
