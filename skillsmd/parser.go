@@ -34,6 +34,9 @@ func (p *parser) lineOf(off int) int {
 
 // offsetOf returns the first source offset inside n, or -1.
 func offsetOf(n ast.Node) int {
+	if pos := n.Pos(); pos >= 0 {
+		return pos
+	}
 	if n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
 		return n.Lines().At(0).Start
 	}
@@ -50,9 +53,9 @@ func offsetOf(n ast.Node) int {
 
 func (p *parser) lineOfNode(n ast.Node) int {
 	if off := offsetOf(n); off >= 0 {
-		return p.lineOf(off)
+		return p.lineOf(min(off, len(p.src)))
 	}
-	return 0
+	return 1
 }
 
 // current returns the section content goes to, creating the Level 0 preamble section
