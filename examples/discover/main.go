@@ -186,7 +186,7 @@ func report(d *discovery.Discovery) jsonReport {
 	if m := d.MCP; m != nil {
 		jm := &jsonMCP{SpecVersion: m.SpecVersion, Status: m.Status, Servers: []jsonServer{}, Tools: []jsonTool{}}
 		for _, s := range m.Servers {
-			jm.Servers = append(jm.Servers, jsonServer{Name: s.Name, URL: s.URL, Transport: s.Transport})
+			jm.Servers = append(jm.Servers, jsonServer{Name: s.Name, URL: s.URL, Transport: string(s.Transport)})
 		}
 		for _, t := range m.Tools {
 			jm.Tools = append(jm.Tools, jsonTool{Name: t.Name, URL: t.URL})

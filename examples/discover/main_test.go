@@ -45,7 +45,7 @@ func TestRunDemoJSON(t *testing.T) {
 	if r.Skills == nil || r.Skills.Title != "Skills" || r.Skills.BaseURL != "/api/v1" || len(r.Skills.Sections) != 7 {
 		t.Errorf("skills = %+v", r.Skills)
 	}
-	if r.MCP == nil || r.MCP.SpecVersion != "2026-06-13" || len(r.MCP.Servers) != 1 || r.MCP.Servers[0].Transport != "http+sse" ||
+	if r.MCP == nil || r.MCP.SpecVersion != "2026-06-13" || len(r.MCP.Servers) != 1 || r.MCP.Servers[0].Transport != "sse" ||
 		len(r.MCP.Tools) != 1 || r.MCP.Tools[0].Name != "ticket-status" {
 		t.Errorf("mcp = %+v", r.MCP)
 	}
