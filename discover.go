@@ -102,7 +102,34 @@ const (
 	WarnStale       = "stale"        // a last good copy was served; Fetch.Cause says why
 	WarnContentType = "content-type" // the document came with an unexpected media type
 	WarnFetch       = "fetch"        // Structured: one document failed while the other succeeded
+	WarnPointer     = "pointer"      // mcp.json only points elsewhere, and that could not be followed
+	WarnMCP         = "mcp.json"     // what the mcp.json parser had to interpret (the message starts with a JSON pointer)
 )
+
+// followPointer fetches the document an mcp.json pointer ($ref, serverCard) names,
+// once. A pointer on the same origin is followed; one on another origin needs consent
+// (ConsentRedirect). It returns nil when nothing was fetched, having added a warning.
+func (c *Client) followPointer(ctx context.Context, o Origin, mcp *outcome[mcpjson.Document]) *outcome[mcpjson.Document] {
+	target, err := mcpjson.Resolve(mcp.fetch.URL, mcp.doc.Pointer)
+	if err != nil {
+		mcp.warnings = append(mcp.warnings, Warning{Code: WarnPointer, URL: mcp.fetch.URL,
+			Message: fmt.Sprintf("pointer is not a usable URL: %v", err)})
+		return nil
+	}
+	if to, err := originOf(target); err != nil || to != o {
+		err := ask(ctx, c.consent, &ConsentRequest{
+			Action: ConsentRedirect, Origin: o, URL: redact(target), Method: http.MethodGet,
+			Reason: fmt.Sprintf("%s points to a discovery document on another origin, %s", o, redact(target)),
+		}, ErrCrossOrigin)
+		if err != nil {
+			mcp.warnings = append(mcp.warnings, Warning{Code: WarnPointer, URL: mcp.fetch.URL,
+				Message: fmt.Sprintf("pointer to another origin not followed: %v", err)})
+			return nil
+		}
+	}
+	out := fetchURL(ctx, c, o, target.String(), mcpSpec)
+	return &out
+}
 
 // Discover fetches /.well-known/skills.md from origin and, only when it is not
 // published (404, 410, or an HTML page in its place), /.well-known/mcp.json (SD-C-2,
@@ -157,12 +184,29 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 			mcp = fetchDoc(ctx, c, o, mcpSpec)
 		}
 	}
+	var pointed *outcome[mcpjson.Document]
+	if mcp.doc != nil && mcp.doc.Shape == mcpjson.ShapePointer {
+		pointed = c.followPointer(ctx, o, &mcp)
+	}
 	d.Skills, d.MCP = skills.doc, mcp.doc
 	d.Fetches = append(d.Fetches, skills.fetch)
 	d.Warnings = append(d.Warnings, skills.warnings...)
 	if mcp.fetch.URL != "" {
 		d.Fetches = append(d.Fetches, mcp.fetch)
 		d.Warnings = append(d.Warnings, mcp.warnings...)
+	}
+	if pointed != nil {
+		d.Fetches = append(d.Fetches, pointed.fetch)
+		d.Warnings = append(d.Warnings, pointed.warnings...)
+		switch {
+		case pointed.doc != nil && pointed.doc.Shape != mcpjson.ShapePointer:
+			d.MCP = pointed.doc
+		case pointed.doc != nil:
+			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
+				Message: "the document it points to is a pointer too; not followed further"})
+		case pointed.err != nil:
+			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL, Message: pointed.err.Error()})
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -222,15 +266,19 @@ var mcpSpec = docSpec[mcpjson.Document]{
 		}
 		var ws []Warning
 		for _, p := range doc.Warnings {
-			ws = append(ws, Warning{Code: "mcp.json", Message: p.Pointer + ": " + p.Message})
+			ws = append(ws, Warning{Code: WarnMCP, Message: p.Pointer + ": " + p.Message})
 		}
 		return doc, ws, nil
 	},
 }
 
 // fetchDoc retrieves one document and applies the status, content and last-good rules.
-func fetchDoc[T any](ctx context.Context, c *Client, o Origin, spec docSpec[T]) (out outcome[T]) {
-	u := o.String() + spec.path
+func fetchDoc[T any](ctx context.Context, c *Client, o Origin, spec docSpec[T]) outcome[T] {
+	return fetchURL(ctx, c, o, o.String()+spec.path, spec)
+}
+
+// fetchURL retrieves the document at u for a discovery of origin o.
+func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec docSpec[T]) (out outcome[T]) {
 	out.fetch.URL = u
 	tr := &fetchTrace{origin: o}
 	defer func() { out.fetch.Attempts = int(tr.attempts.Load()) }()

@@ -697,3 +697,72 @@ func TestConcurrentDiscover(t *testing.T) {
 		t.Errorf("consent asked %d times, want 100", asked.Load())
 	}
 }
+
+func TestMCPPointer(t *testing.T) {
+	t.Parallel()
+	card := `{"name":"io.example/x","remotes":[{"type":"streamable-http","url":"https://mcp.example.com/mcp"}]}`
+	t.Run("same origin is followed once", func(t *testing.T) {
+		t.Parallel()
+		s := newSite(t, docs(t, map[string]string{
+			discovery.MCPPath:    `{"$ref": "/cards/server.json"}`,
+			"/cards/server.json": card,
+		}))
+		d, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.MCP == nil || d.MCP.Shape != mcpjson.ShapeCard2127 || len(d.MCP.Servers) != 1 || len(d.Fetches) != 3 {
+			t.Fatalf("MCP = %+v, fetches %+v", d.MCP, d.Fetches)
+		}
+		if s.count("/cards/server.json") != 1 {
+			t.Errorf("card fetched %d times", s.count("/cards/server.json"))
+		}
+	})
+	t.Run("a pointer to a pointer is not followed further", func(t *testing.T) {
+		t.Parallel()
+		s := newSite(t, docs(t, map[string]string{
+			discovery.MCPPath: `{"$ref": "/a.json"}`,
+			"/a.json":         `{"$ref": "/b.json"}`,
+			"/b.json":         card,
+		}))
+		d, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.count("/b.json") != 0 || d.MCP.Shape != mcpjson.ShapePointer || !hasCode(d, discovery.WarnPointer) {
+			t.Errorf("b.json fetched %d times, MCP %+v, warnings %v", s.count("/b.json"), d.MCP, d.Warnings)
+		}
+	})
+	cross := func(t *testing.T, consent discovery.ConsentFunc) (*site, *discovery.Discovery) {
+		other := newSite(t, docs(t, map[string]string{"/card.json": card}))
+		s := newSite(t, docs(t, map[string]string{discovery.MCPPath: `{"serverCard": "` + other.URL + `/card.json"}`}))
+		d, err := newClient(t, s, &discovery.Options{Consent: consent}).Discover(t.Context(), s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return other, d
+	}
+	t.Run("another origin needs consent", func(t *testing.T) {
+		t.Parallel()
+		other, d := cross(t, nil)
+		if other.total() != 0 || d.MCP.Shape != mcpjson.ShapePointer || !hasCode(d, discovery.WarnPointer) {
+			t.Errorf("other saw %d requests, MCP %+v, warnings %v", other.total(), d.MCP, d.Warnings)
+		}
+	})
+	t.Run("another origin with consent", func(t *testing.T) {
+		t.Parallel()
+		other, d := cross(t, discovery.AllowAll)
+		if other.total() != 1 || d.MCP.Shape != mcpjson.ShapeCard2127 {
+			t.Errorf("other saw %d requests, MCP %+v", other.total(), d.MCP)
+		}
+	})
+}
+
+func hasCode(d *discovery.Discovery, code string) bool {
+	for _, w := range d.Warnings {
+		if w.Code == code {
+			return true
+		}
+	}
+	return false
+}

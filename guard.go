@@ -79,12 +79,17 @@ func (d *Discovery) Authorize(ctx context.Context, method string, u *url.URL) er
 
 // AuthorizeConnect checks an MCP server or tool URL taken from the discovery document
 // before the agent connects to it: the URL must be usable (https, or http on a loopback
-// host, no userinfo), and one on another origin needs [ConsentConnect] (MD-C-12).
+// host, no userinfo), and one on another origin needs [ConsentConnect] (MD-C-12). A
+// relative URL (which some sites publish) is resolved against the mcp.json URL.
 func (d *Discovery) AuthorizeConnect(ctx context.Context, rawURL string) error {
 	if d == nil || d.Origin.IsZero() {
 		return fmt.Errorf("discovery: AuthorizeConnect on a Discovery not returned by a Client")
 	}
 	u, err := url.Parse(rawURL)
+	if err == nil && !u.IsAbs() && u.Opaque == "" {
+		base := &url.URL{Scheme: d.Origin.Scheme, Host: d.Origin.hostPort(), Path: MCPPath}
+		u = base.ResolveReference(u)
+	}
 	if err != nil || !u.IsAbs() {
 		return fmt.Errorf("%w: endpoint URL is not absolute", ErrInvalidOrigin)
 	}

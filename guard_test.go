@@ -141,7 +141,8 @@ func TestAuthorizeConnect(t *testing.T) {
 		{"https://mcp.other.example/mcp", discovery.ErrConsentDenied},
 		{"http://mcp.other.example/mcp", discovery.ErrInsecureOrigin},
 		{"https://user:pw@mcp.other.example/mcp", discovery.ErrInvalidOrigin},
-		{"/relative", discovery.ErrInvalidOrigin},
+		{"/relative", nil}, // resolved against the mcp.json URL: same origin
+		{"//other.example/x", discovery.ErrConsentDenied},
 		{"javascript:alert(1)", discovery.ErrInsecureOrigin},
 	}
 	for _, tc := range tests {
