@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -88,6 +89,14 @@ type Options struct {
 	// [DefaultMaxStale]; negative: never serve a last good copy.
 	MaxStale time.Duration
 
+	// InsecureAllowPrivateHosts lists hosts that may resolve to private addresses
+	// (loopback, RFC 1918, link-local...) even when the discovery origin is public: an
+	// intranet service, a local test host. nil: none. An origin that is itself localhost
+	// or a private IP literal may always reach private addresses; nothing else may. For
+	// local development and trusted networks only: every entry reopens the door to
+	// requests into the machine's own network.
+	InsecureAllowPrivateHosts []string
+
 	// Logger receives debug records of fetches and warnings of stale answers. nil: no
 	// logging.
 	Logger *slog.Logger
@@ -123,11 +132,25 @@ type Client struct {
 	http           *http.Client // cache → retries → counting → base transport
 	now            func() time.Time
 	closeIdleConns func()
+	guard          *dialGuard        // private-address guard shared by every transport
+	agentBase      http.RoundTripper // guarded default transport for Discovery.Transport(nil)
+	retryWait      [2]time.Duration  // backoff bounds (tests shorten them)
+}
+
+// testHooks replace what tests cannot reach through Options: name resolution, the
+// connect step and backoff bounds. Set only by export_test.go.
+type testHooks struct {
+	lookup       func(ctx context.Context, host string) ([]netip.Addr, error)
+	dial         func(ctx context.Context, network, address string) (net.Conn, error)
+	retryWaitMin time.Duration
+	retryWaitMax time.Duration
 }
 
 // NewClient returns a Client configured by opts; nil opts gives the defaults. It
 // returns an error when an option is out of range.
-func NewClient(opts *Options) (*Client, error) {
+func NewClient(opts *Options) (*Client, error) { return newClient(opts, testHooks{}) }
+
+func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -178,6 +201,25 @@ func NewClient(opts *Options) (*Client, error) {
 	if c.lastGood == nil {
 		c.lastGood = NewMemoryLastGood()
 	}
+	allow := make(map[string]bool, len(o.InsecureAllowPrivateHosts))
+	for _, h := range o.InsecureAllowPrivateHosts {
+		ch, err := canonicalHost(strings.Trim(h, "[]"))
+		if err != nil {
+			return nil, fmt.Errorf("discovery: Options.InsecureAllowPrivateHosts: %q: %w", h, err)
+		}
+		allow[ch] = true
+	}
+	c.guard = newDialGuard(allow)
+	if hooks.lookup != nil {
+		c.guard.lookup = hooks.lookup
+	}
+	if hooks.dial != nil {
+		c.guard.dial = hooks.dial
+	}
+	c.retryWait = [2]time.Duration{retryWaitMin, retryWaitMax}
+	if hooks.retryWaitMin > 0 {
+		c.retryWait = [2]time.Duration{hooks.retryWaitMin, hooks.retryWaitMax}
+	}
 	retries := o.MaxRetries
 	switch {
 	case retries == 0:
@@ -194,8 +236,11 @@ func NewClient(opts *Options) (*Client, error) {
 		}
 	}
 	if base == nil {
-		base = newBaseTransport()
+		base = newBaseTransport(c.guard)
+	} else {
+		base = c.guard.guardTransport(base)
 	}
+	c.agentBase = newBaseTransport(c.guard)
 	if attempt == 0 {
 		attempt = DefaultAttemptTimeout
 	}
@@ -207,7 +252,7 @@ func NewClient(opts *Options) (*Client, error) {
 	rc := retryablehttp.NewClient()
 	rc.Logger = nil // the library logs to stderr by default
 	rc.RetryMax = retries
-	rc.RetryWaitMin, rc.RetryWaitMax = retryWaitMin, retryWaitMax
+	rc.RetryWaitMin, rc.RetryWaitMax = c.retryWait[0], c.retryWait[1]
 	inner := &http.Client{
 		Transport: countingTransport{base: base},
 		Timeout:   attempt, // per attempt, body included
@@ -234,16 +279,29 @@ func NewClient(opts *Options) (*Client, error) {
 		},
 		CheckRedirect: c.checkRedirect, // reached only if a 3xx ever comes back through the stack
 	}
-	c.closeIdleConns = inner.CloseIdleConnections
+	c.closeIdleConns = func() {
+		inner.CloseIdleConnections()
+		if ci, ok := c.agentBase.(interface{ CloseIdleConnections() }); ok {
+			ci.CloseIdleConnections()
+		}
+	}
 	return c, nil
 }
 
-// newBaseTransport returns the default transport: TLS 1.2 or later with certificate
-// verification, no proxy, bounded header size and handshake time.
-func newBaseTransport() *http.Transport {
-	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+// CloseIdleConnections closes the idle connections of the Client's transports. It
+// does not interrupt calls in progress; the Client stays usable.
+func (c *Client) CloseIdleConnections() {
+	if c.usable() == nil {
+		c.closeIdleConns()
+	}
+}
+
+// newBaseTransport returns the default transport: the private-address guard as
+// dialer, TLS 1.2 or later with certificate verification, no proxy, bounded header
+// size and handshake time.
+func newBaseTransport(g *dialGuard) *http.Transport {
 	return &http.Transport{
-		DialContext:            d.DialContext,
+		DialContext:            g.DialContext,
 		ForceAttemptHTTP2:      true,
 		MaxIdleConns:           100,
 		MaxIdleConnsPerHost:    4,
@@ -400,7 +458,7 @@ func permanent(err error) bool {
 	)
 	return errors.Is(err, ErrCrossOrigin) || errors.Is(err, ErrInsecureOrigin) ||
 		errors.Is(err, ErrTooManyRedirects) || errors.Is(err, ErrConsentDenied) ||
-		errors.Is(err, ErrInvalidOrigin) || errors.Is(err, errConsentHook) ||
+		errors.Is(err, ErrInvalidOrigin) || errors.Is(err, errConsentHook) || errors.Is(err, ErrPrivateAddress) ||
 		errors.Is(err, context.Canceled) ||
 		errors.As(err, &certErr) || errors.As(err, &recordErr) || errors.As(err, &alertErr) ||
 		// net/http has no type for this one; a plain-HTTP server behind https:// never

@@ -35,6 +35,7 @@ type Discovery struct {
 	Warnings []Warning          // stale answers, content types, and the parsers' warnings
 
 	consent ConsentFunc // the Client's, for the policy guard
+	client  *Client     // for the private-address guard of the policy guard
 }
 
 // Source tells where the document of a [Fetch] came from.
@@ -166,7 +167,7 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 	if err != nil {
 		return nil, err
 	}
-	d := &Discovery{Origin: o, consent: c.consent}
+	d := &Discovery{Origin: o, consent: c.consent, client: c}
 
 	var skills outcome[skillsmd.Document]
 	var mcp outcome[mcpjson.Document]
@@ -283,7 +284,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	tr := &fetchTrace{origin: o}
 	defer func() { out.fetch.Attempts = int(tr.attempts.Load()) }()
 	parent := ctx
-	ctx, cancel := context.WithTimeout(context.WithValue(ctx, traceKey{}, tr), c.docTimeout)
+	ctx, cancel := context.WithTimeout(context.WithValue(withDialPolicy(ctx, o, c.guard.allow), traceKey{}, tr), c.docTimeout)
 	defer cancel()
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -409,7 +410,7 @@ func recall[T any](c *Client, u string, spec docSpec[T]) (*T, []Warning, LastGoo
 func permanentPolicy(err error) bool {
 	return errors.Is(err, ErrCrossOrigin) || errors.Is(err, ErrInsecureOrigin) ||
 		errors.Is(err, ErrTooManyRedirects) || errors.Is(err, ErrConsentDenied) ||
-		errors.Is(err, errConsentHook)
+		errors.Is(err, errConsentHook) || errors.Is(err, ErrPrivateAddress)
 }
 
 // unwrapURLError drops the *url.Error layer the outer http.Client adds: its text

@@ -38,6 +38,13 @@ var (
 	// ErrTooManyRedirects is returned when a fetch meets more than five redirects.
 	ErrTooManyRedirects = errors.New("discovery: too many redirects")
 
+	// ErrPrivateAddress is wrapped (by a [*PrivateAddressError]) when a connection from
+	// a public origin would reach a private address: loopback, RFC 1918, link-local
+	// (cloud metadata), CGNAT, unique-local, multicast, unspecified, or a mapped form of
+	// these. It applies to discovery fetches, every redirect hop, and agent calls
+	// through [Discovery.Transport].
+	ErrPrivateAddress = errors.New("discovery: private address refused")
+
 	// ErrRetryAfterTooLong is returned (wrapped in an [*HTTPError]) when a server asks the
 	// client to wait longer than the Retry-After cap; the client gives up at once instead
 	// of sleeping, and falls back to the last good copy when it has one.

@@ -8,9 +8,13 @@ import (
 )
 
 // Transport returns an [http.RoundTripper] that enforces the discovery policy on the
-// agent's own API calls, then sends them through base (nil: [http.DefaultTransport]):
+// agent's own API calls, then sends them through base (nil: the Client's own guarded
+// transport; an *http.Transport is cloned once per call of Transport, so call it once
+// and reuse the result):
 //
 //   - the URL must be https, or http on a loopback host ([ErrInsecureOrigin]);
+//   - no connection may reach a private address unless the discovery origin is one
+//     ([ErrPrivateAddress]), checked on the resolved address of every connection;
 //   - reads (GET, HEAD, OPTIONS) on the discovery origin pass;
 //   - a call to another origin asks the ConsentFunc for [ConsentCrossOrigin];
 //   - any other method asks it for [ConsentWrite] (after the cross-origin check, so a
@@ -21,6 +25,14 @@ import (
 // is how "prefer read-only actions unless the user asks for a write" (SD-C-2) and
 // "ask before contacting another origin" (MD-C-12) become enforceable.
 func (d *Discovery) Transport(base http.RoundTripper) http.RoundTripper {
+	switch {
+	case d.client == nil:
+		// A Discovery not made by a Client: Authorize refuses every call anyway.
+	case base == nil:
+		base = d.client.agentBase
+	default:
+		base = d.client.guard.guardTransport(base)
+	}
 	if base == nil {
 		base = http.DefaultTransport
 	}
@@ -39,13 +51,14 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	return g.base.RoundTrip(req)
+	ctx := withDialPolicy(req.Context(), g.d.Origin, g.d.client.guard.allow)
+	return g.base.RoundTrip(req.WithContext(ctx))
 }
 
 // Authorize applies the policy of [Discovery.Transport] to one call of method on u,
 // asking the ConsentFunc when needed. It returns nil when the call may go ahead.
 func (d *Discovery) Authorize(ctx context.Context, method string, u *url.URL) error {
-	if d == nil || d.Origin.IsZero() {
+	if d == nil || d.Origin.IsZero() || d.client == nil {
 		return fmt.Errorf("discovery: Authorize on a Discovery not returned by a Client")
 	}
 	if u == nil || !u.IsAbs() {

@@ -1,0 +1,269 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+)
+
+// This file holds the private-address guard: no connection from a public discovery
+// origin may reach loopback, a private network, link-local addresses (cloud metadata
+// at 169.254.169.254) or other special ranges. It is checked in the dialer, on the
+// addresses actually connected to, after DNS resolution, so a host that resolves (or
+// rebinds) to a private address cannot slip past a check made on its name.
+
+// blockedPrefixes are the ranges a public origin may never reach.
+var blockedPrefixes = func() []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range []string{
+		"0.0.0.0/8",      // "this network", unspecified
+		"10.0.0.0/8",     // RFC 1918
+		"100.64.0.0/10",  // CGNAT, RFC 6598
+		"127.0.0.0/8",    // loopback
+		"169.254.0.0/16", // link-local, cloud metadata
+		"172.16.0.0/12",  // RFC 1918
+		"192.0.0.0/24",   // IETF protocol assignments
+		"192.168.0.0/16", // RFC 1918
+		"198.18.0.0/15",  // benchmarking
+		"224.0.0.0/4",    // multicast
+		"240.0.0.0/4",    // reserved, broadcast
+		"::/128",         // unspecified
+		"::1/128",        // loopback
+		"fc00::/7",       // unique local
+		"fe80::/10",      // link-local
+		"ff00::/8",       // multicast
+		"100::/64",       // discard
+		"2001:db8::/32",  // documentation
+	} {
+		out = append(out, netip.MustParsePrefix(s))
+	}
+	return out
+}()
+
+// nat64 is the well-known NAT64 prefix; the IPv4 address it embeds is checked too.
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
+// isPrivate reports whether a is in a range a public origin may not reach, including
+// the IPv4-mapped and NAT64 forms of such addresses.
+func isPrivate(a netip.Addr) bool {
+	a = a.Unmap().WithZone("")
+	if a.Is6() && nat64.Contains(a) {
+		b := a.As16()
+		a = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+	}
+	for _, p := range blockedPrefixes {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return !a.IsValid()
+}
+
+// PrivateAddressError reports a connection refused by the private-address guard. It
+// wraps [ErrPrivateAddress].
+type PrivateAddressError struct {
+	Host string // the host name or literal that was asked for
+	Addr string // the private address it resolved to
+}
+
+func (e *PrivateAddressError) Error() string {
+	if e.Host == e.Addr {
+		return fmt.Sprintf("discovery: %s is a private address; refused from a public origin (see Options.InsecureAllowPrivateHosts)", e.Addr)
+	}
+	return fmt.Sprintf("discovery: %s resolves to %s, a private address; refused from a public origin (see Options.InsecureAllowPrivateHosts)", e.Host, e.Addr)
+}
+
+// Unwrap returns ErrPrivateAddress.
+func (e *PrivateAddressError) Unwrap() error { return ErrPrivateAddress }
+
+// dialPolicy travels in the request context: it says whether the request was made for
+// an origin that may reach private addresses (the origin is one itself).
+type dialPolicy struct{ privateOK bool }
+
+type dialPolicyKey struct{}
+
+func withDialPolicy(ctx context.Context, o Origin, allow map[string]bool) context.Context {
+	return context.WithValue(ctx, dialPolicyKey{}, &dialPolicy{privateOK: privateOrigin(o, allow)})
+}
+
+// privateOrigin reports whether o may reach private addresses: its host is localhost,
+// a private or loopback IP literal (a developer testing locally), or on the allow list.
+func privateOrigin(o Origin, allow map[string]bool) bool {
+	if allow[o.Host] || o.Host == "localhost" || strings.HasSuffix(o.Host, ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(o.Host)
+	return err == nil && isPrivate(a)
+}
+
+// dialGuard dials only addresses the request's policy allows.
+type dialGuard struct {
+	allow  map[string]bool                                                      // canonical hosts always allowed
+	lookup func(ctx context.Context, host string) ([]netip.Addr, error)         // nil: the system resolver
+	dial   func(ctx context.Context, network, address string) (net.Conn, error) // connects to a checked ip:port
+}
+
+func newDialGuard(allow map[string]bool) *dialGuard {
+	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	return &dialGuard{allow: allow, dial: d.DialContext}
+}
+
+// permits reports whether host, resolved to a, may be reached under ctx's policy.
+func (g *dialGuard) permits(ctx context.Context, host string, a netip.Addr) bool {
+	if !isPrivate(a) || g.allow[strings.ToLower(host)] {
+		return true
+	}
+	p, _ := ctx.Value(dialPolicyKey{}).(*dialPolicy)
+	// A request without a policy did not come through this package's fetch or guard
+	// (it cannot happen on our transports); refuse rather than guess.
+	return p != nil && p.privateOK
+}
+
+// DialContext resolves address itself, checks every IP, and connects to the first
+// permitted one by IP, so the address checked is the address connected to.
+func (g *dialGuard) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(address)
+	if err != nil {
+		return nil, err
+	}
+	var addrs []netip.Addr
+	if a, err := netip.ParseAddr(host); err == nil {
+		addrs = []netip.Addr{a}
+	} else if g.lookup != nil {
+		addrs, err = g.lookup(ctx, host)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		addrs, err = net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		if err != nil {
+			return nil, err
+		}
+	}
+	var firstErr error
+	for _, a := range addrs {
+		if !g.permits(ctx, host, a) {
+			if firstErr == nil {
+				firstErr = &PrivateAddressError{Host: host, Addr: a.Unmap().String()}
+			}
+			continue
+		}
+		conn, err := g.dial(ctx, network, net.JoinHostPort(a.Unmap().String(), port))
+		if err == nil {
+			return conn, nil
+		}
+		if firstErr == nil || errors.Is(firstErr, ErrPrivateAddress) {
+			firstErr = err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if firstErr == nil {
+		firstErr = fmt.Errorf("discovery: %s has no address", host)
+	}
+	return nil, firstErr
+}
+
+// checkConn is the after-the-fact check for a caller's own dial function: the
+// connection is closed, before any byte is sent, when its peer is not permitted.
+func (g *dialGuard) checkConn(ctx context.Context, host string, conn net.Conn) (net.Conn, error) {
+	ap, err := netip.ParseAddrPort(conn.RemoteAddr().String())
+	if err != nil {
+		return conn, nil // not an IP connection (a Unix socket): nothing to check
+	}
+	if !g.permits(ctx, host, ap.Addr()) {
+		conn.Close()
+		return nil, &PrivateAddressError{Host: host, Addr: ap.Addr().Unmap().String()}
+	}
+	return conn, nil
+}
+
+// guardTransport returns base with the private-address guard on every connection. An
+// *http.Transport is cloned (never modified): its dialer is replaced by the guard, or,
+// when it has its own dial function, each new connection is checked before use. Any
+// other RoundTripper is guarded per request, by resolving the host first; a
+// connection it makes on its own cannot be seen, so prefer an *http.Transport.
+func (g *dialGuard) guardTransport(base http.RoundTripper) http.RoundTripper {
+	t, ok := base.(*http.Transport)
+	if !ok {
+		return &resolveFirst{g: g, base: base}
+	}
+	t = t.Clone()
+	switch {
+	case t.DialContext == nil && t.Dial == nil: //nolint:staticcheck // Dial is deprecated, still honoured
+		t.DialContext = g.DialContext
+	default:
+		orig := t.DialContext
+		if orig == nil {
+			d := t.Dial //nolint:staticcheck // Dial is deprecated, still honoured
+			orig = func(_ context.Context, n, a string) (net.Conn, error) { return d(n, a) }
+		}
+		t.DialContext = func(ctx context.Context, network, address string) (net.Conn, error) {
+			conn, err := orig(ctx, network, address)
+			if err != nil {
+				return nil, err
+			}
+			host, _, _ := net.SplitHostPort(address)
+			return g.checkConn(ctx, host, conn)
+		}
+	}
+	if dtls := t.DialTLSContext; dtls != nil {
+		t.DialTLSContext = func(ctx context.Context, network, address string) (net.Conn, error) {
+			conn, err := dtls(ctx, network, address)
+			if err != nil {
+				return nil, err
+			}
+			host, _, _ := net.SplitHostPort(address)
+			return g.checkConn(ctx, host, conn)
+		}
+	}
+	return t
+}
+
+// resolveFirst guards a RoundTripper whose connections it cannot see: it resolves the
+// request's host and refuses it when any address is not permitted.
+type resolveFirst struct {
+	g    *dialGuard
+	base http.RoundTripper
+}
+
+func (r *resolveFirst) RoundTrip(req *http.Request) (*http.Response, error) {
+	host := req.URL.Hostname()
+	var addrs []netip.Addr
+	var err error
+	if a, perr := netip.ParseAddr(host); perr == nil {
+		addrs = []netip.Addr{a}
+	} else if r.g.lookup != nil {
+		addrs, err = r.g.lookup(req.Context(), host)
+	} else {
+		addrs, err = net.DefaultResolver.LookupNetIP(req.Context(), "ip", host)
+	}
+	if err == nil {
+		for _, a := range addrs {
+			if !r.g.permits(req.Context(), host, a) {
+				err = &PrivateAddressError{Host: host, Addr: a.Unmap().String()}
+				break
+			}
+		}
+	}
+	if err != nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	return r.base.RoundTrip(req)
+}
+
+// CloseIdleConnections forwards to the base transport.
+func (r *resolveFirst) CloseIdleConnections() {
+	if ci, ok := r.base.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}
