@@ -455,7 +455,11 @@ func permanent(err error) bool {
 		certErr   *tls.CertificateVerificationError
 		recordErr tls.RecordHeaderError
 		alertErr  tls.AlertError
+		dnsErr    *net.DNSError
 	)
+	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
+		return true // NXDOMAIN will not change in a second
+	}
 	return errors.Is(err, ErrCrossOrigin) || errors.Is(err, ErrInsecureOrigin) ||
 		errors.Is(err, ErrTooManyRedirects) || errors.Is(err, ErrConsentDenied) ||
 		errors.Is(err, ErrInvalidOrigin) || errors.Is(err, errConsentHook) || errors.Is(err, ErrPrivateAddress) ||

@@ -359,6 +359,10 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	if looksLikeHTML(body) {
 		return out
 	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		// An empty 200 is a broken deploy, not a document that says nothing.
+		return fail(&FetchError{URL: u, Attempts: int(tr.attempts.Load()), Err: errEmptyBody}, true)
+	}
 	out.fetch.Published = true
 	if !spec.typeOK(mt) {
 		shown := mt
@@ -382,6 +386,9 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	}
 	return out
 }
+
+// errEmptyBody is the cause recorded for a 200 with an empty body.
+var errEmptyBody = errors.New("discovery: empty document")
 
 // httpcacheMark is the header httpcache sets on answers from its cache.
 const httpcacheMark = "X-From-Cache"

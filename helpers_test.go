@@ -1,6 +1,8 @@
 package discovery_test
 
 import (
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -124,3 +126,6 @@ func containsAny(s string, subs ...string) bool {
 	}
 	return false
 }
+
+// quietLog drops the test servers' own log lines (TLS handshake errors are expected).
+func quietLog() *log.Logger { return log.New(io.Discard, "", 0) }
