@@ -135,6 +135,7 @@ type Client struct {
 	guard          *dialGuard        // private-address guard shared by every transport
 	agentBase      http.RoundTripper // guarded default transport for Discovery.Transport(nil)
 	retryWait      [2]time.Duration  // backoff bounds (tests shorten them)
+	flight         *flight           // collapses concurrent fetches of one URL
 }
 
 // testHooks replace what tests cannot reach through Options: name resolution, the
@@ -179,6 +180,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		lastGood:      o.LastGood,
 		logger:        o.Logger,
 		now:           time.Now,
+		flight:        &flight{},
 	}
 	if c.consent == nil {
 		c.consent = DenyAll

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -128,7 +129,7 @@ func (c *Client) followPointer(ctx context.Context, o Origin, mcp *outcome[mcpjs
 			return nil
 		}
 	}
-	out := fetchURL(ctx, c, o, target.String(), mcpSpec)
+	out := fetchShared(ctx, c, o, target.String(), mcpSpec)
 	return &out
 }
 
@@ -275,7 +276,20 @@ var mcpSpec = docSpec[mcpjson.Document]{
 
 // fetchDoc retrieves one document and applies the status, content and last-good rules.
 func fetchDoc[T any](ctx context.Context, c *Client, o Origin, spec docSpec[T]) outcome[T] {
-	return fetchURL(ctx, c, o, o.String()+spec.path, spec)
+	return fetchShared(ctx, c, o, o.String()+spec.path, spec)
+}
+
+// fetchShared is fetchURL with concurrent fetches of the same URL collapsed into one
+// request. Each caller gets its own copy of the outcome; the parsed document is shared
+// and read-only.
+func fetchShared[T any](ctx context.Context, c *Client, o Origin, u string, spec docSpec[T]) outcome[T] {
+	v, err := c.flight.do(ctx, u, func(ctx context.Context) any { return fetchURL(ctx, c, o, u, spec) })
+	if err != nil {
+		return outcome[T]{fetch: Fetch{URL: u}, err: fmt.Errorf("discovery: GET %s: %w", u, err)}
+	}
+	out := v.(outcome[T])
+	out.warnings = slices.Clone(out.warnings) // callers append to their copy
+	return out
 }
 
 // fetchURL retrieves the document at u for a discovery of origin o.

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -140,8 +141,16 @@ func canonicalHost(h string) (string, error) {
 		return a.String(), nil
 	}
 	h = strings.TrimSuffix(h, ".") // "example.com." is example.com
+	if !utf8.ValidString(h) {
+		return "", fmt.Errorf("%w: host is not valid UTF-8", ErrInvalidOrigin)
+	}
 	ascii, err := hostProfile.ToASCII(h)
 	if err != nil || ascii == "" {
+		return "", fmt.Errorf("%w: host is not a valid domain name", ErrInvalidOrigin)
+	}
+	// The canonical form must be a fixed point, or two spellings of one host could
+	// compare unequal (or a canonical origin fail to parse again).
+	if again, err := hostProfile.ToASCII(ascii); err != nil || again != ascii {
 		return "", fmt.Errorf("%w: host is not a valid domain name", ErrInvalidOrigin)
 	}
 	return strings.ToLower(ascii), nil

@@ -127,3 +127,28 @@ func TestOriginMatchesAndResolve(t *testing.T) {
 		t.Error("IsZero is wrong")
 	}
 }
+
+// FuzzParseOrigin: no panic, and an accepted origin round-trips and never carries a
+// path, query, userinfo or insecure scheme.
+func FuzzParseOrigin(f *testing.F) {
+	for _, s := range []string{"example.com", "https://Example.COM:443/p?q#f", "http://[::1]:8080", "https://bücher.example", "javascript:alert(1)", "https://u:p@x.example"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		o, err := discovery.ParseOrigin(s)
+		if err != nil {
+			return
+		}
+		str := o.String()
+		again, err := discovery.ParseOrigin(str)
+		if err != nil || again != o {
+			t.Fatalf("%q → %q does not round-trip: %v", s, str, err)
+		}
+		if o.Scheme != "https" && !(o.Scheme == "http" && o.IsLoopback()) {
+			t.Fatalf("insecure origin accepted: %q", str)
+		}
+		if containsAny(str[len(o.Scheme)+3:], "/", "?", "#", "@") && !containsAny(o.Host, ":") {
+			t.Fatalf("origin keeps more than the authority: %q", str)
+		}
+	})
+}
