@@ -150,8 +150,15 @@ func canonicalHost(h string) (string, error) {
 	}
 	// The canonical form must be a fixed point, or two spellings of one host could
 	// compare unequal (or a canonical origin fail to parse again).
-	if again, err := hostProfile.ToASCII(ascii); err != nil || again != ascii {
+	if again, err := hostProfile.ToASCII(ascii); err != nil || again != ascii || strings.HasSuffix(ascii, ".") {
 		return "", fmt.Errorf("%w: host is not a valid domain name", ErrInvalidOrigin)
+	}
+	// A last label that is a number makes the host an IPv4 address to URL parsers and
+	// some resolvers ("2130706433" and "0x7f.1" are 127.0.0.1); standard dotted quads
+	// were handled above, so anything else of the kind is refused.
+	last := ascii[strings.LastIndexByte(ascii, '.')+1:]
+	if strings.Trim(last, "0123456789") == "" || strings.HasPrefix(last, "0x") && strings.Trim(last[2:], "0123456789abcdef") == "" {
+		return "", fmt.Errorf("%w: host looks like a non-standard IPv4 address", ErrInvalidOrigin)
 	}
 	return strings.ToLower(ascii), nil
 }

@@ -48,6 +48,11 @@ func TestParseOrigin(t *testing.T) {
 		{"https://example.com:0", "", discovery.ErrInvalidOrigin},
 		{"https://[fe80::1%25eth0]/", "", discovery.ErrInvalidOrigin},
 		{"https://a..b", "", discovery.ErrInvalidOrigin},
+		{"https://example.com..", "", discovery.ErrInvalidOrigin},
+		{"https://2130706433/", "", discovery.ErrInvalidOrigin},
+		{"https://0x7f.1/", "", discovery.ErrInvalidOrigin},
+		{"https://1.2.3/", "", discovery.ErrInvalidOrigin},
+		{"https://\x88/", "", discovery.ErrInvalidOrigin},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
