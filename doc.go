@@ -45,6 +45,15 @@
 //     [ErrCrossOrigin], naming the target.
 //   - No cookies, no Authorization header and no credentials are sent on discovery
 //     fetches; a caller's cookie jar is ignored.
+//   - No connection from a public origin reaches a private address: loopback, RFC 1918,
+//     link-local (cloud metadata at 169.254.169.254), CGNAT, unique-local, multicast,
+//     unspecified, or an IPv4-mapped or NAT64 form of these ([ErrPrivateAddress]). The
+//     check runs in the dialer on the resolved address actually connected to, so DNS
+//     rebinding cannot slip past it, and it covers every redirect hop and the agent's
+//     calls through [Discovery.Transport]. An origin that is itself localhost or a
+//     private IP literal (a developer testing locally) may reach private addresses.
+//   - Origins are canonicalised before any comparison: IDNs to punycode, default ports
+//     dropped, numeric host names that parsers read as IPv4 refused.
 //   - Bodies are capped after decompression (1 MiB by default, [ErrTooLarge]); reading
 //     stops at the cap. A body that is not UTF-8 text, or holds NUL bytes, is refused.
 //   - Documents are untrusted data. They are never executed or rendered, links with
@@ -55,8 +64,17 @@
 //     [ConsentFunc]. [Discovery.AuthorizeConnect] asks before connecting to an MCP server
 //     or tool listed on another origin ([ConsentConnect]).
 //
-// The only way to weaken a default is through [Options]: a Consent function that says
-// yes, a larger MaxDocumentBytes, or an HTTPClient whose Transport trusts other roots.
+// The only ways to weaken a default are in [Options], and each opens exactly one door:
+//
+//   - Consent: a function that says yes allows that one action (a redirect to another
+//     origin, a connection to a listed server elsewhere, a cross-origin call, a write).
+//   - InsecureAllowPrivateHosts: the named hosts may resolve to private addresses.
+//   - HTTPClient: its Transport supplies TLS settings (say, a private root CA). An
+//     *http.Transport is cloned and the private-address guard is put on its dialer; any
+//     other RoundTripper gets a resolve-then-check guard per request, which cannot see
+//     connections the RoundTripper makes on its own.
+//   - MaxDocumentBytes, MaxRetries, MaxRetryAfter, AttemptTimeout, DocumentTimeout and
+//     MaxStale move bounds; none can be set to "unbounded".
 //
 // # Consent
 //
@@ -86,7 +104,8 @@
 //
 // Sentinels ([ErrInvalidOrigin], [ErrInsecureOrigin], [ErrCrossOrigin],
 // [ErrConsentDenied], [ErrNotPublished], [ErrTooLarge], [ErrTooManyRedirects],
-// [ErrRetryAfterTooLong]) are tested with [errors.Is]. [*HTTPError] carries an
+// [ErrRetryAfterTooLong], [ErrPrivateAddress]) are tested with [errors.Is].
+// [*PrivateAddressError] names the host and the address it resolved to. [*HTTPError] carries an
 // unexpected status and [*FetchError] any other failure of one document; parser errors
 // ([*skillsmd.SyntaxError] with a byte offset and line, [*mcpjson.SyntaxError] with line
 // and column, [*mcpjson.ValidationError] with JSON pointers) are reached with
@@ -96,6 +115,8 @@
 // # Concurrency
 //
 // A [Client] is immutable after [NewClient] and safe for concurrent use by multiple
-// goroutines. The [Cache], [LastGoodStore] and [ConsentFunc] it is given must be safe
+// goroutines. Concurrent calls that need the same document share one request; the
+// shared request is cancelled only when every caller waiting for it has given up.
+// [Client.CloseIdleConnections] releases pooled connections. The [Cache], [LastGoodStore] and [ConsentFunc] it is given must be safe
 // for concurrent use too. A [Discovery] is plain data, safe to read concurrently.
 package discovery

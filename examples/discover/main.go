@@ -3,12 +3,13 @@
 //
 // Usage:
 //
-//	go run ./examples/discover [-json] [-structured] [-yes] [ORIGIN]
+//	go run ./examples/discover [-json] [-model] [-structured] [-yes] [ORIGIN]
 //
 // Without ORIGIN it starts an embedded demo origin (a TLS server on loopback serving
 // the documents in testdata/) and discovers it, so it needs no network. -structured
-// fetches mcp.json as well; -json prints one JSON object; -yes grants every consent
-// request (cross-origin redirects), which is otherwise denied.
+// fetches mcp.json as well; -json prints one JSON object; -model prints skills.md the
+// way an agent should hand it to a model (fenced and labelled as untrusted); -yes
+// grants every consent request (cross-origin redirects), which is otherwise denied.
 //
 // Exit status: 0 on success (also when only one document is published), 3 when the
 // origin publishes neither document, 1 on any other error.
@@ -40,10 +41,11 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("discover: ")
 	asJSON := flag.Bool("json", false, "print one JSON object")
+	model := flag.Bool("model", false, "print skills.md rendered for a model's context")
 	structured := flag.Bool("structured", false, "fetch mcp.json as well as skills.md")
 	yes := flag.Bool("yes", false, "grant consent requests (cross-origin redirects)")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: discover [-json] [-structured] [-yes] [ORIGIN]\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: discover [-json] [-model] [-structured] [-yes] [ORIGIN]\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -53,11 +55,30 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	os.Exit(run(ctx, os.Stdout, flag.Arg(0), *asJSON, *structured, *yes))
+	os.Exit(run(ctx, os.Stdout, flag.Arg(0), mode(*asJSON, *model), *structured, *yes))
+}
+
+// output is what run prints.
+type output int
+
+const (
+	text output = iota
+	jsonOut
+	modelOut
+)
+
+func mode(asJSON, model bool) output {
+	switch {
+	case asJSON:
+		return jsonOut
+	case model:
+		return modelOut
+	}
+	return text
 }
 
 // run discovers origin (the embedded demo when empty) and returns the exit status.
-func run(ctx context.Context, out io.Writer, origin string, asJSON, structured, yes bool) int {
+func run(ctx context.Context, out io.Writer, origin string, how output, structured, yes bool) int {
 	opts := &discovery.Options{Consent: consent(yes)}
 	if origin == "" {
 		ts := demoServer()
@@ -84,7 +105,15 @@ func run(ctx context.Context, out io.Writer, origin string, asJSON, structured, 
 		log.Print(err)
 		return 1
 	}
-	if asJSON {
+	switch how {
+	case modelOut:
+		if d.Skills == nil {
+			fmt.Fprintln(out, "(the origin publishes no skills.md)")
+			return 0
+		}
+		fmt.Fprint(out, d.Skills.ForModel(d.Origin.String()))
+		return 0
+	case jsonOut:
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(report(d)); err != nil {
@@ -151,6 +180,7 @@ type jsonSection struct {
 }
 
 type jsonMCP struct {
+	Shape       string       `json:"shape"`
 	SpecVersion string       `json:"spec_version"`
 	Status      string       `json:"status"`
 	Servers     []jsonServer `json:"servers"`
@@ -184,7 +214,7 @@ func report(d *discovery.Discovery) jsonReport {
 		r.Skills = js
 	}
 	if m := d.MCP; m != nil {
-		jm := &jsonMCP{SpecVersion: m.SpecVersion, Status: m.Status, Servers: []jsonServer{}, Tools: []jsonTool{}}
+		jm := &jsonMCP{Shape: string(m.Shape), SpecVersion: m.SpecVersion, Status: m.Status, Servers: []jsonServer{}, Tools: []jsonTool{}}
 		for _, s := range m.Servers {
 			jm.Servers = append(jm.Servers, jsonServer{Name: s.Name, URL: s.URL, Transport: string(s.Transport)})
 		}

@@ -12,7 +12,7 @@ import (
 
 func TestRunDemoJSON(t *testing.T) {
 	var out bytes.Buffer
-	if code := run(context.Background(), &out, "", true, true, false); code != 0 {
+	if code := run(context.Background(), &out, "", jsonOut, true, false); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	var r struct {
@@ -59,13 +59,24 @@ func TestRunDemoJSON(t *testing.T) {
 
 func TestRunDemoText(t *testing.T) {
 	var out bytes.Buffer
-	if code := run(context.Background(), &out, "", false, false, false); code != 0 {
+	if code := run(context.Background(), &out, "", text, false, false); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{"title:    Skills", "## Risky Actions", "API base: https://127.0.0.1:"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+func TestRunModel(t *testing.T) {
+	var out bytes.Buffer
+	if code := run(context.Background(), &out, "", modelOut, false, false); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	got := out.String()
+	if !strings.HasPrefix(got, "<untrusted-guidance origin=\"https://127.0.0.1:") || !strings.Contains(got, "- POST /api/v1/tickets: open a ticket. Ask the user first.") {
+		t.Errorf("output:\n%s", got)
 	}
 }
 
@@ -85,7 +96,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"http://example.com", 1},
 	} {
 		var out bytes.Buffer
-		if code := run(context.Background(), &out, tc.origin, true, false, false); code != tc.want {
+		if code := run(context.Background(), &out, tc.origin, jsonOut, false, false); code != tc.want {
 			t.Errorf("run(%s) = %d, want %d", tc.origin, code, tc.want)
 		}
 	}
