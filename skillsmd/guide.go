@@ -59,11 +59,24 @@ var headingKinds = []struct {
 	{"credits", kindCredits}, {"credit", kindCredits},
 }
 
+// headingsByWord indexes headingKinds by the pattern's first word; each list keeps the
+// table's order.
+var headingsByWord = func() map[string][]int {
+	m := make(map[string][]int)
+	for i, hk := range headingKinds {
+		w, _, _ := strings.Cut(hk.pattern, " ")
+		m[w] = append(m[w], i)
+	}
+	return m
+}()
+
 // classify returns the kind a heading names, or kindOther.
 func classify(heading string) kind {
 	h := normalizeHeading(heading)
-	for _, hk := range headingKinds {
-		if h == hk.pattern || strings.HasPrefix(h, hk.pattern+" ") {
+	w, _, _ := strings.Cut(h, " ")
+	for _, i := range headingsByWord[w] {
+		hk := headingKinds[i]
+		if h == hk.pattern || len(h) > len(hk.pattern) && h[len(hk.pattern)] == ' ' && strings.HasPrefix(h, hk.pattern) {
 			return hk.kind
 		}
 	}
@@ -261,10 +274,11 @@ func (p *parser) urlsIn(n ast.Node) []linkRef {
 // infoKind sorts a More Info link by its label and URL.
 func infoKind(label, u string) string {
 	l := strings.ToLower(label)
-	path := strings.ToLower(u)
-	if pu, err := url.Parse(u); err == nil {
-		path = strings.ToLower(pu.Path)
+	path := u
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
 	}
+	path = strings.ToLower(path)
 	switch {
 	case strings.HasSuffix(path, "/mcp.json") || strings.Contains(l, "mcp") || strings.Contains(l, "json discovery"):
 		return "mcp.json"
@@ -283,6 +297,7 @@ func infoKind(label, u string) string {
 
 // finish derives what needs the whole document: the purpose fallback and the API base.
 func (p *parser) finish() {
+	p.flushTexts()
 	d := p.doc
 	if d.Purpose == "" {
 		d.Purpose = d.Summary
@@ -300,9 +315,10 @@ var baseLabel = regexp.MustCompile(`(?i)^\s*(?:[\w-]+\s+){0,3}?(?:api\s+)?base(?
 func (p *parser) findBaseURL() string {
 	var fromPreamble, fromOther string
 	for i, s := range p.doc.Sections {
-		lines := append([]string(nil), s.Items...)
-		lines = append(lines, strings.Split(s.Text, "\n")...)
-		for _, l := range lines {
+		for l := range allLines(s) {
+			if !containsFold(l, "base") {
+				continue // most lines name no base: skip the regexp
+			}
 			m := baseLabel.FindStringSubmatch(l)
 			if m == nil {
 				continue
@@ -330,6 +346,38 @@ func (p *parser) findBaseURL() string {
 		return fromPreamble
 	}
 	return fromOther
+}
+
+// allLines yields a section's items, then the lines of its text.
+func allLines(s Section) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for _, it := range s.Items {
+			if !yield(it) {
+				return
+			}
+		}
+		for rest := s.Text; rest != ""; {
+			var line string
+			line, rest, _ = strings.Cut(rest, "\n")
+			if !yield(line) {
+				return
+			}
+		}
+	}
+}
+
+// containsFold reports whether s contains the lower-case ASCII word, ignoring case.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for j < len(word) && (s[i+j]|0x20) == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }
 
 // plausibleBase accepts an absolute http(s) URL without userinfo, or an absolute path.
@@ -374,7 +422,7 @@ func (p *parser) diagnose(size int) {
 	if size > MaxRecommendedSize {
 		p.warn(0, WarnTooLong, "document is larger than 64 KiB; the spec asks for a short guide")
 	}
-	for _, f := range secrets.Scan(string(p.src)) {
+	for _, f := range secrets.ScanBytes(p.src) {
 		p.warn(p.lineOf(f.Offset), WarnCredential,
 			"possible "+f.Kind+" published in the document (value not shown); remove it and rotate the credential")
 	}

@@ -13,6 +13,10 @@ import (
 
 type parser struct {
 	doc     *Document
+	texts   []strings.Builder // section texts being built, parallel to doc.Sections
+	scratch []byte            // reused by inline
+	visit   ast.Walker        // p.visitLink, made once
+	record  bool              // appendInline records the links it meets (once per block)
 	src     []byte
 	lines   []int
 	section int    // index of the current section, -1 before the first
@@ -88,22 +92,34 @@ func (p *parser) block(n ast.Node) {
 		}
 		p.heading(title, b.Level, p.lineOfNode(b))
 	case *ast.Paragraph, *ast.Blockquote:
+		summary := p.section < 0 && p.doc.Summary == ""
+		if !summary {
+			p.current() // links belong to the section the text goes to
+		}
+		p.record = true
 		t := strings.TrimSpace(p.blockText(b))
-		if p.section < 0 && p.doc.Summary == "" {
+		p.record = false
+		if summary {
 			p.doc.Summary = t
 			return
 		}
 		p.addText(t)
 		p.typedText(t, b)
 	case *ast.List:
-		items := p.listItems(b)
 		s := p.current()
+		p.record = true
+		items := p.listItems(b)
+		p.record = false
 		for _, it := range items {
 			s.Items = append(s.Items, it.text)
 		}
 		p.typedItems(items)
 	case *east.Table:
-		p.addText(p.tableText(b))
+		p.current()
+		p.record = true
+		t := p.tableText(b)
+		p.record = false
+		p.addText(t)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
 		p.addText(strings.TrimRight(p.rawLines(b), "\n"))
 	case *ast.HTMLBlock:
@@ -111,7 +127,11 @@ func (p *parser) block(n ast.Node) {
 	case *ast.ThematicBreak:
 		// A rule carries no content.
 	default:
-		p.addText(strings.TrimSpace(p.blockText(b)))
+		p.current()
+		p.record = true
+		t := strings.TrimSpace(p.blockText(b))
+		p.record = false
+		p.addText(t)
 	}
 }
 
@@ -134,11 +154,22 @@ func (p *parser) addText(t string) {
 	if t == "" {
 		return
 	}
-	s := p.current()
-	if s.Text != "" {
-		s.Text += "\n\n"
+	p.current()
+	for len(p.texts) < len(p.doc.Sections) {
+		p.texts = append(p.texts, strings.Builder{})
 	}
-	s.Text += t
+	b := &p.texts[p.section]
+	if b.Len() > 0 {
+		b.WriteString("\n\n")
+	}
+	b.WriteString(t)
+}
+
+// flushTexts moves the section texts into the document.
+func (p *parser) flushTexts() {
+	for i := range p.texts {
+		p.doc.Sections[i].Text = p.texts[i].String()
+	}
 }
 
 // item is one list item: its plain text and its node, for link extraction.
@@ -151,6 +182,13 @@ type item struct {
 func (p *parser) listItems(l *ast.List) []item {
 	var items []item
 	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		if c := it.FirstChild(); c != nil && c.NextSibling() == nil && c.Kind() != ast.KindList {
+			// The common item: one text block, no nested list.
+			if t := strings.TrimSpace(p.blockText(c)); t != "" {
+				items = append(items, item{t, it})
+			}
+			continue
+		}
 		var own []string
 		var nested []item
 		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
@@ -209,40 +247,66 @@ func (p *parser) rawLines(n ast.Node) string {
 
 // tableText renders a table as one line per row, cells separated by " | ".
 func (p *parser) tableText(t *east.Table) string {
-	var rows []string
+	var b strings.Builder
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
-		var cells []string
-		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
-			cells = append(cells, strings.TrimSpace(p.inline(c)))
+		if b.Len() > 0 {
+			b.WriteByte('\n')
 		}
-		rows = append(rows, strings.Join(cells, " | "))
+		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
+			if c != r.FirstChild() {
+				b.WriteString(" | ")
+			}
+			p.scratch = p.appendInline(p.scratch[:0], c)
+			b.Write(bytes.TrimSpace(p.scratch))
+		}
 	}
-	return strings.Join(rows, "\n")
+	return b.String()
 }
 
 // inline returns the plain text of n's inline content: emphasis and code spans lose
 // their markers, links keep their text, raw HTML is dropped.
 func (p *parser) inline(n ast.Node) string {
-	var b strings.Builder
-	p.writeInline(&b, n)
-	return b.String()
+	p.scratch = p.appendInline(p.scratch[:0], n)
+	return string(p.scratch)
 }
 
-func (p *parser) writeInline(b *strings.Builder, n ast.Node) {
+func (p *parser) appendInline(b []byte, n ast.Node) []byte {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch t := c.(type) {
 		case *ast.Text:
-			b.Write(t.Value(p.src))
+			if p.record {
+				p.bareURLs(t, p.addBareLink)
+			}
+			b = append(b, t.Value(p.src)...)
 			switch {
 			case t.HardLineBreak():
-				b.WriteByte('\n')
+				b = append(b, '\n')
 			case t.SoftLineBreak():
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
 		case *ast.String:
-			b.Write(t.Value)
+			b = append(b, t.Value...)
 		case *ast.AutoLink:
-			b.Write(t.URL(p.src))
+			if p.record {
+				p.addLink("", string(t.URL(p.src)), p.lineOf(t.Pos()))
+			}
+			b = append(b, t.URL(p.src)...)
+		case *ast.Link:
+			if p.record {
+				p.record = false
+				txt := strings.TrimSpace(string(p.appendInline(nil, t)))
+				p.record = true
+				p.addLink(txt, string(t.Destination), p.lineOfNode(t))
+			}
+			rec := p.record
+			p.record = false // text inside a link is not a bare URL
+			b = p.appendInline(b, t)
+			p.record = rec
+		case *ast.CodeSpan:
+			rec := p.record
+			p.record = false // code is not a link
+			b = p.appendInline(b, t)
+			p.record = rec
 		case *ast.RawHTML:
 			var raw strings.Builder
 			for i := 0; i < t.Segments.Len(); i++ {
@@ -253,33 +317,41 @@ func (p *parser) writeInline(b *strings.Builder, n ast.Node) {
 				p.rawHTML(raw.String(), p.lineOf(t.Segments.At(0).Start))
 			}
 		default:
-			p.writeInline(b, c)
+			b = p.appendInline(b, c)
 		}
 	}
+	return b
 }
 
 // collectLinks records every link, autolink and bare URL inside block n, in the
 // current section.
 func (p *parser) collectLinks(n ast.Node) {
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch l := c.(type) {
-		case *ast.Link:
-			p.addLink(strings.TrimSpace(p.inline(l)), string(l.Destination), p.lineOfNode(l))
-		case *ast.AutoLink:
-			p.addLink("", string(l.URL(p.src)), p.lineOf(l.Pos()))
-		case *ast.Text:
-			if _, inLink := l.Parent().(*ast.Link); !inLink {
-				p.bareURLs(l, func(u string, off int) { p.addLink("", u, p.lineOf(off)) })
-			}
-		case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock:
-			return ast.WalkSkipChildren, nil // code is not a link
-		}
-		return ast.WalkContinue, nil
-	})
+	if p.visit == nil {
+		p.visit = p.visitLink
+	}
+	_ = ast.Walk(n, p.visit)
 }
+
+func (p *parser) visitLink(c ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	switch l := c.(type) {
+	case *ast.Link:
+		p.addLink(strings.TrimSpace(p.inline(l)), string(l.Destination), p.lineOfNode(l))
+	case *ast.AutoLink:
+		p.addLink("", string(l.URL(p.src)), p.lineOf(l.Pos()))
+	case *ast.Text:
+		if _, inLink := l.Parent().(*ast.Link); !inLink {
+			p.bareURLs(l, p.addBareLink)
+		}
+	case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock:
+		return ast.WalkSkipChildren, nil // code is not a link
+	}
+	return ast.WalkContinue, nil
+}
+
+func (p *parser) addBareLink(u string, off int) { p.addLink("", u, p.lineOf(off)) }
 
 // bareURLs calls found for each http or https URL written as plain text in t (GFM's
 // "extended autolinks"): the URL runs to the first space or '<', without trailing
@@ -349,15 +421,18 @@ func (p *parser) rawHTML(html string, line int) {
 
 // unsafeURL says why a link must not be followed, or "".
 func unsafeURL(dest string) string {
-	u, err := url.Parse(strings.TrimSpace(dest))
-	if err != nil {
-		return ""
+	dest = strings.TrimSpace(dest)
+	// The scheme runs to the first ':' before any '/', '?' or '#' (RFC 3986 §3.1).
+	if i := strings.IndexAny(dest, ":/?#"); i > 0 && dest[i] == ':' {
+		switch s := strings.ToLower(dest[:i]); s {
+		case "javascript", "data", "file", "vbscript":
+			return fmt.Sprintf("link uses the %s: scheme; it must not be followed", s)
+		}
 	}
-	switch s := strings.ToLower(u.Scheme); s {
-	case "javascript", "data", "file", "vbscript":
-		return fmt.Sprintf("link uses the %s: scheme; it must not be followed", s)
+	if !strings.Contains(dest, "@") {
+		return "" // no userinfo possible: skip the full parse
 	}
-	if u.User != nil {
+	if u, err := url.Parse(dest); err == nil && u.User != nil {
 		return "link carries userinfo (credentials in the URL); it must not be followed"
 	}
 	return ""

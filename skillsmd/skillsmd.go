@@ -19,6 +19,7 @@ import (
 
 	"github.com/adrg/frontmatter"
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v3"
@@ -147,17 +148,38 @@ func Parse(data []byte) (*Document, error) {
 
 	root := markdown().Parser().Parse(text.NewReader(src))
 	p := &parser{doc: doc, src: src, lines: lineStarts(src), section: -1}
+	if n := countHeadings(root); n > 0 { // one allocation for the sections, not many
+		doc.Sections = make([]Section, 0, n+1)
+		p.kinds = make([]kind, 0, n+1)
+		p.texts = make([]strings.Builder, 0, n+1)
+	}
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		p.block(n)
-		p.collectLinks(n)
+		if _, ok := n.(*ast.Heading); ok {
+			p.collectLinks(n) // other blocks record their links while their text is read
+		}
 	}
 	p.finish()
 	p.diagnose(len(data))
 	return doc, nil
 }
 
+// countHeadings counts the top-level headings, to size the section slices.
+func countHeadings(root ast.Node) int {
+	n := 0
+	for c := root.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Kind() == ast.KindHeading {
+			n++
+		}
+	}
+	return n
+}
+
 // checkText returns a *SyntaxError at the first invalid UTF-8 sequence or NUL byte.
 func checkText(data []byte) error {
+	if utf8.Valid(data) && bytes.IndexByte(data, 0) < 0 {
+		return nil // the common case, checked at memory speed
+	}
 	for i := 0; i < len(data); {
 		c := data[i]
 		if c < utf8.RuneSelf {
@@ -266,11 +288,13 @@ func jsonCompatible(v any) any {
 
 // lineStarts returns the offset of the start of each line.
 func lineStarts(src []byte) []int {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, 1+bytes.Count(src, []byte("\n")))
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return starts
 		}
+		off += i + 1
+		starts = append(starts, off)
 	}
-	return starts
 }
