@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/wellknown-dev/discovery"
 )
@@ -52,6 +53,7 @@ func discoverCold(b *testing.B, hc *http.Client, origin string) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer c.CloseIdleConnections()
 	d, err := c.Discover(b.Context(), origin)
 	if err != nil || d.Skills == nil {
 		b.Fatal(err)
@@ -92,15 +94,44 @@ func BenchmarkRawGetKeepAlive(b *testing.B) {
 	}
 }
 
-// BenchmarkDiscoverColdKeepAlive is BenchmarkDiscoverCold over a pooled connection:
-// nothing cached, but no handshake, so the parse and the SDK's own work show.
-func BenchmarkDiscoverColdKeepAlive(b *testing.B) {
-	s := benchSite(b, "")
-	hc := s.Client()
+// BenchmarkDiscoverNoStore discovers over a pooled connection with nothing cacheable
+// (Cache-Control: no-store): every call fetches and parses, so the SDK's own work per
+// call shows beside BenchmarkRawGetKeepAlive.
+func BenchmarkDiscoverNoStore(b *testing.B) {
+	s := benchSite(b, "no-store")
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(c.CloseIdleConnections)
 	b.ReportAllocs()
 	for b.Loop() {
-		discoverCold(b, hc, s.URL)
+		d, err := c.Discover(b.Context(), s.URL)
+		if err != nil || d.Fetches[0].Source != discovery.SourceNetwork {
+			b.Fatal(err)
+		}
 	}
+}
+
+// BenchmarkColdRatio alternates a raw first contact (BenchmarkRawGet) and a cold
+// discovery (BenchmarkDiscoverCold) in one loop, so both see the same machine, and
+// reports discover/raw. The budget is 1.3.
+func BenchmarkColdRatio(b *testing.B) {
+	s := benchSite(b, "")
+	var raw, disc time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		hc := coldClient(s)
+		rawGet(b, hc, s.URL+discovery.SkillsPath)
+		hc.CloseIdleConnections()
+		t1 := time.Now()
+		hc = coldClient(s)
+		discoverCold(b, hc, s.URL)
+		hc.CloseIdleConnections()
+		disc += time.Since(t1)
+		raw += t1.Sub(t0)
+	}
+	b.ReportMetric(float64(disc)/float64(raw), "discover/raw")
 }
 
 // BenchmarkDiscoverFresh discovers with a fresh cache entry (max-age): no request

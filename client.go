@@ -136,6 +136,7 @@ type Client struct {
 	agentBase      http.RoundTripper // guarded default transport for Discovery.Transport(nil)
 	retryWait      [2]time.Duration  // backoff bounds (tests shorten them)
 	flight         *flight           // collapses concurrent fetches of one URL
+	parsed         *sync.Map         // URL → *parsed: the newest parse of each document
 }
 
 // testHooks replace what tests cannot reach through Options: name resolution, the
@@ -181,6 +182,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		logger:        o.Logger,
 		now:           time.Now,
 		flight:        &flight{},
+		parsed:        &sync.Map{},
 	}
 	if c.consent == nil {
 		c.consent = DenyAll

@@ -386,19 +386,43 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		out.warnings = append(out.warnings, Warning{Code: WarnContentType, URL: u,
 			Message: fmt.Sprintf("served as %s; read anyway", shown)})
 	}
-	doc, ws, err := spec.parse(body)
+	doc, ws, err := parseMemo(c, u, body, spec)
 	if err != nil {
 		out.fetch.Published = false
 		return fail(&FetchError{URL: u, Attempts: int(tr.attempts.Load()), Err: err}, true)
-	}
-	for i := range ws {
-		ws[i].URL = u
 	}
 	out.doc, out.warnings = doc, append(out.warnings, ws...)
 	if out.fetch.Source != SourceCache {
 		c.lastGood.Store(u, LastGood{Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
 	}
 	return out
+}
+
+// parsed is the newest parse of one URL's body: a fresh cache hit or a 304 gives the
+// same bytes again, and parsing them again would cost more than everything else.
+type parsed struct {
+	body     []byte
+	doc      any
+	warnings []Warning
+}
+
+// parseMemo parses body, or returns the parse of the same bytes from the last time.
+// The document is shared and read-only, as it already is between concurrent callers.
+func parseMemo[T any](c *Client, u string, body []byte, spec docSpec[T]) (*T, []Warning, error) {
+	if v, ok := c.parsed.Load(u); ok {
+		if p := v.(*parsed); bytes.Equal(p.body, body) {
+			return p.doc.(*T), slices.Clone(p.warnings), nil
+		}
+	}
+	doc, ws, err := spec.parse(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range ws {
+		ws[i].URL = u
+	}
+	c.parsed.Store(u, &parsed{body: bytes.Clone(body), doc: doc, warnings: slices.Clone(ws)})
+	return doc, ws, nil
 }
 
 // errEmptyBody is the cause recorded for a 200 with an empty body.
