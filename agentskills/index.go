@@ -1,0 +1,356 @@
+package agentskills
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// Well-known index paths, probed in this order.
+const (
+	IndexPath       = "/.well-known/agent-skills/index.json" // v0.2.0
+	LegacyIndexPath = "/.well-known/skills/index.json"       // v0.1.0
+)
+
+// SchemaV020 is the $schema of a v0.2.0 index. It is an identifier: compared as a
+// string, never downloaded.
+const SchemaV020 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+
+// Index versions.
+const (
+	V010        = "0.1.0"         // {name, description, files[]}; no digests
+	V020        = "0.2.0"         // {name, type, description, url, digest}
+	V020Interim = "0.2.0-interim" // "version": "0.2.0" with files[{path, digest}] (Feb 2026 draft)
+)
+
+// Entry types of a v0.2.0 index.
+const (
+	TypeSkillMD = "skill-md" // one SKILL.md
+	TypeArchive = "archive"  // a packed skill folder (.tar.gz or .zip)
+)
+
+// Index is a parsed well-known skills index. Every string in it was published by the
+// site: untrusted data, to show as such, never instructions.
+type Index struct {
+	URL         string // the index URL, the base every entry URL was resolved against
+	Version     string // V010, V020 or V020Interim
+	Skills      []IndexEntry
+	Diagnostics []Diagnostic // entries skipped, fields ignored, versions guessed
+}
+
+// IndexEntry is one skill of an index.
+type IndexEntry struct {
+	Name        string
+	Description string
+	Type        string      // TypeSkillMD or TypeArchive (v0.1.0 entries are TypeSkillMD)
+	URL         string      // absolute URL of the SKILL.md or the archive
+	Digest      string      // "sha256:..." of the artifact at URL; "" for v0.1.0, which has none
+	Files       []IndexFile // v0.1.0 and interim: every file of the skill, SKILL.md first
+}
+
+// IndexFile is one file listed by a v0.1.0 or interim entry.
+type IndexFile struct {
+	Path   string // relative to the skill folder
+	URL    string // absolute
+	Digest string // interim only
+}
+
+// Verified reports whether the entry's content can be checked against a digest. v0.1.0
+// content cannot: label it unverified.
+func (e IndexEntry) Verified() bool {
+	if e.Digest != "" {
+		return true
+	}
+	for _, f := range e.Files {
+		if f.Digest == "" {
+			return false
+		}
+	}
+	return len(e.Files) > 0
+}
+
+type rawIndex struct {
+	Schema  *string           `json:"$schema"`
+	Version string            `json:"version"`
+	Skills  []json.RawMessage `json:"skills"`
+	hasKey  bool
+}
+
+type rawEntry struct {
+	Name        any             `json:"name"`
+	Description any             `json:"description"`
+	Type        string          `json:"type"`
+	URL         string          `json:"url"`
+	Digest      string          `json:"digest"`
+	Files       json.RawMessage `json:"files"`
+}
+
+// ParseIndex parses a skills index fetched from indexURL. It decides the version from
+// the body, not the path: $schema SchemaV020 is v0.2.0; an unknown $schema is
+// ErrUnknownSchema (warn and do not process, as the RFC says); no $schema is v0.1.0 (or
+// the interim draft when "version" is "0.2.0"). In Lenient mode an entry without
+// "files" but with type, url and digest is read as v0.2.0 with a warning.
+//
+// An entry is skipped, with a diagnostic, when it cannot be used safely: an unknown
+// type, a digest that is not sha256 and 64 lowercase hex digits, a URL that is not
+// https (http only on loopback) or carries userinfo, an unsafe file path. A document
+// with no "skills" array is ErrNotIndex; the error never quotes the document.
+func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
+	base, err := url.Parse(indexURL)
+	if err != nil || !base.IsAbs() {
+		return nil, fmt.Errorf("agentskills: index URL %s is not absolute", quote(indexURL))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var top map[string]json.RawMessage
+	if err := dec.Decode(&top); err != nil {
+		return nil, fmt.Errorf("%w: not a JSON object: %v", ErrNotIndex, jsonMessage(err))
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: data after the JSON object", ErrNotIndex)
+	}
+	var raw rawIndex
+	if err := json.Unmarshal(data, &raw); err != nil || top["skills"] == nil || bytes.Equal(bytes.TrimSpace(top["skills"]), []byte("null")) {
+		return nil, fmt.Errorf("%w: no \"skills\" array", ErrNotIndex)
+	}
+	ix := &Index{URL: base.String()}
+	switch {
+	case raw.Schema != nil && *raw.Schema == SchemaV020:
+		ix.Version = V020
+	case raw.Schema != nil:
+		return nil, fmt.Errorf("%w: %s (known: %s); not processed", ErrUnknownSchema, quote(*raw.Schema), SchemaV020)
+	case raw.Version == "0.2.0":
+		ix.Version = V020Interim
+	default:
+		ix.Version = V010
+	}
+	for i, msg := range raw.Skills {
+		at := fmt.Sprintf("/skills/%d", i)
+		var e rawEntry
+		if err := json.Unmarshal(msg, &e); err != nil {
+			ix.diag(Error, "entry", at, "entry is not an object; skipped")
+			continue
+		}
+		entry, ok := ix.entry(at, e, base, mode)
+		if ok {
+			ix.Skills = append(ix.Skills, entry)
+		}
+	}
+	if len(ix.Skills) == 0 && len(raw.Skills) > 0 && ix.Version == V010 && !anyFiles(raw.Skills) {
+		// No entry has the shape of any version: a different document that happens to
+		// have a "skills" array (ids and display names, pages instead of SKILL.md).
+		return nil, fmt.Errorf("%w: no entry has files (v0.1.0) or type, url and digest (v0.2.0)", ErrNotIndex)
+	}
+	return ix, nil
+}
+
+func anyFiles(entries []json.RawMessage) bool {
+	for _, m := range entries {
+		var e rawEntry
+		if json.Unmarshal(m, &e) == nil && (len(e.Files) > 0 || e.Type != "" && e.URL != "" && e.Digest != "") {
+			return true
+		}
+	}
+	return false
+}
+
+func (ix *Index) diag(sev Severity, code, at, msg string) {
+	ix.Diagnostics = append(ix.Diagnostics, Diagnostic{Severity: sev, Code: code, Where: at, Message: msg})
+}
+
+// entry checks and resolves one entry; false means skipped (with a diagnostic).
+func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEntry, bool) {
+	name, _ := e.Name.(string)
+	desc, _ := e.Description.(string)
+	if name == "" {
+		ix.diag(Error, "entry", at, "entry has no name; skipped")
+		return IndexEntry{}, false
+	}
+	if strings.ContainsAny(name, "/\\") || name == "." || name == ".." || !utf8.ValidString(name) {
+		ix.diag(Error, "name", at, "entry name "+quote(name)+" is not a safe path segment; skipped")
+		return IndexEntry{}, false
+	}
+	for _, msg := range NameProblems(name, true) {
+		if mode == Strict {
+			ix.diag(Error, "name", at, msg+"; skipped")
+			return IndexEntry{}, false
+		}
+		ix.diag(Warning, "name", at, msg)
+	}
+	if desc == "" {
+		ix.diag(Error, "description", at, "entry "+quote(name)+" has no description; skipped")
+		return IndexEntry{}, false
+	}
+	if l := utf8.RuneCountInString(desc); l > MaxDescriptionLen {
+		if mode == Strict {
+			ix.diag(Error, "description", at, fmt.Sprintf("description is %d characters, over %d; skipped", l, MaxDescriptionLen))
+			return IndexEntry{}, false
+		}
+		ix.diag(Warning, "description", at, fmt.Sprintf("description is %d characters, over %d", l, MaxDescriptionLen))
+	}
+	out := IndexEntry{Name: name, Description: desc, Type: TypeSkillMD}
+
+	version := ix.Version
+	if version == V010 && len(e.Files) == 0 && e.Type != "" && e.URL != "" && e.Digest != "" {
+		if mode == Strict {
+			ix.diag(Error, "version", at, "v0.2.0-shaped entry in an index without $schema; skipped")
+			return IndexEntry{}, false
+		}
+		ix.diag(Warning, "version", at, "v0.2.0-shaped entry in an index without $schema; read as v0.2.0")
+		version = V020
+	}
+	switch version {
+	case V020:
+		switch e.Type {
+		case TypeSkillMD, TypeArchive:
+			out.Type = e.Type
+		default:
+			ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quote(name), quote(e.Type)))
+			return IndexEntry{}, false
+		}
+		if !ValidDigest(e.Digest) {
+			ix.diag(Error, "digest", at, "entry "+quote(name)+" has no valid digest (sha256: and 64 lowercase hex digits); it cannot be verified, so it is skipped")
+			return IndexEntry{}, false
+		}
+		u, why := resolveArtifact(base, e.URL)
+		if why != "" {
+			ix.diag(Error, "url", at, "entry "+quote(name)+": "+why+"; skipped")
+			return IndexEntry{}, false
+		}
+		out.URL, out.Digest = u, e.Digest
+	default: // V010, V020Interim: a file list under <index dir>/<name>/
+		files, ok := ix.files(at, name, e.Files, base, version == V020Interim)
+		if !ok {
+			return IndexEntry{}, false
+		}
+		out.Files = files
+		out.URL = files[0].URL
+		if version == V020Interim {
+			out.Digest = files[0].Digest
+		}
+	}
+	return out, true
+}
+
+// files checks a v0.1.0 (strings) or interim ({path, digest}) file list and resolves
+// each file to <index dir>/<name>/<path>, SKILL.md first.
+func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, digests bool) ([]IndexFile, bool) {
+	var list []IndexFile
+	if digests {
+		var fs []struct {
+			Path   string `json:"path"`
+			Digest string `json:"digest"`
+		}
+		if err := json.Unmarshal(raw, &fs); err != nil {
+			ix.diag(Error, "files", at+"/files", "files is not a list of {path, digest}; skipped")
+			return nil, false
+		}
+		for _, f := range fs {
+			list = append(list, IndexFile{Path: f.Path, Digest: f.Digest})
+		}
+	} else {
+		var fs []string
+		if err := json.Unmarshal(raw, &fs); err != nil {
+			ix.diag(Error, "files", at+"/files", "files is not a list of paths; skipped")
+			return nil, false
+		}
+		for _, f := range fs {
+			list = append(list, IndexFile{Path: f})
+		}
+	}
+	if len(list) == 0 {
+		ix.diag(Error, "files", at+"/files", "entry "+quote(name)+" lists no files; skipped")
+		return nil, false
+	}
+	dir := base.ResolveReference(&url.URL{Path: url.PathEscape(name) + "/"})
+	skill := -1
+	for i := range list {
+		f := &list[i]
+		if why := unsafeFilePath(f.Path); why != "" {
+			ix.diag(Error, "files", fmt.Sprintf("%s/files/%d", at, i), "file "+quote(f.Path)+": "+why+"; entry skipped")
+			return nil, false
+		}
+		if digests && !ValidDigest(f.Digest) {
+			ix.diag(Error, "digest", fmt.Sprintf("%s/files/%d", at, i), "file "+quote(f.Path)+" has no valid digest; entry skipped")
+			return nil, false
+		}
+		f.URL = dir.ResolveReference(&url.URL{Path: f.Path}).String()
+		if f.Path == SkillFile {
+			skill = i
+		}
+	}
+	if skill < 0 {
+		ix.diag(Error, "files", at+"/files", "entry "+quote(name)+" does not list SKILL.md; skipped")
+		return nil, false
+	}
+	list[0], list[skill] = list[skill], list[0]
+	if u, why := resolveArtifact(base, list[0].URL); why != "" || u == "" {
+		ix.diag(Error, "url", at, "entry "+quote(name)+": "+why+"; skipped")
+		return nil, false
+	}
+	return list, true
+}
+
+// unsafeFilePath says why an index file path is refused, or "": relative, "/"
+// separators, no ".." or empty segment, printable ASCII without \ ? # [ ].
+func unsafeFilePath(p string) string {
+	switch {
+	case p == "":
+		return "empty path"
+	case strings.HasPrefix(p, "/"):
+		return "absolute path"
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c < 0x21 || c > 0x7e || strings.IndexByte(`\?#[]`, c) >= 0 {
+			return "character outside printable ASCII or one of \\ ? # [ ]"
+		}
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "empty, . or .. segment"
+		}
+	}
+	return ""
+}
+
+// resolveArtifact resolves an entry URL against the index URL (RFC 3986 §5) and checks
+// that it is usable: https, or http on a loopback host, without userinfo.
+func resolveArtifact(base *url.URL, ref string) (string, string) {
+	if ref == "" {
+		return "", "no url"
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", "url does not parse"
+	}
+	u := base.ResolveReference(r)
+	switch {
+	case u.User != nil:
+		return "", "url carries userinfo"
+	case u.Scheme == "https":
+	case u.Scheme == "http" && isLoopback(u.Hostname()):
+	default:
+		return "", "url is not https"
+	}
+	if u.Host == "" {
+		return "", "url has no host"
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), ""
+}
+
+func isLoopback(h string) bool {
+	if h == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && a.Unmap().IsLoopback()
+}
+
+func jsonMessage(err error) string {
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
