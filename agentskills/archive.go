@@ -1,0 +1,490 @@
+package agentskills
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"os"
+	"path"
+	"strings"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Format is an archive format.
+type Format int
+
+const (
+	// FormatUnknown: neither the Content-Type nor the URL suffix says.
+	FormatUnknown Format = iota
+	// FormatTarGz is a gzip-compressed tar (.tar.gz, .tgz, application/gzip).
+	FormatTarGz
+	// FormatZip is a zip file (.zip, application/zip).
+	FormatZip
+)
+
+func (f Format) String() string {
+	switch f {
+	case FormatTarGz:
+		return "tar.gz"
+	case FormatZip:
+		return "zip"
+	}
+	return "unknown"
+}
+
+// FormatOf picks the format from the Content-Type, else (missing or
+// application/octet-stream) from the URL's suffix.
+func FormatOf(contentType, rawURL string) Format {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	switch strings.ToLower(mt) {
+	case "application/gzip", "application/x-gzip", "application/x-tar+gzip", "application/x-gtar", "application/x-compressed-tar":
+		return FormatTarGz
+	case "application/zip", "application/x-zip-compressed":
+		return FormatZip
+	}
+	p := strings.ToLower(rawURL)
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	switch {
+	case strings.HasSuffix(p, ".tar.gz"), strings.HasSuffix(p, ".tgz"):
+		return FormatTarGz
+	case strings.HasSuffix(p, ".zip"):
+		return FormatZip
+	}
+	return FormatUnknown
+}
+
+// Limits bound what an archive may unpack to. The zero value gives the defaults; each
+// limit is enforced while reading, so a bomb stops at the limit.
+type Limits struct {
+	MaxBytes   int64 // total unpacked size; 0: 16 MiB (the SEP-2640 skill limit)
+	MaxEntries int   // files and folders; 0: 512
+	MaxDepth   int   // path segments; 0: 16
+	MaxRatio   int64 // unpacked bytes per compressed byte, checked past 1 MiB; 0: 100
+}
+
+// Default limits.
+const (
+	DefaultMaxBytes   = 16 << 20
+	DefaultMaxEntries = 512
+	DefaultMaxDepth   = 16
+	DefaultMaxRatio   = 100
+	ratioFloor        = 1 << 20 // small archives compress well and are harmless
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxEntries <= 0 {
+		l.MaxEntries = DefaultMaxEntries
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxRatio <= 0 {
+		l.MaxRatio = DefaultMaxRatio
+	}
+	return l
+}
+
+// File is one regular file of a skill.
+type File struct {
+	Path string // relative, "/" separators, as in the archive
+	Data []byte
+}
+
+// Archive is an unpacked skill folder, in memory. Files keep the archive's order.
+type Archive struct {
+	Files []File
+	Dirs  []string
+}
+
+// Size returns the total size of the files.
+func (a *Archive) Size() int64 {
+	var n int64
+	for _, f := range a.Files {
+		n += int64(len(f.Data))
+	}
+	return n
+}
+
+// Get returns the file at p, if any.
+func (a *Archive) Get(p string) ([]byte, bool) {
+	for _, f := range a.Files {
+		if f.Path == p {
+			return f.Data, true
+		}
+	}
+	return nil, false
+}
+
+// ReadArchive unpacks a skill archive into memory, refusing anything unsafe:
+// absolute paths, ".." segments, backslashes, drive letters and NUL in names;
+// symlinks, hard links, devices, FIFOs and anything but regular files and folders;
+// two entries that collide after Unicode NFC normalisation and case folding; data
+// after the end of the archive; a SKILL.md that is not at the root. Modes (setuid,
+// setgid, sticky, executable) are never kept. Limits are enforced while reading. The
+// error is an *ArchiveError wrapping ErrUnsafeArchive or ErrArchiveTooLarge.
+// Verify the archive's digest before calling it.
+func ReadArchive(data []byte, format Format, lim Limits) (*Archive, error) {
+	lim = lim.withDefaults()
+	r := &reader{lim: lim, keys: map[string]string{}, dirKeys: map[string]bool{}, arch: &Archive{}}
+	var err error
+	switch format {
+	case FormatTarGz:
+		err = r.tarGz(data)
+	case FormatZip:
+		err = r.zip(data)
+	default:
+		err = &ArchiveError{Reason: "unknown archive format (want .tar.gz or .zip)", Err: ErrUnsafeArchive}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkRoot(); err != nil {
+		return nil, err
+	}
+	return r.arch, nil
+}
+
+// ExtractArchive unpacks a skill archive into root, a directory opened with
+// os.OpenRoot that the caller keeps private (the model, its tools and other users
+// must not be able to write it). The whole archive is read and checked in memory
+// first, so a rejected archive writes nothing; files are then created exclusively
+// (never overwritten) with mode 0644, folders with 0755. It returns the files written.
+func ExtractArchive(data []byte, format Format, root *os.Root, lim Limits) ([]string, error) {
+	a, err := ReadArchive(data, format, lim)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range a.Dirs {
+		if err := root.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("agentskills: extract %s: %w", d, err)
+		}
+	}
+	var written []string
+	for _, f := range a.Files {
+		if dir := path.Dir(f.Path); dir != "." {
+			if err := root.MkdirAll(dir, 0o755); err != nil {
+				return written, fmt.Errorf("agentskills: extract %s: %w", f.Path, err)
+			}
+		}
+		fh, err := root.OpenFile(f.Path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return written, fmt.Errorf("agentskills: extract %s: %w", f.Path, err)
+		}
+		_, werr := fh.Write(f.Data)
+		if cerr := fh.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return written, fmt.Errorf("agentskills: extract %s: %w", f.Path, werr)
+		}
+		written = append(written, f.Path)
+	}
+	return written, nil
+}
+
+type reader struct {
+	lim     Limits
+	arch    *Archive
+	entries int
+	total   int64
+	keys    map[string]string // folded path → original, for collisions
+	dirKeys map[string]bool   // folded folder paths (explicit and implied)
+}
+
+func unsafe(entry, reason string) error {
+	return &ArchiveError{Entry: entry, Reason: reason, Err: ErrUnsafeArchive}
+}
+
+func tooLarge(entry, reason string) error {
+	return &ArchiveError{Entry: entry, Reason: reason, Err: ErrArchiveTooLarge}
+}
+
+var folder = cases.Fold()
+
+// name checks an entry name and returns its clean form ("" for the root folder).
+func (r *reader) name(raw string, isDir bool) (string, error) {
+	switch {
+	case strings.ContainsRune(raw, 0):
+		return "", unsafe(raw, "NUL in the name")
+	case strings.Contains(raw, "\\"):
+		return "", unsafe(raw, "backslash in the name")
+	case strings.HasPrefix(raw, "/"):
+		return "", unsafe(raw, "absolute path")
+	case len(raw) >= 2 && raw[1] == ':':
+		return "", unsafe(raw, "drive letter")
+	}
+	p := strings.TrimPrefix(raw, "./")
+	if isDir {
+		p = strings.TrimSuffix(p, "/")
+	}
+	if p == "" || p == "." {
+		if isDir {
+			return "", nil
+		}
+		return "", unsafe(raw, "empty file name")
+	}
+	segs := strings.Split(p, "/")
+	for _, s := range segs {
+		switch s {
+		case "..":
+			return "", unsafe(raw, "\"..\" segment")
+		case "", ".":
+			return "", unsafe(raw, "empty or \".\" segment")
+		}
+	}
+	if len(segs) > r.lim.MaxDepth {
+		return "", tooLarge(raw, fmt.Sprintf("deeper than %d levels", r.lim.MaxDepth))
+	}
+	return p, nil
+}
+
+// add records an entry after the collision and count checks.
+func (r *reader) add(p string, isDir bool) error {
+	r.entries++
+	if r.entries > r.lim.MaxEntries {
+		return tooLarge(p, fmt.Sprintf("more than %d entries", r.lim.MaxEntries))
+	}
+	key := folder.String(norm.NFC.String(p))
+	if prev, dup := r.keys[key]; dup {
+		if prev == p {
+			return unsafe(p, "duplicate entry")
+		}
+		return unsafe(p, fmt.Sprintf("collides with %q after Unicode normalisation and case folding", prev))
+	}
+	if isDir {
+		r.dirKeys[key] = true
+		r.keys[key] = p
+		r.arch.Dirs = append(r.arch.Dirs, p)
+		return nil
+	}
+	if r.dirKeys[key] {
+		return unsafe(p, "a file where a folder is")
+	}
+	for d := path.Dir(key); d != "."; d = path.Dir(d) {
+		if prev, isFile := r.keys[d]; isFile && !r.dirKeys[d] {
+			return unsafe(p, fmt.Sprintf("inside %q, which is a file", prev))
+		}
+		r.dirKeys[d] = true
+	}
+	r.keys[key] = p
+	return nil
+}
+
+// read reads one file's content within the size budget, checking the compression
+// ratio as it goes (compressed reports the compressed bytes consumed so far).
+func (r *reader) read(p string, src io.Reader, compressed func() int64) error {
+	var buf bytes.Buffer
+	chunk := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(chunk)
+		if n > 0 {
+			r.total += int64(n)
+			if r.total > r.lim.MaxBytes {
+				return tooLarge(p, fmt.Sprintf("unpacks to more than %d bytes", r.lim.MaxBytes))
+			}
+			if c := compressed(); r.total > ratioFloor && c > 0 && r.total/c > r.lim.MaxRatio {
+				return tooLarge(p, fmt.Sprintf("compression ratio over %d:1", r.lim.MaxRatio))
+			}
+			buf.Write(chunk[:n])
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return unsafe(p, "truncated or corrupt: "+err.Error())
+		}
+	}
+	r.arch.Files = append(r.arch.Files, File{Path: p, Data: buf.Bytes()})
+	return nil
+}
+
+// countingReader counts the bytes read from the compressed input.
+type countingReader struct {
+	r *bytes.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) ReadByte() (byte, error) {
+	b, err := c.r.ReadByte()
+	if err == nil {
+		c.n++
+	}
+	return b, err
+}
+
+func (r *reader) tarGz(data []byte) error {
+	cr := &countingReader{r: bytes.NewReader(data)}
+	zr, err := gzip.NewReader(cr)
+	if err != nil {
+		return unsafe("", "not gzip data: "+err.Error())
+	}
+	zr.Multistream(false) // a second gzip member is data after the end
+	tr := tar.NewReader(zr)
+	compressed := func() int64 { return cr.n }
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return unsafe("", "truncated or corrupt tar: "+err.Error())
+		}
+		switch h.Typeflag {
+		case tar.TypeXGlobalHeader:
+			continue // pax metadata (git archive writes one); not an entry
+		case tar.TypeReg, tar.TypeRegA: //nolint:staticcheck // TypeRegA is still written by old tars
+			p, err := r.name(h.Name, false)
+			if err != nil {
+				return err
+			}
+			if err := r.add(p, false); err != nil {
+				return err
+			}
+			if err := r.read(p, tr, compressed); err != nil {
+				return err
+			}
+		case tar.TypeDir:
+			p, err := r.name(h.Name, true)
+			if err != nil {
+				return err
+			}
+			if p == "" {
+				continue
+			}
+			if err := r.add(p, true); err != nil {
+				return err
+			}
+		case tar.TypeSymlink:
+			return unsafe(h.Name, "symbolic link (links are never followed or created)")
+		case tar.TypeLink:
+			return unsafe(h.Name, "hard link (links are never followed or created)")
+		case tar.TypeChar, tar.TypeBlock:
+			return unsafe(h.Name, "device file")
+		case tar.TypeFifo:
+			return unsafe(h.Name, "FIFO")
+		default:
+			return unsafe(h.Name, fmt.Sprintf("entry type %q is not a regular file or folder", h.Typeflag))
+		}
+	}
+	// After the end-of-archive marker only zero padding may follow, then nothing.
+	rest, err := io.ReadAll(io.LimitReader(zr, 1<<20))
+	if err != nil {
+		return unsafe("", "corrupt gzip stream: "+err.Error())
+	}
+	if bytes.ContainsFunc(rest, func(r rune) bool { return r != 0 }) {
+		return unsafe("", "data after the end of the tar archive")
+	}
+	if cr.r.Len() > 0 {
+		return unsafe("", "data after the end of the gzip stream")
+	}
+	return nil
+}
+
+func (r *reader) zip(data []byte) error {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return unsafe("", "not a zip archive: "+err.Error())
+	}
+	if err := zipEnd(data); err != nil {
+		return err
+	}
+	var compressed int64
+	for _, f := range zr.File {
+		mode := f.Mode()
+		switch {
+		case mode&fs.ModeSymlink != 0:
+			return unsafe(f.Name, "symbolic link (links are never followed or created)")
+		case mode&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+			return unsafe(f.Name, "device file")
+		case mode&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeIrregular) != 0:
+			return unsafe(f.Name, "not a regular file or folder")
+		case mode.IsDir() || strings.HasSuffix(f.Name, "/"):
+			p, err := r.name(f.Name, true)
+			if err != nil {
+				return err
+			}
+			if p != "" {
+				if err := r.add(p, true); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		p, err := r.name(f.Name, false)
+		if err != nil {
+			return err
+		}
+		if err := r.add(p, false); err != nil {
+			return err
+		}
+		if f.UncompressedSize64 > uint64(r.lim.MaxBytes) {
+			return tooLarge(p, fmt.Sprintf("declares %d bytes, over %d", f.UncompressedSize64, r.lim.MaxBytes))
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return unsafe(p, "cannot read: "+err.Error())
+		}
+		compressed += int64(f.CompressedSize64)
+		c := compressed
+		err = r.read(p, rc, func() int64 { return c })
+		rc.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// zipEnd refuses bytes after the end-of-central-directory record and its comment.
+func zipEnd(data []byte) error {
+	const eocdLen = 22
+	start := max(0, len(data)-(eocdLen+0xffff))
+	i := bytes.LastIndex(data[start:], []byte("PK\x05\x06"))
+	if i < 0 {
+		return unsafe("", "no end of central directory")
+	}
+	i += start
+	if i+eocdLen > len(data) {
+		return unsafe("", "truncated end of central directory")
+	}
+	commentLen := int(data[i+20]) | int(data[i+21])<<8
+	if i+eocdLen+commentLen != len(data) {
+		return unsafe("", "data after the end of the zip archive")
+	}
+	return nil
+}
+
+// checkRoot requires SKILL.md at the archive root, named exactly.
+func (r *reader) checkRoot() error {
+	if _, ok := r.arch.Get(SkillFile); ok {
+		return nil
+	}
+	for _, f := range r.arch.Files {
+		if strings.EqualFold(path.Base(f.Path), SkillFile) {
+			if dir := path.Dir(f.Path); dir != "." {
+				return unsafe(f.Path, fmt.Sprintf("SKILL.md is in a wrapper folder %q; it must be at the archive root", dir))
+			}
+			return unsafe(f.Path, "the skill file must be named SKILL.md exactly")
+		}
+	}
+	return unsafe("", "no SKILL.md at the archive root")
+}

@@ -1,0 +1,123 @@
+package agentskills
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Readers for the pre-final drafts of skills over MCP. None gives an integrity-bound
+// entry; they are labelled non-standard and their content unverified unless a
+// well-formed digest is given.
+
+// LegacyEntry is a skill read from a draft skill://index.json.
+type LegacyEntry struct {
+	Name        string
+	Description string
+	URI         string // the SKILL.md URI
+	Digest      string // June draft only; "" when unverified
+}
+
+// ParseLegacyIndex reads the skill://index.json of the April 2026 draft ($schema of the
+// discovery index; types skill-md, archive, mcp-resource-template; no digests) or of
+// the June 2026 draft (no $schema; {frontmatter, url?, digest?, archives?}). It returns
+// the skill-md entries; archives, templates (never expanded) and unknown types are
+// skipped with a diagnostic, as are June entries whose digest is malformed.
+func ParseLegacyIndex(data []byte) ([]LegacyEntry, []Diagnostic, error) {
+	var raw struct {
+		Schema *string `json:"$schema"`
+		Skills []struct {
+			Name        string         `json:"name"`
+			Type        string         `json:"type"`
+			Description string         `json:"description"`
+			URL         string         `json:"url"`
+			Digest      string         `json:"digest"`
+			Frontmatter map[string]any `json:"frontmatter"`
+			Archives    []any          `json:"archives"`
+		} `json:"skills"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil || raw.Skills == nil {
+		return nil, nil, fmt.Errorf("%w: not a draft skill://index.json", ErrNotIndex)
+	}
+	var out []LegacyEntry
+	var diags []Diagnostic
+	skip := func(i int, code, msg string) {
+		diags = append(diags, Diagnostic{Severity: Warning, Code: code, Where: fmt.Sprintf("/skills/%d", i), Message: msg})
+	}
+	june := raw.Schema == nil
+	for i, s := range raw.Skills {
+		e := LegacyEntry{Name: s.Name, Description: s.Description, URI: s.URL}
+		if june {
+			e.Name, _ = s.Frontmatter["name"].(string)
+			e.Description, _ = s.Frontmatter["description"].(string)
+			switch {
+			case s.URL == "" && len(s.Archives) > 0:
+				skip(i, "archive", "archive-only entry; archives are not read from drafts")
+				continue
+			case s.URL == "":
+				skip(i, "entry", "entry has no url")
+				continue
+			case !ValidDigest(s.Digest):
+				skip(i, "digest", "digest is not sha256: and 64 lowercase hex digits; the SKILL.md cannot be verified")
+				continue
+			}
+			e.Digest = s.Digest
+		} else {
+			switch s.Type {
+			case TypeSkillMD:
+			case TypeArchive:
+				skip(i, "archive", "archive entry; archives are not read from drafts")
+				continue
+			case "mcp-resource-template":
+				skip(i, "template", "resource template; a template is for the user, never expanded by the SDK")
+				continue
+			default:
+				skip(i, "unknown-type", "unknown type "+quote(s.Type))
+				continue
+			}
+		}
+		u, err := ParseSkillURI(e.URI)
+		if err != nil {
+			skip(i, "uri", err.Error())
+			continue
+		}
+		if e.Name == "" {
+			e.Name = u.Name()
+		}
+		out = append(out, e)
+	}
+	return out, diags, nil
+}
+
+// ParseFastMCPManifest reads a FastMCP skill://<name>/_manifest: {skill, files[{path,
+// size, hash}]}. Files whose hash is a well-formed digest can be verified; the others
+// are reported as unverifiable.
+func ParseFastMCPManifest(data []byte) (string, []Resource, []Diagnostic, error) {
+	var raw struct {
+		Skill string `json:"skill"`
+		Files []struct {
+			Path string `json:"path"`
+			Size int64  `json:"size"`
+			Hash string `json:"hash"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil || raw.Skill == "" || raw.Files == nil {
+		return "", nil, nil, fmt.Errorf("agentskills: not a FastMCP skill manifest")
+	}
+	var res []Resource
+	var diags []Diagnostic
+	for i, f := range raw.Files {
+		u, err := NewURI(raw.Skill, f.Path)
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("agentskills: FastMCP manifest file %d: %w", i, err)
+		}
+		r := Resource{URI: u.String(), Size: f.Size}
+		if ValidDigest(f.Hash) {
+			r.Digest = f.Hash
+		} else {
+			diags = append(diags, Diagnostic{Severity: Warning, Code: "digest", Where: fmt.Sprintf("/files/%d", i),
+				Message: "hash is not sha256: and 64 lowercase hex digits; the file cannot be verified"})
+		}
+		res = append(res, r)
+	}
+	return raw.Skill, res, diags, nil
+}
