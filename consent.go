@@ -23,6 +23,9 @@ const (
 	// ConsentWrite: an agent API call with a method other than GET, HEAD or OPTIONS
 	// ("prefer read-only actions unless the user asks for a write", SD-C-2).
 	ConsentWrite
+	// ConsentArtifact: download a skill artifact (SKILL.md, archive, file) that a
+	// site's skills index lists on another origin.
+	ConsentArtifact
 )
 
 // String returns a stable, lower-case name for the action, such as "write".
@@ -36,6 +39,8 @@ func (a ConsentAction) String() string {
 		return "cross-origin"
 	case ConsentWrite:
 		return "write"
+	case ConsentArtifact:
+		return "artifact"
 	}
 	return fmt.Sprintf("ConsentAction(%d)", int(a))
 }

@@ -168,12 +168,12 @@ func (p *skillParser) parse(data []byte) error {
 	}
 	p.out.Body = string(body)
 
-	root, err := decodeYAML(src)
+	root, err := decodeYAML(src, fmText)
 	if err != nil && p.opts.Mode == Lenient {
 		// The client guide's fallback: an unquoted ": " or a leading backtick in a value
 		// is valid intent but invalid YAML; quote such values once and retry.
 		if fixed, changed := quoteValues(fmText); changed {
-			if r, err2 := decodeYAML(append(append([]byte("---\n"), fixed...), []byte("---\n")...)); err2 == nil {
+			if r, err2 := decodeYAML(append(append([]byte("---\n"), fixed...), []byte("---\n")...), fixed); err2 == nil {
 				p.warn("yaml-quoted", "frontmatter is not valid YAML ("+yamlMessage(err)+"); read after quoting values that hold \": \" or start with a reserved character")
 				root, err = r, nil
 			}
@@ -224,9 +224,19 @@ func splitFrontmatter(src []byte) (fm, body []byte, ok bool) {
 }
 
 // decodeYAML decodes the frontmatter of src (which starts with "---") into a node,
-// through adrg/frontmatter.
-func decodeYAML(src []byte) (*yaml.Node, error) {
+// through adrg/frontmatter. fm is the YAML as splitFrontmatter found it: adrg trims
+// delimiter lines, so an indented "---" inside a quoted value would end its block
+// early; in that one case the YAML is decoded directly.
+func decodeYAML(src, fm []byte) (*yaml.Node, error) {
 	var node yaml.Node
+	for _, l := range bytes.Split(fm, []byte("\n")) {
+		if string(bytes.TrimSpace(l)) == "---" {
+			if err := yaml.Unmarshal(fm, &node); err != nil {
+				return nil, err
+			}
+			return &node, nil
+		}
+	}
 	if _, err := frontmatter.MustParse(bytes.NewReader(src), &node, yamlFormat); err != nil {
 		return nil, err
 	}

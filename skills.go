@@ -1,0 +1,226 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/wellknown-dev/discovery/agentskills"
+)
+
+// SkillsIndex is a site's Agent Skills index, as returned by [Client.ListSkills].
+// Listing reads only the index: no SKILL.md or archive is fetched until
+// [Client.GetSkill] asks for one. Every string in it was published by the site and is
+// untrusted data.
+type SkillsIndex struct {
+	Origin   Origin
+	Index    *agentskills.Index
+	Fetches  []Fetch   // the index paths probed, in order
+	Warnings []Warning // the index's diagnostics, stale answers
+}
+
+// Skill is a skill fetched with [Client.GetSkill], verified against its digest when
+// the index gives one.
+type Skill struct {
+	Entry    agentskills.IndexEntry
+	SkillMD  *agentskills.SkillMD
+	Files    []agentskills.File // every file, SKILL.md first
+	Verified bool               // false for v0.1.0 indexes, which publish no digests: label the content unverified
+	Warnings []Warning
+}
+
+// ListSkills fetches origin's well-known skills index: /.well-known/agent-skills/
+// index.json, then, when that is not published, /.well-known/skills/index.json. The
+// same HTTPS, origin, consent, retry, cache and last-good rules apply as for
+// [Client.Discover]. It returns [ErrNotPublished] when neither path is published.
+func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	o, err := ParseOrigin(origin)
+	if err != nil {
+		return nil, err
+	}
+	res := &SkillsIndex{Origin: o}
+	for _, p := range []string{agentskills.IndexPath, agentskills.LegacyIndexPath} {
+		u := o.String() + p
+		out := fetchShared(ctx, c, o, u, indexSpec(u))
+		res.Fetches = append(res.Fetches, out.fetch)
+		res.Warnings = append(res.Warnings, out.warnings...)
+		switch {
+		case out.err != nil:
+			return nil, out.err
+		case out.doc != nil:
+			res.Index = out.doc
+			return res, nil
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, agentskills.IndexPath, agentskills.LegacyIndexPath)
+}
+
+// indexSpec parses an index fetched from u.
+func indexSpec(u string) docSpec[agentskills.Index] {
+	return docSpec[agentskills.Index]{
+		accept: "application/json",
+		typeOK: mcpSpec.typeOK,
+		parse: func(data []byte) (*agentskills.Index, []Warning, error) {
+			ix, err := agentskills.ParseIndex(data, u, agentskills.Lenient)
+			if err != nil {
+				return nil, nil, err
+			}
+			var ws []Warning
+			for _, d := range ix.Diagnostics {
+				ws = append(ws, Warning{Code: "skills-index", Message: d.String()})
+			}
+			return ix, ws, nil
+		},
+	}
+}
+
+// maxSkillFile bounds one SKILL.md fetched from a v0.1.0 or interim index.
+const maxSkillFile = 1 << 20
+
+// GetSkill fetches the skill named name from an index returned by ListSkills. The
+// artifact (a SKILL.md, an archive, or a v0.1.0 file list) is fetched through the same
+// stack, an artifact on another origin needs [ConsentArtifact], and its digest is
+// verified before anything is parsed or unpacked; a mismatch is an error wrapping
+// [agentskills.ErrDigestMismatch], and nothing of the content is returned. Archives are
+// unpacked in memory with the hardening of [agentskills.ReadArchive].
+func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*Skill, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	if ix == nil || ix.Index == nil {
+		return nil, errors.New("discovery: GetSkill needs an index from ListSkills")
+	}
+	var entry *agentskills.IndexEntry
+	for i := range ix.Index.Skills {
+		if ix.Index.Skills[i].Name == name {
+			entry = &ix.Index.Skills[i]
+			break
+		}
+	}
+	if entry == nil {
+		return nil, fmt.Errorf("discovery: the index lists no skill %q", name)
+	}
+	sk := &Skill{Entry: *entry, Verified: entry.Verified()}
+	switch {
+	case len(entry.Files) > 0: // v0.1.0 or interim: one request per file
+		var total int64
+		for i, f := range entry.Files {
+			if i >= agentskills.DefaultMaxEntries {
+				return nil, fmt.Errorf("%w: more than %d files", agentskills.ErrArchiveTooLarge, agentskills.DefaultMaxEntries)
+			}
+			data, _, err := c.fetchArtifact(ctx, ix.Origin, f.URL, maxSkillFile)
+			if err != nil {
+				return nil, err
+			}
+			if f.Digest != "" {
+				if err := agentskills.Verify(data, -1, f.Digest); err != nil {
+					return nil, fmt.Errorf("discovery: %s: %w", redactString(f.URL), err)
+				}
+			}
+			total += int64(len(data))
+			if total > agentskills.DefaultMaxBytes {
+				return nil, fmt.Errorf("%w: files total more than %d bytes", agentskills.ErrArchiveTooLarge, agentskills.DefaultMaxBytes)
+			}
+			sk.Files = append(sk.Files, agentskills.File{Path: f.Path, Data: data})
+		}
+		if !sk.Verified {
+			sk.Warnings = append(sk.Warnings, Warning{Code: "unverified", URL: entry.URL,
+				Message: "the index publishes no digests (v0.1.0): the content cannot be verified"})
+		}
+	case entry.Type == agentskills.TypeArchive:
+		data, ctype, err := c.fetchArtifact(ctx, ix.Origin, entry.URL, agentskills.DefaultMaxBytes)
+		if err != nil {
+			return nil, err
+		}
+		if err := agentskills.Verify(data, -1, entry.Digest); err != nil {
+			return nil, fmt.Errorf("discovery: %s: %w", redactString(entry.URL), err)
+		}
+		a, err := agentskills.ReadArchive(data, agentskills.FormatOf(ctype, entry.URL), agentskills.Limits{})
+		if err != nil {
+			return nil, fmt.Errorf("discovery: %s: %w", redactString(entry.URL), err)
+		}
+		if md, ok := a.Get(agentskills.SkillFile); ok {
+			sk.Files = append(sk.Files, agentskills.File{Path: agentskills.SkillFile, Data: md})
+		}
+		for _, f := range a.Files {
+			if f.Path != agentskills.SkillFile {
+				sk.Files = append(sk.Files, f)
+			}
+		}
+	default: // a single SKILL.md
+		data, _, err := c.fetchArtifact(ctx, ix.Origin, entry.URL, maxSkillFile)
+		if err != nil {
+			return nil, err
+		}
+		if err := agentskills.Verify(data, -1, entry.Digest); err != nil {
+			return nil, fmt.Errorf("discovery: %s: %w", redactString(entry.URL), err)
+		}
+		sk.Files = []agentskills.File{{Path: agentskills.SkillFile, Data: data}}
+	}
+	md, err := agentskills.ParseSkillMD(sk.Files[0].Data, agentskills.ParseOptions{Dir: entry.Name})
+	if err != nil {
+		return nil, fmt.Errorf("discovery: skill %q: %w", entry.Name, err)
+	}
+	sk.SkillMD = md
+	for _, d := range md.Diagnostics {
+		sk.Warnings = append(sk.Warnings, Warning{Code: "skill", URL: entry.URL, Message: d.String()})
+	}
+	return sk, nil
+}
+
+// fetchArtifact GETs a skill artifact through the Client's stack, capped at limit,
+// asking ConsentArtifact first when it lives on another origin.
+func (c *Client) fetchArtifact(ctx context.Context, o Origin, rawURL string, limit int64) ([]byte, string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: artifact URL does not parse", ErrInvalidOrigin)
+	}
+	target, err := originOf(u)
+	if err != nil {
+		return nil, "", err
+	}
+	if target != o {
+		err := ask(ctx, c.consent, &ConsentRequest{
+			Action: ConsentArtifact, Origin: o, URL: redact(u), Method: http.MethodGet,
+			Reason: fmt.Sprintf("%s lists a skill artifact on another origin, %s", o, target),
+		}, ErrConsentDenied)
+		if err != nil {
+			return nil, "", err
+		}
+	}
+	tr := &fetchTrace{origin: o}
+	ctx, cancel := context.WithTimeout(context.WithValue(withDialPolicy(ctx, o, c.guard.allow), traceKey{}, tr), c.docTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, "", &FetchError{URL: redact(u), Err: err}
+	}
+	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("Accept", "text/markdown, text/plain;q=0.9, application/gzip;q=0.8, application/zip;q=0.8, */*;q=0.1")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, "", &FetchError{URL: redact(u), Attempts: int(tr.attempts.Load()), Err: unwrapURLError(err)}
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, "", &HTTPError{URL: redact(u), StatusCode: resp.StatusCode, Attempts: int(tr.attempts.Load())}
+	}
+	ctype := resp.Header.Get("Content-Type")
+	if strings.HasPrefix(strings.ToLower(ctype), "text/html") {
+		return nil, "", &FetchError{URL: redact(u), Err: errors.New("discovery: an HTML page where a skill artifact was expected")}
+	}
+	data, err := readCapped(resp.Body, limit)
+	if err != nil {
+		return nil, "", &FetchError{URL: redact(u), Attempts: int(tr.attempts.Load()), Err: err}
+	}
+	return data, ctype, nil
+}
