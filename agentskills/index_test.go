@@ -1,0 +1,150 @@
+package agentskills_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/discovery/agentskills"
+)
+
+const legacyIndexURL = "https://docs.example.com/.well-known/skills/index.json"
+
+func entries(ix *agentskills.Index) string {
+	var out []string
+	for _, s := range ix.Skills {
+		out = append(out, s.Name+"="+strings.TrimPrefix(s.URL, "https://docs.example.com"))
+	}
+	return strings.Join(out, " ")
+}
+
+// TestIndexFiles gives every index in the corpus and the vectors an explicit expectation.
+func TestIndexFiles(t *testing.T) {
+	t.Parallel()
+	type want struct {
+		err     error  // errors.Is, or nil
+		version string //
+		skills  string // name=path, joined by " "
+		diags   string // diagnostic codes
+	}
+	expect := map[string]want{
+		"skillsindex/DearDhruv__deardhruv.com__static-wellknown-agent-skills-index.json": {err: agentskills.ErrNotIndex},
+		"skillsindex/cloudflare__cloudflare-docs__public-wellknown-skills-index.json": {version: agentskills.V010,
+			skills: "agents-sdk=/.well-known/skills/agents-sdk/SKILL.md cloudflare=/.well-known/skills/cloudflare/SKILL.md " +
+				"durable-objects=/.well-known/skills/durable-objects/SKILL.md wrangler=/.well-known/skills/wrangler/SKILL.md"},
+		"skillsindex/getsentry__sentry-docs__public-wellknown-skills-index.json": {version: agentskills.V010,
+			skills: "sentry-docs=/.well-known/skills/sentry-docs/SKILL.md technical-docs=/.well-known/skills/technical-docs/SKILL.md docs-review=/.well-known/skills/docs-review/SKILL.md"},
+		// v0.2.0 body at the v0.1.0 path; its entry has no digest, so it cannot be verified.
+		"skillsindex/merxex__merxex-website__wellknown-skills-index.json": {version: agentskills.V020, diags: "digest"},
+		"skillsindex/mollie__ai__wellknown-skills-index.json": {version: agentskills.V010,
+			skills: "mollie-integration=/.well-known/skills/mollie-integration/SKILL.md"},
+		"skillsindex/neondatabase__website__public-wellknown-skills-index.json": {version: agentskills.V010,
+			skills: "neon-postgres=/.well-known/skills/neon-postgres/SKILL.md claimable-postgres=/.well-known/skills/claimable-postgres/SKILL.md " +
+				"neon-postgres-egress-optimizer=/.well-known/skills/neon-postgres-egress-optimizer/SKILL.md neon-postgres-branches=/.well-known/skills/neon-postgres-branches/SKILL.md " +
+				"neon=/.well-known/skills/neon/SKILL.md neon-postgres-agent-platforms=/.well-known/skills/neon-postgres-agent-platforms/SKILL.md " +
+				"neon-object-storage=/.well-known/skills/neon-object-storage/SKILL.md neon-ai-gateway=/.well-known/skills/neon-ai-gateway/SKILL.md " +
+				"neon-functions=/.well-known/skills/neon-functions/SKILL.md"},
+		// Relative URLs resolve against the index URL.
+		"skillsindex/rinchen__stanford.tel__wellknown-skills-index.json": {version: agentskills.V020,
+			skills: "hermes-radicle=/.well-known/skills/hermes-radicle/SKILL.md hermes-ngit=/.well-known/skills/hermes-ngit/SKILL.md"},
+		// A plugin manifest carrying a prompt-injection payload: not an index; its text never surfaces.
+		"skillsindex/timlawrenz__216pi.ai__wellknown-skills-index-HOSTILE.json":                    {err: agentskills.ErrNotIndex},
+		"vectors/wellknown/AppotaPayInc--skills--well-known-agent-skills-index.NONCONFORMANT.json": {err: agentskills.ErrUnknownSchema},
+		// Placeholder digests ("sha256:c4d5e6f7...") cannot verify anything: every entry is skipped.
+		"vectors/wellknown/cloudflare-rfc--1bd1167--example-index.v0.2.0.json":               {version: agentskills.V020, diags: "digest,digest,digest"},
+		"vectors/wellknown/cloudflare-rfc--d484812--example-index.v0.2.0-interim-draft.json": {version: agentskills.V020Interim, diags: "digest,digest"},
+		"vectors/wellknown/cloudflare-rfc--d9532a1--example-index.v0.1.0.json": {version: agentskills.V010,
+			skills: "wrangler=/.well-known/skills/wrangler/SKILL.md code-review=/.well-known/skills/code-review/SKILL.md"},
+		"vectors/wellknown/getsentry--sentry-docs--public-well-known-skills-index.v0.1.0.json": {version: agentskills.V010,
+			skills: "sentry-docs=/.well-known/skills/sentry-docs/SKILL.md technical-docs=/.well-known/skills/technical-docs/SKILL.md docs-review=/.well-known/skills/docs-review/SKILL.md"},
+	}
+	root := "../../shared/corpus"
+	if _, err := os.Stat(root); err != nil {
+		t.Skip("corpus not available")
+	}
+	var files []string
+	for _, g := range []string{"skillsindex/*", "vectors/wellknown/*"} {
+		m, _ := filepath.Glob(filepath.Join(root, g))
+		files = append(files, m...)
+	}
+	for _, f := range files {
+		rel, _ := filepath.Rel(root, f)
+		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
+			w, ok := expect[rel]
+			if !ok {
+				t.Fatalf("no expectation for %s", rel)
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix, err := agentskills.ParseIndex(data, legacyIndexURL, agentskills.Lenient)
+			if w.err != nil {
+				if !errors.Is(err, w.err) {
+					t.Fatalf("error = %v, want %v", err, w.err)
+				}
+				if strings.Contains(err.Error(), "CRITICAL") || strings.Contains(err.Error(), "Do not execute") {
+					t.Errorf("the error repeats the document's text: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ix.Version != w.version || entries(ix) != w.skills || codes(ix.Diagnostics) != w.diags {
+				t.Errorf("version %s, skills %q, diags %q\nwant %s, %q, %q", ix.Version, entries(ix), codes(ix.Diagnostics), w.version, w.skills, w.diags)
+			}
+		})
+	}
+}
+
+func TestIndexRules(t *testing.T) {
+	t.Parallel()
+	digest := agentskills.Digest([]byte("x"))
+	const v2 = `{"$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json", "skills": [`
+	tests := []struct {
+		name, doc, skills, diags string
+		mode                     agentskills.Mode
+	}{
+		{"v0.2.0 resolution", v2 + `{"name":"a","type":"skill-md","description":"d","url":"a/SKILL.md","digest":"` + digest + `"},
+			{"name":"b","type":"archive","description":"d","url":"https://cdn.example.org/b.tar.gz","digest":"` + digest + `"},
+			{"name":"c","type":"skill-md","description":"d","url":"/c/SKILL.md","digest":"` + digest + `"}]}`,
+			"a=/.well-known/skills/a/SKILL.md b=https://cdn.example.org/b.tar.gz c=/c/SKILL.md", "", agentskills.Lenient},
+		{"unknown type skipped", v2 + `{"name":"a","type":"mcp-resource-template","description":"d","url":"a","digest":"` + digest + `"}]}`, "", "unknown-type", agentskills.Lenient},
+		{"http, javascript and userinfo URLs skipped", v2 +
+			`{"name":"a","type":"skill-md","description":"d","url":"http://x.example/a","digest":"` + digest + `"},
+			{"name":"b","type":"skill-md","description":"d","url":"javascript:alert(1)","digest":"` + digest + `"},
+			{"name":"c","type":"skill-md","description":"d","url":"https://u:p@x.example/c","digest":"` + digest + `"}]}`, "", "url,url,url", agentskills.Lenient},
+		{"uppercase digest skipped", v2 + `{"name":"a","type":"skill-md","description":"d","url":"a","digest":"` + strings.ToUpper(digest) + `"}]}`, "", "digest", agentskills.Lenient},
+		{"v0.1.0 unsafe paths", `{"skills": [{"name":"a","description":"d","files":["SKILL.md","../x"]},
+			{"name":"b","description":"d","files":["SKILL.md","/etc/passwd"]},
+			{"name":"c","description":"d","files":["SKILL.md","a\\b"]},
+			{"name":"d","description":"d","files":["README.md"]},
+			{"name":"../e","description":"d","files":["SKILL.md"]}]}`, "", "files,files,files,files,name", agentskills.Lenient},
+		{"v0.1.0 SKILL.md first", `{"skills": [{"name":"a","description":"d","files":["references/x.md","SKILL.md"]}]}`, "a=/.well-known/skills/a/SKILL.md", "", agentskills.Lenient},
+		{"v0.2.0 entries without $schema, lenient", `{"skills": [{"name":"a","type":"skill-md","description":"d","url":"/a/SKILL.md","digest":"` + digest + `"}]}`, "a=/a/SKILL.md", "version", agentskills.Lenient},
+		{"v0.2.0 entries without $schema, strict", `{"skills": [{"name":"a","type":"skill-md","description":"d","url":"/a/SKILL.md","digest":"` + digest + `"}]}`, "", "version", agentskills.Strict},
+		{"name not ASCII-lowercase", v2 + `{"name":"Big","type":"skill-md","description":"d","url":"a","digest":"` + digest + `"}]}`, "Big=/.well-known/skills/a", "name", agentskills.Lenient},
+		{"empty index", `{"skills": []}`, "", "", agentskills.Lenient},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ix, err := agentskills.ParseIndex([]byte(tc.doc), legacyIndexURL, tc.mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if entries(ix) != tc.skills || codes(ix.Diagnostics) != tc.diags {
+				t.Errorf("skills %q, diags %q (%v); want %q, %q", entries(ix), codes(ix.Diagnostics), ix.Diagnostics, tc.skills, tc.diags)
+			}
+		})
+	}
+	for _, bad := range []string{`[]`, `{"skills": null}`, `{"name": "x"}`, `not json`, `{"skills": []} trailing`} {
+		if _, err := agentskills.ParseIndex([]byte(bad), legacyIndexURL, agentskills.Lenient); !errors.Is(err, agentskills.ErrNotIndex) {
+			t.Errorf("ParseIndex(%q) = %v, want ErrNotIndex", bad, err)
+		}
+	}
+}
