@@ -283,63 +283,48 @@ func (r *reader) add(p string, isDir bool) error {
 	return nil
 }
 
-// read reads one file's content within the size budget, checking the compression
-// ratio as it goes (compressed reports the compressed bytes consumed so far).
-func (r *reader) read(p string, src io.Reader, compressed func() int64) error {
-	var buf bytes.Buffer
-	chunk := make([]byte, 32<<10)
-	for {
-		n, err := src.Read(chunk)
-		if n > 0 {
-			r.total += int64(n)
-			if r.total > r.lim.MaxBytes {
-				return tooLarge(p, fmt.Sprintf("unpacks to more than %d bytes", r.lim.MaxBytes))
-			}
-			if c := compressed(); r.total > ratioFloor && c > 0 && r.total/c > r.lim.MaxRatio {
-				return tooLarge(p, fmt.Sprintf("compression ratio over %d:1", r.lim.MaxRatio))
-			}
-			buf.Write(chunk[:n])
-		}
-		if err == io.EOF {
-			break
+// read reads one file's content, whose header declares size bytes, within the size
+// budget, checking the compression ratio as it goes (compressed reports the
+// compressed bytes consumed so far). The declared size is checked against the budget
+// before anything is allocated, and the reader must end exactly there.
+func (r *reader) read(p string, src io.Reader, size int64, compressed func() int64) error {
+	if size < 0 || size > r.lim.MaxBytes-r.total {
+		return tooLarge(p, fmt.Sprintf("unpacks to more than %d bytes", r.lim.MaxBytes))
+	}
+	buf := make([]byte, size)
+	const step = 256 << 10
+	for off := int64(0); off < size; {
+		n, err := io.ReadFull(src, buf[off:min(off+step, size)])
+		off += int64(n)
+		r.total += int64(n)
+		if c := compressed(); r.total > ratioFloor && c > 0 && r.total/c > r.lim.MaxRatio {
+			return tooLarge(p, fmt.Sprintf("compression ratio over %d:1", r.lim.MaxRatio))
 		}
 		if err != nil {
 			return unsafe(p, "truncated or corrupt: "+err.Error())
 		}
 	}
-	r.arch.Files = append(r.arch.Files, File{Path: p, Data: buf.Bytes()})
+	// Nothing may follow the declared size (zip checks its CRC at EOF).
+	var one [1]byte
+	if n, err := src.Read(one[:]); n != 0 || err != io.EOF {
+		if err != nil && err != io.EOF {
+			return unsafe(p, "truncated or corrupt: "+err.Error())
+		}
+		return unsafe(p, "more data than the header declares")
+	}
+	r.arch.Files = append(r.arch.Files, File{Path: p, Data: buf})
 	return nil
 }
 
-// countingReader counts the bytes read from the compressed input.
-type countingReader struct {
-	r *bytes.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-func (c *countingReader) ReadByte() (byte, error) {
-	b, err := c.r.ReadByte()
-	if err == nil {
-		c.n++
-	}
-	return b, err
-}
-
 func (r *reader) tarGz(data []byte) error {
-	cr := &countingReader{r: bytes.NewReader(data)}
-	zr, err := gzip.NewReader(cr)
+	br := bytes.NewReader(data) // a ByteReader: flate reads it directly, no buffering
+	zr, err := gzip.NewReader(br)
 	if err != nil {
 		return unsafe("", "not gzip data: "+err.Error())
 	}
 	zr.Multistream(false) // a second gzip member is data after the end
 	tr := tar.NewReader(zr)
-	compressed := func() int64 { return cr.n }
+	compressed := func() int64 { return int64(len(data) - br.Len()) }
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -359,7 +344,7 @@ func (r *reader) tarGz(data []byte) error {
 			if err := r.add(p, false); err != nil {
 				return err
 			}
-			if err := r.read(p, tr, compressed); err != nil {
+			if err := r.read(p, tr, h.Size, compressed); err != nil {
 				return err
 			}
 		case tar.TypeDir:
@@ -393,7 +378,7 @@ func (r *reader) tarGz(data []byte) error {
 	if bytes.ContainsFunc(rest, func(r rune) bool { return r != 0 }) {
 		return unsafe("", "data after the end of the tar archive")
 	}
-	if cr.r.Len() > 0 {
+	if br.Len() > 0 {
 		return unsafe("", "data after the end of the gzip stream")
 	}
 	return nil
@@ -439,13 +424,16 @@ func (r *reader) zip(data []byte) error {
 		if f.UncompressedSize64 > uint64(r.lim.MaxBytes) {
 			return tooLarge(p, fmt.Sprintf("declares %d bytes, over %d", f.UncompressedSize64, r.lim.MaxBytes))
 		}
+		compressed += int64(f.CompressedSize64)
+		if compressed > 0 && int64(f.UncompressedSize64) > ratioFloor && int64(f.UncompressedSize64)/max(int64(f.CompressedSize64), 1) > r.lim.MaxRatio {
+			return tooLarge(p, fmt.Sprintf("compression ratio over %d:1", r.lim.MaxRatio))
+		}
 		rc, err := f.Open()
 		if err != nil {
 			return unsafe(p, "cannot read: "+err.Error())
 		}
-		compressed += int64(f.CompressedSize64)
 		c := compressed
-		err = r.read(p, rc, func() int64 { return c })
+		err = r.read(p, rc, int64(f.UncompressedSize64), func() int64 { return c })
 		rc.Close()
 		if err != nil {
 			return err
