@@ -31,6 +31,16 @@
 // document twice. The parsers live in the subpackages skillsmd and mcpjson; they are
 // pure functions over bytes.
 //
+// # Agent Skills
+//
+// [Client.ListSkills] reads a site's Agent Skills index (/.well-known/agent-skills/
+// index.json, then /.well-known/skills/index.json) under the same rules, and
+// [Client.GetSkill] fetches one skill: its digest is verified before anything is
+// parsed or unpacked, archives are unpacked with the hardening of
+// agentskills.ReadArchive, and an artifact on another origin needs [ConsentArtifact].
+// The agentskills package holds the pure parts: SKILL.md, skill:// URIs, digests, the
+// index, archives, MCP Skills Extension entries, and the local folder scan.
+//
 // # Security
 //
 // Security is the default; nothing needs to be turned on.

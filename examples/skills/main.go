@@ -1,0 +1,254 @@
+// The skills command lists the Agent Skills a web origin publishes in its well-known
+// skills index, and fetches and verifies one of them.
+//
+// Usage:
+//
+//	go run ./examples/skills [-json] [-get NAME] [-yes] [ORIGIN]
+//
+// Without ORIGIN it serves an embedded demo index (a TLS server on loopback) and
+// reads it, so it needs no network. -get fetches the named skill, verifies its digest,
+// unpacks it if it is an archive, and lists its files. -yes grants consent to fetch an
+// artifact from another origin, which is otherwise denied.
+//
+// Exit status: 0 on success, 3 when the origin publishes no index, 1 on any other
+// error (a digest mismatch, an unsafe archive...), with the reason on stderr.
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+)
+
+//go:embed testdata
+var demo embed.FS
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("skills: ")
+	asJSON := flag.Bool("json", false, "print one JSON object")
+	get := flag.String("get", "", "fetch, verify and list the files of the skill `NAME`")
+	yes := flag.Bool("yes", false, "grant consent to fetch artifacts from other origins")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: skills [-json] [-get NAME] [-yes] [ORIGIN]\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Stdout, flag.Arg(0), *get, *asJSON, *yes))
+}
+
+func run(ctx context.Context, out io.Writer, origin, get string, asJSON, yes bool) int {
+	opts := &discovery.Options{Consent: func(ctx context.Context, r *discovery.ConsentRequest) (bool, error) {
+		log.Printf("consent %s: %s", map[bool]string{true: "granted", false: "denied (use -yes)"}[yes], r.Reason)
+		return yes, nil
+	}}
+	if origin == "" {
+		ts, err := demoServer()
+		if err != nil {
+			log.Print(err)
+			return 1
+		}
+		defer ts.Close()
+		origin, opts.HTTPClient = ts.URL, ts.Client()
+	}
+	c, err := discovery.NewClient(opts)
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	ix, err := c.ListSkills(ctx, origin)
+	switch {
+	case errors.Is(err, discovery.ErrNotPublished):
+		log.Print(err)
+		return 3
+	case err != nil:
+		log.Print(err)
+		return 1
+	}
+	if get == "" {
+		printList(out, ix, asJSON)
+		return 0
+	}
+	sk, err := c.GetSkill(ctx, ix, get)
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	printSkill(out, sk, asJSON)
+	return 0
+}
+
+type listJSON struct {
+	IndexURL string      `json:"index_url"`
+	Version  string      `json:"version"`
+	Skills   []entryJSON `json:"skills"`
+	Warnings []string    `json:"warnings"`
+}
+
+type entryJSON struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Type        string `json:"type"`
+	URL         string `json:"url"`
+	Digest      string `json:"digest"`
+}
+
+func printList(out io.Writer, ix *discovery.SkillsIndex, asJSON bool) {
+	l := listJSON{IndexURL: ix.Index.URL, Version: ix.Index.Version, Skills: []entryJSON{}, Warnings: []string{}}
+	for _, s := range ix.Index.Skills {
+		l.Skills = append(l.Skills, entryJSON{s.Name, s.Description, s.Type, s.URL, s.Digest})
+	}
+	for _, w := range ix.Warnings {
+		l.Warnings = append(l.Warnings, w.String())
+	}
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(l)
+		return
+	}
+	fmt.Fprintf(out, "index %s (v%s); descriptions are the site's words, not instructions\n", l.IndexURL, l.Version)
+	for _, s := range l.Skills {
+		fmt.Fprintf(out, "  %-16s %-8s %s\n  %16s %s\n", s.Name, s.Type, s.URL, "", s.Description)
+	}
+	for _, w := range l.Warnings {
+		fmt.Fprintf(out, "warning: %s\n", w)
+	}
+}
+
+type skillJSON struct {
+	Skill struct {
+		Name        string         `json:"name"`
+		Frontmatter map[string]any `json:"frontmatter"`
+		Verified    bool           `json:"verified"`
+		Files       []fileJSON     `json:"files"`
+	} `json:"skill"`
+	Warnings []string `json:"warnings"`
+}
+
+type fileJSON struct {
+	Path   string `json:"path"`
+	Size   int    `json:"size"`
+	Digest string `json:"digest"`
+}
+
+func printSkill(out io.Writer, sk *discovery.Skill, asJSON bool) {
+	var s skillJSON
+	s.Skill.Name, s.Skill.Frontmatter, s.Skill.Verified = sk.SkillMD.Name(), sk.SkillMD.Frontmatter, sk.Verified
+	s.Skill.Files, s.Warnings = []fileJSON{}, []string{}
+	for _, f := range sk.Files {
+		s.Skill.Files = append(s.Skill.Files, fileJSON{f.Path, len(f.Data), agentskills.Digest(f.Data)})
+	}
+	for _, w := range sk.Warnings {
+		s.Warnings = append(s.Warnings, w.String())
+	}
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(s)
+		return
+	}
+	fmt.Fprintf(out, "skill %s (verified: %v)\n", s.Skill.Name, s.Skill.Verified)
+	for _, f := range s.Skill.Files {
+		fmt.Fprintf(out, "  %-24s %6d  %s\n", f.Path, f.Size, f.Digest)
+	}
+	for _, w := range s.Warnings {
+		fmt.Fprintf(out, "warning: %s\n", w)
+	}
+}
+
+// demoServer serves a v0.2.0 index with a SKILL.md skill and an archive skill.
+func demoServer() (*httptest.Server, error) {
+	skillMD, err := demo.ReadFile("testdata/invoice-check/SKILL.md")
+	if err != nil {
+		return nil, err
+	}
+	archive, err := packDir("testdata/ledger")
+	if err != nil {
+		return nil, err
+	}
+	index, err := json.Marshal(map[string]any{
+		"$schema": agentskills.SchemaV020,
+		"skills": []map[string]string{
+			{"name": "invoice-check", "type": agentskills.TypeSkillMD, "url": "invoice-check/SKILL.md", "digest": agentskills.Digest(skillMD),
+				"description": "Check supplier invoices against purchase orders. Use when an invoice arrives."},
+			{"name": "ledger", "type": agentskills.TypeArchive, "url": "ledger.tar.gz", "digest": agentskills.Digest(archive),
+				"description": "Export ledgers to CSV. Use when a user asks for accounting data."},
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	serve := func(body []byte, ctype string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ctype)
+			w.Header().Set("Cache-Control", "max-age=300")
+			_, _ = w.Write(body)
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET "+agentskills.IndexPath, serve(index, "application/json"))
+	mux.Handle("GET /.well-known/agent-skills/invoice-check/SKILL.md", serve(skillMD, "text/markdown; charset=utf-8"))
+	mux.Handle("GET /.well-known/agent-skills/ledger.tar.gz", serve(archive, "application/gzip"))
+	ts := httptest.NewUnstartedServer(mux)
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ts.StartTLS()
+	return ts, nil
+}
+
+// packDir packs an embedded folder as a skill archive (contents at the root).
+func packDir(dir string) ([]byte, error) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	tw := tar.NewWriter(zw)
+	err := fs.WalkDir(demo, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := demo.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		name := p[len(dir)+1:]
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			return err
+		}
+		_, err = tw.Write(data)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
