@@ -289,3 +289,38 @@ func BenchmarkGunzipRaw(b *testing.B) {
 		}
 	}
 }
+
+// TestArchiveDigestFirst: a tampered archive is refused by its digest before it is
+// opened, and nothing is written.
+func TestArchiveDigestFirst(t *testing.T) {
+	t.Parallel()
+	good := tarGz(t, []entry{{name: "SKILL.md", body: skillMD}}, nil)
+	published := agentskills.Digest(good)
+	tampered := tarGz(t, []entry{{name: "SKILL.md", body: strings.Replace(skillMD, "demo skill", "evil skill", 1)}}, nil)
+	target := t.TempDir()
+	root, err := os.OpenRoot(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	unpack := func(data []byte) error {
+		if err := agentskills.Verify(data, -1, published); err != nil {
+			return err
+		}
+		_, err := agentskills.ExtractArchive(data, agentskills.FormatTarGz, root, agentskills.Limits{})
+		return err
+	}
+	if err := unpack(tampered); !errors.Is(err, agentskills.ErrDigestMismatch) {
+		t.Fatalf("tampered archive: %v", err)
+	}
+	if left, _ := os.ReadDir(target); len(left) != 0 {
+		t.Fatalf("a tampered archive wrote %d entries", len(left))
+	}
+	if err := unpack(good); err != nil {
+		t.Fatalf("good archive: %v", err)
+	}
+	// Extracting again never overwrites what is there.
+	if _, err := agentskills.ExtractArchive(good, agentskills.FormatTarGz, root, agentskills.Limits{}); err == nil {
+		t.Error("a second extraction overwrote the first")
+	}
+}

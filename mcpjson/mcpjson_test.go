@@ -1,19 +1,16 @@
 package mcpjson_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/discovery/internal/golden"
 	"github.com/wellknown-dev/discovery/mcpjson"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // outcome is what a golden file records: the document or the error.
 type outcome struct {
@@ -63,20 +60,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			golden := strings.TrimSuffix(f, ".json") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the golden file (run go test -update and review the diff):\n%s", f, got)
-			}
+			golden.Check(t, strings.TrimSuffix(f, ".json")+".golden", got)
 		})
 	}
 }

@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/discovery/internal/golden"
 	"github.com/wellknown-dev/discovery/skillsmd"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // TestGolden parses every testdata/*.md and compares the Document (as JSON) and its
 // ForModel rendering with testdata/<case>.golden.
@@ -39,20 +37,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := render(t, doc)
-			golden := strings.TrimSuffix(f, ".md") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the golden file (run go test -update and review the diff):\n%s", f, got)
-			}
+			golden.Check(t, strings.TrimSuffix(f, ".md")+".golden", got)
 		})
 	}
 }
