@@ -195,14 +195,15 @@ func (g *dialGuard) guardTransport(base http.RoundTripper) http.RoundTripper {
 		return &resolveFirst{g: g, base: base}
 	}
 	t = t.Clone()
+	//lint:ignore SA1019 a caller's transport may still set the deprecated Dial; it must be guarded too
+	dial := t.Dial
 	switch {
-	case t.DialContext == nil && t.Dial == nil: //nolint:staticcheck // Dial is deprecated, still honoured
+	case t.DialContext == nil && dial == nil:
 		t.DialContext = g.DialContext
 	default:
 		orig := t.DialContext
 		if orig == nil {
-			d := t.Dial //nolint:staticcheck // Dial is deprecated, still honoured
-			orig = func(_ context.Context, n, a string) (net.Conn, error) { return d(n, a) }
+			orig = func(_ context.Context, n, a string) (net.Conn, error) { return dial(n, a) }
 		}
 		t.DialContext = func(ctx context.Context, network, address string) (net.Conn, error) {
 			conn, err := orig(ctx, network, address)

@@ -336,7 +336,8 @@ func (r *reader) tarGz(data []byte) error {
 		switch h.Typeflag {
 		case tar.TypeXGlobalHeader:
 			continue // pax metadata (git archive writes one); not an entry
-		case tar.TypeReg, tar.TypeRegA: //nolint:staticcheck // TypeRegA is still written by old tars
+		//lint:ignore SA1019 old tar writers still emit TypeRegA ('\x00') for regular files
+		case tar.TypeReg, tar.TypeRegA:
 			p, err := r.name(h.Name, false)
 			if err != nil {
 				return err

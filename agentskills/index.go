@@ -77,7 +77,6 @@ type rawIndex struct {
 	Schema  *string           `json:"$schema"`
 	Version string            `json:"version"`
 	Skills  []json.RawMessage `json:"skills"`
-	hasKey  bool
 }
 
 type rawEntry struct {

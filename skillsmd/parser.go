@@ -22,7 +22,6 @@ type parser struct {
 	section int    // index of the current section, -1 before the first
 	kinds   []kind // kind of each section, parallel to doc.Sections
 	stack   []open // enclosing headings, outermost first
-	safety  bool   // the Safety-like section has items: its paragraphs are intros
 }
 
 // open is a heading whose section is still open, for kind inheritance.
