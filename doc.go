@@ -82,7 +82,9 @@
 //   - HTTPClient: its Transport supplies TLS settings (say, a private root CA). An
 //     *http.Transport is cloned and the private-address guard is put on its dialer; any
 //     other RoundTripper gets a resolve-then-check guard per request, which cannot see
-//     connections the RoundTripper makes on its own.
+//     connections the RoundTripper makes on its own. When the transport uses a proxy,
+//     the guard checks the proxy's address: allow a proxy on a private network with
+//     InsecureAllowPrivateHosts.
 //   - MaxDocumentBytes, MaxRetries, MaxRetryAfter, AttemptTimeout, DocumentTimeout and
 //     MaxStale move bounds; none can be set to "unbounded".
 //
