@@ -59,6 +59,7 @@ type memoryLastGood struct {
 	entries map[string]LastGood
 }
 
+// Load returns the entry for url, if any.
 func (m *memoryLastGood) Load(url string) (LastGood, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -66,6 +67,7 @@ func (m *memoryLastGood) Load(url string) (LastGood, bool) {
 	return e, ok
 }
 
+// Store records doc as the entry for url, keeping a copy of its body.
 func (m *memoryLastGood) Store(url string, doc LastGood) {
 	doc.Body = bytes.Clone(doc.Body)
 	m.mu.Lock()
@@ -73,6 +75,7 @@ func (m *memoryLastGood) Store(url string, doc LastGood) {
 	m.entries[url] = doc
 }
 
+// Delete removes the entry for url.
 func (m *memoryLastGood) Delete(url string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

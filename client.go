@@ -362,6 +362,7 @@ func traceOf(ctx context.Context) *fetchTrace {
 // countingTransport counts round trips on the wire for the fetch trace.
 type countingTransport struct{ base http.RoundTripper }
 
+// RoundTrip implements http.RoundTripper.
 func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	tr := traceOf(req.Context())
 	if tr != nil {
@@ -430,6 +431,7 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 // the response so the caller sees the real status after the last attempt.
 type retryStatus struct{ code int }
 
+// Error implements the error interface.
 func (e *retryStatus) Error() string { return "discovery: HTTP " + strconv.Itoa(e.code) }
 
 // checkRetry retries connection errors, 408, 429 and 5xx but 501, never policy or TLS

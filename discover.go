@@ -91,6 +91,7 @@ type Warning struct {
 	Message string
 }
 
+// String returns a readable form of the Warning.
 func (w Warning) String() string {
 	loc := w.URL
 	if w.Line > 0 {

@@ -59,6 +59,7 @@ type HTTPError struct {
 	Err        error // a more specific cause such as ErrRetryAfterTooLong, or nil
 }
 
+// Error implements the error interface.
 func (e *HTTPError) Error() string {
 	msg := fmt.Sprintf("discovery: GET %s: %d %s", e.URL, e.StatusCode, http.StatusText(e.StatusCode))
 	if e.Attempts > 1 {
@@ -83,6 +84,7 @@ type FetchError struct {
 	Err      error
 }
 
+// Error implements the error interface.
 func (e *FetchError) Error() string {
 	return fmt.Sprintf("discovery: GET %s: %v", e.URL, e.Err)
 }

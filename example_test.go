@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
 )
 
 // newExampleSite serves a skills.md and an mcp.json over TLS on loopback.
@@ -116,4 +117,35 @@ func Example_consent() {
 	// read: 200
 	// asked: write POST
 	// write denied: true
+}
+
+func ExampleClient_ListSkills() {
+	skill := []byte("---\nname: invoice-check\ndescription: Check invoices. Use when an invoice arrives.\n---\n# Invoice check\n")
+	index := fmt.Sprintf(`{"$schema": %q, "skills": [{"name": "invoice-check", "type": "skill-md",
+		"description": "Check invoices.", "url": "invoice-check/SKILL.md", "digest": %q}]}`, agentskills.SchemaV020, agentskills.Digest(skill))
+	mux := http.NewServeMux()
+	mux.HandleFunc(agentskills.IndexPath, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, index) })
+	mux.HandleFunc("/.well-known/agent-skills/invoice-check/SKILL.md", func(w http.ResponseWriter, r *http.Request) { w.Write(skill) })
+	ts := httptest.NewTLSServer(mux)
+	defer ts.Close()
+
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ix, err := c.ListSkills(context.Background(), ts.URL) // the index only
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range ix.Index.Skills {
+		fmt.Println(s.Name, s.Type)
+	}
+	sk, err := c.GetSkill(context.Background(), ix, "invoice-check") // fetched and verified now
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(sk.SkillMD.Name(), sk.Verified)
+	// Output:
+	// invoice-check skill-md
+	// invoice-check true
 }

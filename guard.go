@@ -44,6 +44,7 @@ type guard struct {
 	base http.RoundTripper
 }
 
+// RoundTrip implements http.RoundTripper.
 func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := g.d.Authorize(req.Context(), req.Method, req.URL); err != nil {
 		if req.Body != nil {

@@ -71,6 +71,7 @@ type PrivateAddressError struct {
 	Addr string // the private address it resolved to
 }
 
+// Error implements the error interface.
 func (e *PrivateAddressError) Error() string {
 	if e.Host == e.Addr {
 		return fmt.Sprintf("discovery: %s is a private address; refused from a public origin (see Options.InsecureAllowPrivateHosts)", e.Addr)
@@ -234,6 +235,7 @@ type resolveFirst struct {
 	base http.RoundTripper
 }
 
+// RoundTrip implements http.RoundTripper.
 func (r *resolveFirst) RoundTrip(req *http.Request) (*http.Response, error) {
 	host := req.URL.Hostname()
 	var addrs []netip.Addr

@@ -36,6 +36,7 @@ const (
 	Error
 )
 
+// String returns a readable form of the Severity.
 func (s Severity) String() string {
 	switch s {
 	case Warning:
@@ -57,6 +58,7 @@ type Diagnostic struct {
 	Message  string
 }
 
+// String returns a readable form of the Diagnostic.
 func (d Diagnostic) String() string {
 	if d.Where == "" {
 		return fmt.Sprintf("%s: %s: %s", d.Severity, d.Code, d.Message)
@@ -93,6 +95,7 @@ type SkillError struct {
 	Diagnostics []Diagnostic
 }
 
+// Error implements the error interface.
 func (e *SkillError) Error() string {
 	for _, d := range e.Diagnostics {
 		if d.Severity == Error {
@@ -115,6 +118,7 @@ type ArchiveError struct {
 	Err    error // ErrUnsafeArchive or ErrArchiveTooLarge
 }
 
+// Error implements the error interface.
 func (e *ArchiveError) Error() string {
 	if e.Entry == "" {
 		return "agentskills: archive: " + e.Reason

@@ -30,6 +30,7 @@ const (
 	FormatZip
 )
 
+// String returns a readable form of the Format.
 func (f Format) String() string {
 	switch f {
 	case FormatTarGz:

@@ -116,6 +116,7 @@ const (
 	RelationLocal
 )
 
+// String returns a readable form of the Relation.
 func (r Relation) String() string {
 	switch r {
 	case RelationSameOrigin:
@@ -143,6 +144,7 @@ const (
 // MarshalText encodes the severity as its String.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// String returns a readable form of the Severity.
 func (s Severity) String() string {
 	switch s {
 	case SeverityError:
@@ -161,6 +163,7 @@ type Problem struct {
 	Severity Severity
 }
 
+// String returns a readable form of the Problem.
 func (p Problem) String() string {
 	ptr := p.Pointer
 	if ptr == "" {
@@ -177,6 +180,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
+// Error implements the error interface.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("mcpjson: invalid JSON at line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }
@@ -187,6 +191,7 @@ type ValidationError struct {
 	Problems []Problem // at least one, each with SeverityError
 }
 
+// Error implements the error interface.
 func (e *ValidationError) Error() string {
 	if len(e.Problems) == 1 {
 		return "mcpjson: invalid document: " + e.Problems[0].String()

@@ -35,6 +35,7 @@ const schemaID = "https://colinknapp.com/specs/mcp-discovery.schema.json"
 
 type refuseLoader struct{}
 
+// Load implements the loader interface.
 func (refuseLoader) Load(u string) (any, error) {
 	return nil, fmt.Errorf("mcpjson: external schema %q refused", u)
 }

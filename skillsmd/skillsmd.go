@@ -92,6 +92,7 @@ func sortWarnings(ws []Warning) {
 	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Line < ws[j].Line })
 }
 
+// String returns a readable form of the Warning.
 func (w Warning) String() string {
 	if w.Line > 0 {
 		return fmt.Sprintf("line %d: %s: %s", w.Line, w.Code, w.Message)
@@ -120,6 +121,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
+// Error implements the error interface.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("skillsmd: line %d, column %d (byte %d): %s", e.Line, e.Column, e.Offset, e.Msg)
 }
