@@ -441,12 +441,9 @@ func recall[T any](c *Client, u string, spec docSpec[T]) (*T, []Warning, LastGoo
 	if !ok || c.now().Sub(lg.SavedAt) > c.maxStale {
 		return nil, nil, LastGood{}, false
 	}
-	doc, ws, err := spec.parse(lg.Body)
+	doc, ws, err := parseMemo(c, u, lg.Body, spec) // usually the bytes parsed last time
 	if err != nil {
 		return nil, nil, LastGood{}, false
-	}
-	for i := range ws {
-		ws[i].URL = u
 	}
 	return doc, ws, lg, true
 }
