@@ -74,6 +74,7 @@ func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 // Fetch records how one discovery document was obtained.
 type Fetch struct {
 	URL        string    // the well-known URL requested
+	FinalURL   string    // where the answer came from after redirects (relative references in the document resolve against it); "" if no response
 	StatusCode int       // the last HTTP status seen: 200, 304 when revalidated, 404, 503...; 0 if none
 	Source     Source    // where the answer came from
 	Published  bool      // whether the origin publishes this document (false for 404, 410, an HTML page)
@@ -337,6 +338,10 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	defer resp.Body.Close()
 	out.fetch.StatusCode = resp.StatusCode
 	out.fetch.Source = SourceNetwork
+	out.fetch.FinalURL = u
+	if resp.Request != nil && resp.Request.URL != nil {
+		out.fetch.FinalURL = redact(resp.Request.URL)
+	}
 	if resp.Header.Get(httpcacheMark) == "1" {
 		switch {
 		case tr.requests.Load() == 0:

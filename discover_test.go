@@ -255,6 +255,9 @@ func TestRedirects(t *testing.T) {
 		if d.Skills == nil || other.count(discovery.SkillsPath) != 1 || s.count(discovery.SkillsPath) != 1 {
 			t.Fatalf("Skills %v, hits %d/%d", d.Skills, s.total(), other.total())
 		}
+		if f := d.Fetches[0]; f.URL != s.URL+discovery.SkillsPath || f.FinalURL != other.URL+discovery.SkillsPath {
+			t.Errorf("Fetch URL %q, FinalURL %q", f.URL, f.FinalURL)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if len(got) != 1 {
