@@ -2,8 +2,12 @@ package discovery
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -81,3 +85,68 @@ func (m *memoryLastGood) Delete(url string) {
 	defer m.mu.Unlock()
 	delete(m.entries, url)
 }
+
+// NewDiskLastGood returns a [LastGoodStore] that keeps each copy as a file under dir
+// (created with mode 0700 if missing), so the last good documents survive a restart.
+// Files are written with mode 0600, atomically (a temporary file renamed into place),
+// and named by the SHA-256 of the URL; the URL is stored inside and checked on load.
+// Writes are best effort: the store interface has no error, and a copy that cannot
+// be written is simply not there later. Safe for concurrent use.
+func NewDiskLastGood(dir string) (LastGoodStore, error) {
+	if dir == "" {
+		return nil, fmt.Errorf("discovery: NewDiskLastGood: empty directory name")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("discovery: NewDiskLastGood: %w", err)
+	}
+	return &diskLastGood{dir: dir}, nil
+}
+
+type diskLastGood struct{ dir string }
+
+type diskEntry struct {
+	URL         string    `json:"url"`
+	ContentType string    `json:"content_type"`
+	SavedAt     time.Time `json:"saved_at"`
+	Body        []byte    `json:"body"`
+}
+
+func (d *diskLastGood) path(url string) string {
+	sum := sha256.Sum256([]byte(url))
+	return filepath.Join(d.dir, hex.EncodeToString(sum[:])+".json")
+}
+
+// Load returns the entry for url, if any.
+func (d *diskLastGood) Load(url string) (LastGood, bool) {
+	data, err := os.ReadFile(d.path(url))
+	if err != nil {
+		return LastGood{}, false
+	}
+	var e diskEntry
+	if json.Unmarshal(data, &e) != nil || e.URL != url {
+		return LastGood{}, false
+	}
+	return LastGood{Body: e.Body, ContentType: e.ContentType, SavedAt: e.SavedAt}, true
+}
+
+// Store records doc as the entry for url.
+func (d *diskLastGood) Store(url string, doc LastGood) {
+	data, err := json.Marshal(diskEntry{URL: url, ContentType: doc.ContentType, SavedAt: doc.SavedAt, Body: doc.Body})
+	if err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(d.dir, ".tmp-*") // mode 0600
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil || os.Rename(tmp.Name(), d.path(url)) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// Delete removes the entry for url.
+func (d *diskLastGood) Delete(url string) { os.Remove(d.path(url)) }

@@ -61,7 +61,8 @@ type Options struct {
 	Cache Cache
 
 	// LastGood keeps the newest copy of each document that parsed and validated, served
-	// when a later fetch fails. nil: a private in-memory store per Client.
+	// when a later fetch fails. nil: a private in-memory store per Client. See
+	// [NewDiskLastGood] for copies that survive a restart.
 	LastGood LastGoodStore
 
 	// MaxRetries is the number of retries after the first attempt on connection errors,

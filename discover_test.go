@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -768,4 +769,36 @@ func hasCode(d *discovery.Discovery, code string) bool {
 		}
 	}
 	return false
+}
+
+func TestDiskLastGoodSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var failing atomic.Bool
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if failing.Load() {
+			w.WriteHeader(503)
+			return
+		}
+		fmt.Fprint(w, "# Skills\n\n## API\n\n- Base path: /kept\n")
+	}))
+	store, err := discovery.NewDiskLastGood(filepath.Join(dir, "lastgood"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newClient(t, s, &discovery.Options{LastGood: store}).Discover(t.Context(), s.URL); err != nil {
+		t.Fatal(err)
+	}
+	checkPerms(t, filepath.Join(dir, "lastgood"))
+	failing.Store(true)
+	// A new process: a new Client and a new store over the same folder.
+	store2, _ := discovery.NewDiskLastGood(filepath.Join(dir, "lastgood"))
+	d, err := newClient(t, s, &discovery.Options{LastGood: store2, MaxRetries: -1}).Discover(t.Context(), s.URL)
+	if err != nil || d.Fetches[0].Source != discovery.SourceStale || d.Skills.BaseURL != "/kept" {
+		t.Fatalf("after restart: %v, %+v", err, d)
+	}
+	store2.Delete(s.URL + discovery.SkillsPath)
+	if _, ok := store2.Load(s.URL + discovery.SkillsPath); ok {
+		t.Error("Delete left the entry")
+	}
 }
