@@ -199,3 +199,62 @@ func TestEntryVerification(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillURIIndexCorpus: the skill://index.json and skills/list documents of the MCP
+// skills drafts in the corpus, each with an explicit expectation.
+func TestSkillURIIndexCorpus(t *testing.T) {
+	t.Parallel()
+	dir := "../../shared/corpus/skilluri-index"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("corpus not available")
+	}
+	legacy := func(uris, diags string) func(t *testing.T, data []byte) {
+		return func(t *testing.T, data []byte) {
+			es, ds, err := agentskills.ParseLegacyIndex(data)
+			var got []string
+			for _, e := range es {
+				got = append(got, e.URI)
+			}
+			if err != nil || strings.Join(got, " ") != uris || codes(ds) != diags {
+				t.Errorf("entries %q, diags %q, %v; want %q, %q", got, codes(ds), err, uris, diags)
+			}
+		}
+	}
+	checks := map[string]func(t *testing.T, data []byte){
+		"PrefectHQ__fastmcp__skill-manifest-resource.json": func(t *testing.T, data []byte) {
+			skill, res, _, err := agentskills.ParseFastMCPManifest(data)
+			if err != nil || skill != "pdf-processing" || len(res) != 3 {
+				t.Errorf("%q %v %v", skill, res, err)
+			}
+		},
+		// April draft form: skill-md entries read unverified, the template never expanded.
+		"modelcontextprotocol__experimental-ext-skills__sep-draft-index-with-template.json": legacy(
+			"skill://git-workflow/SKILL.md skill://acme/billing/refunds/SKILL.md", "template"),
+		// With (placeholder) digests: an entry whose digest cannot verify anything is skipped.
+		"modelcontextprotocol__modelcontextprotocol__sep2640-0608-index-archive-digest.json":       legacy("", "digest,digest,digest"),
+		"modelcontextprotocol__modelcontextprotocol__sep2640-0625-index-frontmatter-archives.json": legacy("", "digest,digest,archive"),
+		"panyam__mcpkit__ext-skills-types_test-sepExampleIndex.json":                               legacy("", "digest,digest,digest,template"),
+		"modelcontextprotocol__modelcontextprotocol__sep2640-0821-skills-list-result.json": func(t *testing.T, data []byte) {
+			r, err := agentskills.ParseListResult(data)
+			if err != nil || len(r.Skills) != 0 || len(r.Diagnostics) == 0 {
+				t.Errorf("placeholder digests must invalidate the entries: %+v, %v", r, err)
+			}
+		},
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			check, ok := checks[name]
+			if !ok {
+				t.Fatalf("no expectation for %s", name)
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, data)
+		})
+	}
+}

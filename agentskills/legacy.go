@@ -62,6 +62,13 @@ func ParseLegacyIndex(data []byte) ([]LegacyEntry, []Diagnostic, error) {
 			}
 			e.Digest = s.Digest
 		} else {
+			if s.Digest != "" { // a June-2026 revision of this form added digests
+				if !ValidDigest(s.Digest) {
+					skip(i, "digest", "digest is not sha256: and 64 lowercase hex digits; the SKILL.md cannot be verified")
+					continue
+				}
+				e.Digest = s.Digest
+			}
 			switch s.Type {
 			case TypeSkillMD:
 			case TypeArchive:
