@@ -396,3 +396,71 @@ func runFault(t *testing.T, ca *testCA, cert *tls.Certificate, row faultCase) {
 	e.plain.Close()
 	c.CloseIdleConnections()
 }
+
+// TestHappyEyeballs: a host whose first address is a black hole is reached through its
+// next address after the fallback delay, not after a full connect timeout, and the
+// abandoned attempt ends.
+func TestHappyEyeballs(t *testing.T) {
+	ignore := goleak.IgnoreCurrent()
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	blackHole := netip.MustParseAddr("2606:4700::6810:84e5")
+	reachable := netip.MustParseAddr("203.0.113.9")
+	var d net.Dialer
+	var holes atomic.Int32
+	hooks := discovery.TestHooks{
+		Lookup: func(context.Context, string) ([]netip.Addr, error) {
+			return []netip.Addr{blackHole, reachable}, nil
+		},
+		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if addr == net.JoinHostPort(blackHole.String(), "443") {
+				holes.Add(1)
+				<-ctx.Done() // never answers
+				return nil, ctx.Err()
+			}
+			return d.DialContext(ctx, network, s.Listener.Addr().String())
+		},
+	}
+	// A transport with only the test TLS roots: httptest's own client dials the server
+	// for example.com itself, which the private-address guard (rightly) refuses.
+	tlsOnly := &http.Transport{TLSClientConfig: s.Client().Transport.(*http.Transport).TLSClientConfig}
+	c, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: &http.Client{Transport: tlsOnly}}, hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	got, err := c.Discover(t.Context(), "https://example.com") // httptest's certificate covers example.com
+	if err != nil || got.Skills == nil {
+		t.Fatalf("Discover: %v", err)
+	}
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("took %s; the black-holed address was not abandoned", el)
+	}
+	if holes.Load() != 1 {
+		t.Errorf("black hole dialled %d times", holes.Load())
+	}
+	c.CloseIdleConnections()
+	s.Close()
+	goleak.VerifyNone(t, ignore)
+}
+
+// TestCallerDialerIsChecked: a caller's transport with its own dial function (here
+// httptest's, which sends example.com to 127.0.0.1) is checked after connecting, and a
+// private peer from a public origin is refused before any byte is sent.
+func TestCallerDialerIsChecked(t *testing.T) {
+	t.Parallel()
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	c := newClient(t, s, nil)
+	_, err := c.Discover(t.Context(), "https://example.com")
+	var pe *discovery.PrivateAddressError
+	if !errors.Is(err, discovery.ErrPrivateAddress) || !errors.As(err, &pe) || pe.Addr != "127.0.0.1" {
+		t.Fatalf("error = %v", err)
+	}
+	if s.total() != 0 {
+		t.Errorf("%d requests reached the server", s.total())
+	}
+	// Allowed explicitly, the same host works.
+	c = newClient(t, s, &discovery.Options{InsecureAllowPrivateHosts: []string{"Example.COM"}})
+	if _, err := c.Discover(t.Context(), "https://example.com"); err != nil {
+		t.Fatalf("with the allow list: %v", err)
+	}
+}

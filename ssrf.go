@@ -2,7 +2,6 @@ package discovery
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -146,27 +145,108 @@ func (g *dialGuard) DialContext(ctx context.Context, network, address string) (n
 			return nil, err
 		}
 	}
-	var firstErr error
-	for _, a := range addrs {
+	var refused error
+	var permitted []string
+	for _, a := range interleave(addrs) {
 		if !g.permits(ctx, host, a) {
-			if firstErr == nil {
-				firstErr = &PrivateAddressError{Host: host, Addr: a.Unmap().String()}
+			if refused == nil {
+				refused = &PrivateAddressError{Host: host, Addr: a.Unmap().String()}
 			}
 			continue
 		}
-		conn, err := g.dial(ctx, network, net.JoinHostPort(a.Unmap().String(), port))
-		if err == nil {
-			return conn, nil
-		}
-		if firstErr == nil || errors.Is(firstErr, ErrPrivateAddress) {
-			firstErr = err
-		}
-		if ctx.Err() != nil {
-			break
+		permitted = append(permitted, net.JoinHostPort(a.Unmap().String(), port))
+	}
+	switch {
+	case len(permitted) > 0:
+		return g.race(ctx, network, permitted)
+	case refused != nil:
+		return nil, refused
+	}
+	return nil, fmt.Errorf("discovery: %s has no address", host)
+}
+
+// fallbackDelay is how long a connection attempt runs alone before the next address
+// is tried beside it (RFC 8305 "Happy Eyeballs"): a host whose IPv6 route is broken
+// must not cost a full connect timeout.
+const fallbackDelay = 300 * time.Millisecond
+
+// interleave orders addresses by alternating families, starting with the first's.
+func interleave(addrs []netip.Addr) []netip.Addr {
+	if len(addrs) < 2 {
+		return addrs
+	}
+	var first, other []netip.Addr
+	for _, a := range addrs {
+		if a.Unmap().Is4() == addrs[0].Unmap().Is4() {
+			first = append(first, a)
+		} else {
+			other = append(other, a)
 		}
 	}
-	if firstErr == nil {
-		firstErr = fmt.Errorf("discovery: %s has no address", host)
+	out := make([]netip.Addr, 0, len(addrs))
+	for i := 0; i < len(first) || i < len(other); i++ {
+		if i < len(first) {
+			out = append(out, first[i])
+		}
+		if i < len(other) {
+			out = append(out, other[i])
+		}
+	}
+	return out
+}
+
+// race dials the addresses in order, starting the next one when the previous fails or
+// after fallbackDelay, and returns the first connection; the others are closed.
+func (g *dialGuard) race(ctx context.Context, network string, addrs []string) (net.Conn, error) {
+	if len(addrs) == 1 {
+		return g.dial(ctx, network, addrs[0])
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		conn net.Conn
+		err  error
+	}
+	results := make(chan result, len(addrs)) // buffered: no sender ever blocks
+	launched, done := 0, 0
+	launch := func() {
+		a := addrs[launched]
+		launched++
+		go func() {
+			c, err := g.dial(ctx, network, a)
+			results <- result{c, err}
+		}()
+	}
+	launch()
+	timer := time.NewTimer(fallbackDelay)
+	defer timer.Stop()
+	var firstErr error
+	for done < launched {
+		select {
+		case r := <-results:
+			done++
+			if r.err == nil {
+				cancel()
+				for range launched - done { // the losers end promptly once ctx is cancelled
+					if l := <-results; l.conn != nil {
+						l.conn.Close()
+					}
+				}
+				return r.conn, nil
+			}
+			if firstErr == nil {
+				firstErr = r.err
+			}
+			if launched < len(addrs) {
+				launch()
+				timer.Reset(fallbackDelay)
+			}
+		case <-timer.C:
+			if launched < len(addrs) {
+				launch()
+				timer.Reset(fallbackDelay)
+			}
+		}
 	}
 	return nil, firstErr
 }
