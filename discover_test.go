@@ -802,3 +802,49 @@ func TestDiskLastGoodSurvivesRestart(t *testing.T) {
 		t.Error("Delete left the entry")
 	}
 }
+
+// TestErrorsAreRedacted: no error names a query string, userinfo or fragment, even when
+// a redirect hop carried one.
+func TestErrorsAreRedacted(t *testing.T) {
+	t.Parallel()
+	other := newSite(t, http.NotFoundHandler())
+	for _, tc := range []struct {
+		name string
+		h    http.HandlerFunc
+	}{
+		{"network error on a hop with a query", func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == discovery.SkillsPath {
+				http.Redirect(w, r, "/next?token=hunter2#frag", http.StatusFound)
+				return
+			}
+			panic(http.ErrAbortHandler)
+		}},
+		{"cross-origin hop with credentials", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, strings.Replace(other.URL, "https://", "https://user:hunter2@", 1)+"/x?token=hunter2", http.StatusFound)
+		}},
+		{"http hop with a query", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://127.0.0.1:1/x?token=hunter2", http.StatusFound)
+		}},
+		{"status on a hop with a query", func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == discovery.SkillsPath {
+				http.Redirect(w, r, "/next?token=hunter2", http.StatusFound)
+				return
+			}
+			w.WriteHeader(http.StatusForbidden)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := newSite(t, tc.h)
+			s.Config.ErrorLog = quietLog()
+			_, err := newClient(t, s, &discovery.Options{MaxRetries: -1}).Discover(t.Context(), s.URL)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			t.Log(err)
+			if msg := err.Error(); containsAny(msg, "hunter2", "token=", "frag") {
+				t.Errorf("error leaks a secret: %s", msg)
+			}
+		})
+	}
+}
