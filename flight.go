@@ -39,7 +39,9 @@ func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context
 			defer cancel()
 			c.val = fn(cctx)
 			f.mu.Lock()
-			delete(f.calls, key)
+			if f.calls[key] == c {
+				delete(f.calls, key)
+			}
 			f.mu.Unlock()
 		}()
 	}
@@ -53,7 +55,12 @@ func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context
 		f.mu.Lock()
 		c.waiters--
 		if c.waiters == 0 {
+			// Nobody waits: stop the fetch, and let the next caller start a new one
+			// rather than join a call that is being cancelled.
 			c.cancel()
+			if f.calls[key] == c {
+				delete(f.calls, key)
+			}
 		}
 		f.mu.Unlock()
 		return nil, ctx.Err()
