@@ -467,10 +467,7 @@ func permanent(err error) bool {
 	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
 		return true // NXDOMAIN will not change in a second
 	}
-	return errors.Is(err, ErrCrossOrigin) || errors.Is(err, ErrInsecureOrigin) ||
-		errors.Is(err, ErrTooManyRedirects) || errors.Is(err, ErrConsentDenied) ||
-		errors.Is(err, ErrInvalidOrigin) || errors.Is(err, errConsentHook) || errors.Is(err, ErrPrivateAddress) ||
-		errors.Is(err, context.Canceled) ||
+	return policyError(err) || errors.Is(err, ErrInvalidOrigin) || errors.Is(err, context.Canceled) ||
 		errors.As(err, &certErr) || errors.As(err, &recordErr) || errors.As(err, &alertErr) ||
 		// net/http has no type for this one; a plain-HTTP server behind https:// never
 		// starts speaking TLS on a retry.

@@ -333,7 +333,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	resp, err := c.http.Do(req)
 	if err != nil {
 		attempts := int(tr.attempts.Load())
-		return fail(&FetchError{URL: u, Attempts: attempts, Err: unwrapURLError(err)}, !permanentPolicy(err))
+		return fail(&FetchError{URL: u, Attempts: attempts, Err: unwrapURLError(err)}, !policyError(err))
 	}
 	defer resp.Body.Close()
 	out.fetch.StatusCode = resp.StatusCode
@@ -453,9 +453,10 @@ func recall[T any](c *Client, u string, spec docSpec[T]) (*T, []Warning, LastGoo
 	return doc, ws, lg, true
 }
 
-// permanentPolicy reports errors that no last good copy may paper over: the caller's
-// policy refused the fetch (a redirect off the origin, to http, or too many hops).
-func permanentPolicy(err error) bool {
+// policyError reports a fetch the policy refused: a redirect off the origin or to
+// http, too many hops, a private address, consent denied or its callback failing. It
+// is never retried, and no last good copy may paper over it.
+func policyError(err error) bool {
 	return errors.Is(err, ErrCrossOrigin) || errors.Is(err, ErrInsecureOrigin) ||
 		errors.Is(err, ErrTooManyRedirects) || errors.Is(err, ErrConsentDenied) ||
 		errors.Is(err, errConsentHook) || errors.Is(err, ErrPrivateAddress)

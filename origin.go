@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
+
+	"github.com/wellknown-dev/discovery/internal/httpx"
 )
 
 // Origin is a web origin (RFC 6454): scheme, host and port. It is a comparable value
@@ -42,7 +44,7 @@ func ParseOrigin(s string) (Origin, error) {
 		// because its "host" would then not parse.
 		if i := strings.IndexByte(s, ':'); i > 0 && !strings.HasPrefix(s, "[") {
 			scheme := strings.ToLower(s[:i])
-			if _, err := strconv.Atoi(firstSegment(s[i+1:])); err != nil && isScheme(scheme) {
+			if _, err := strconv.Atoi(firstSegment(s[i+1:])); err != nil && httpx.ValidScheme(scheme) {
 				return Origin{}, fmt.Errorf("%w: scheme %q is not allowed", ErrInsecureOrigin, scheme)
 			}
 		}
@@ -63,19 +65,6 @@ func firstSegment(s string) string {
 	return s
 }
 
-// isScheme reports whether s is a syntactically valid URL scheme (RFC 3986 §3.1).
-func isScheme(s string) bool {
-	for i, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z':
-		case i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.'):
-		default:
-			return false
-		}
-	}
-	return s != ""
-}
-
 // originOf returns the origin of an absolute URL, applying the scheme rules of
 // ParseOrigin. It is also used for every redirect hop and every agent call.
 func originOf(u *url.URL) (Origin, error) {
@@ -85,7 +74,7 @@ func originOf(u *url.URL) (Origin, error) {
 	}
 	// Plain http is allowed for loopback hosts only (MD-C-14): nothing but this
 	// machine can observe or alter the traffic.
-	if o.Scheme == "http" && !isLoopbackHost(o.Host) {
+	if o.Scheme == "http" && !httpx.IsLoopbackHost(o.Host) {
 		return Origin{}, fmt.Errorf("%w: %s uses http", ErrInsecureOrigin, o)
 	}
 	return o, nil
@@ -163,15 +152,6 @@ func canonicalHost(h string) (string, error) {
 	return strings.ToLower(ascii), nil
 }
 
-// isLoopbackHost reports whether host (canonical form) is localhost, in 127.0.0.0/8 or ::1.
-func isLoopbackHost(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	a, err := netip.ParseAddr(host)
-	return err == nil && a.Unmap().IsLoopback()
-}
-
 // String returns the origin's serialisation, such as "https://example.com" or
 // "http://[::1]:8080". The zero Origin gives "".
 func (o Origin) String() string {
@@ -196,7 +176,7 @@ func (o Origin) hostPort() string {
 func (o Origin) IsZero() bool { return o == Origin{} }
 
 // IsLoopback reports whether o's host is localhost, in 127.0.0.0/8 or ::1.
-func (o Origin) IsLoopback() bool { return isLoopbackHost(o.Host) }
+func (o Origin) IsLoopback() bool { return httpx.IsLoopbackHost(o.Host) }
 
 // Matches reports whether u is on origin o: same scheme, same host (compared after the
 // canonicalisation of [ParseOrigin]) and same effective port. A relative URL never matches.

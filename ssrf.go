@@ -131,19 +131,9 @@ func (g *dialGuard) DialContext(ctx context.Context, network, address string) (n
 	if err != nil {
 		return nil, err
 	}
-	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{a}
-	} else if g.lookup != nil {
-		addrs, err = g.lookup(ctx, host)
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		addrs, err = net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-		if err != nil {
-			return nil, err
-		}
+	addrs, err := g.resolve(ctx, host)
+	if err != nil {
+		return nil, err
 	}
 	var refused error
 	var permitted []string
@@ -163,6 +153,18 @@ func (g *dialGuard) DialContext(ctx context.Context, network, address string) (n
 		return nil, refused
 	}
 	return nil, fmt.Errorf("discovery: %s has no address", host)
+}
+
+// resolve returns host's addresses: an IP literal as is, a name through the test
+// hook or the system resolver.
+func (g *dialGuard) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return []netip.Addr{a}, nil
+	}
+	if g.lookup != nil {
+		return g.lookup(ctx, host)
+	}
+	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 }
 
 // fallbackDelay is how long a connection attempt runs alone before the next address
@@ -318,15 +320,7 @@ type resolveFirst struct {
 // RoundTrip implements http.RoundTripper.
 func (r *resolveFirst) RoundTrip(req *http.Request) (*http.Response, error) {
 	host := req.URL.Hostname()
-	var addrs []netip.Addr
-	var err error
-	if a, perr := netip.ParseAddr(host); perr == nil {
-		addrs = []netip.Addr{a}
-	} else if r.g.lookup != nil {
-		addrs, err = r.g.lookup(req.Context(), host)
-	} else {
-		addrs, err = net.DefaultResolver.LookupNetIP(req.Context(), "ip", host)
-	}
+	addrs, err := r.g.resolve(req.Context(), host)
 	if err == nil {
 		for _, a := range addrs {
 			if !r.g.permits(req.Context(), host, a) {

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/netip"
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wellknown-dev/discovery/internal/httpx"
 )
 
 // Well-known index paths, probed in this order.
@@ -331,7 +332,7 @@ func resolveArtifact(base *url.URL, ref string) (string, string) {
 	case u.User != nil:
 		return "", "url carries userinfo"
 	case u.Scheme == "https":
-	case u.Scheme == "http" && isLoopback(u.Hostname()):
+	case u.Scheme == "http" && httpx.IsLoopbackHost(u.Hostname()):
 	default:
 		return "", "url is not https"
 	}
@@ -340,14 +341,6 @@ func resolveArtifact(base *url.URL, ref string) (string, string) {
 	}
 	u.Fragment, u.RawFragment = "", ""
 	return u.String(), ""
-}
-
-func isLoopback(h string) bool {
-	if h == "localhost" {
-		return true
-	}
-	a, err := netip.ParseAddr(h)
-	return err == nil && a.Unmap().IsLoopback()
 }
 
 func jsonMessage(err error) string {

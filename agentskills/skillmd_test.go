@@ -191,7 +191,7 @@ func checkFile(t *testing.T, f, folder, lenient, strict, name string) {
 			t.Errorf("mode %d: %v", mode, err)
 			continue
 		}
-		if got := codes(s.Diagnostics); got != want && !(mode == agentskills.Strict && strings.HasPrefix(got, "unknown-field") && want == "") {
+		if got := codes(s.Diagnostics); got != want {
 			t.Errorf("mode %d: warnings %q, want %q", mode, got, want)
 		}
 		if name != "" && s.Name() != name {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/wellknown-dev/discovery/internal/httpx"
 )
 
 // SkillFile is the name of a skill's main file; in a skill URI it is always explicit.
@@ -74,7 +76,7 @@ func splitURI(s string) (scheme, path string, err error) {
 		return "", "", fmt.Errorf("%w: %s has no scheme://", ErrInvalidURI, quote(s))
 	}
 	scheme, path = strings.ToLower(s[:i]), s[i+3:]
-	if !validScheme(scheme) {
+	if !httpx.ValidScheme(scheme) {
 		return "", "", fmt.Errorf("%w: bad scheme in %s", ErrInvalidURI, quote(s))
 	}
 	if strings.ContainsAny(path, "?#") {
@@ -84,18 +86,6 @@ func splitURI(s string) (scheme, path string, err error) {
 		return "", "", fmt.Errorf("%w: %s has userinfo", ErrInvalidURI, quote(s))
 	}
 	return scheme, path, nil
-}
-
-func validScheme(s string) bool {
-	for i, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z':
-		case i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.'):
-		default:
-			return false
-		}
-	}
-	return s != ""
 }
 
 // check validates every segment of the skill path and the file path.

@@ -2,10 +2,10 @@ package mcpjson
 
 import (
 	"fmt"
-	"net/netip"
 	"net/url"
 	"strings"
 
+	"github.com/wellknown-dev/discovery/internal/httpx"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
@@ -27,7 +27,7 @@ func CheckURL(rawURL string) string {
 	switch strings.ToLower(u.Scheme) {
 	case "https", "wss":
 	case "http", "ws":
-		if !loopback(u.Hostname()) {
+		if !httpx.IsLoopbackHost(u.Hostname()) {
 			return "url uses plain " + strings.ToLower(u.Scheme) + " on a non-loopback host"
 		}
 	case "":
@@ -42,14 +42,6 @@ func CheckURL(rawURL string) string {
 		return "url has no host"
 	}
 	return ""
-}
-
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	a, err := netip.ParseAddr(host)
-	return err == nil && a.Unmap().IsLoopback()
 }
 
 // Resolve resolves ref (as published: absolute or relative) against base, the URL the

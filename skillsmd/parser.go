@@ -291,16 +291,14 @@ func (p *parser) appendInline(b []byte, n ast.Node) []byte {
 			}
 			b = append(b, t.URL(p.src)...)
 		case *ast.Link:
-			if p.record {
-				p.record = false
-				txt := strings.TrimSpace(string(p.appendInline(nil, t)))
-				p.record = true
-				p.addLink(txt, string(t.Destination), p.lineOfNode(t))
-			}
 			rec := p.record
 			p.record = false // text inside a link is not a bare URL
+			start := len(b)
 			b = p.appendInline(b, t)
 			p.record = rec
+			if rec { // the link's text is what was just appended: read once
+				p.addLink(strings.TrimSpace(string(b[start:])), string(t.Destination), p.lineOfNode(t))
+			}
 		case *ast.CodeSpan:
 			rec := p.record
 			p.record = false // code is not a link
