@@ -4,7 +4,6 @@ import (
 	"io"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/wellknown-dev/discovery"
 )
@@ -111,27 +110,6 @@ func BenchmarkDiscoverNoStore(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// BenchmarkColdRatio alternates a raw first contact (BenchmarkRawGet) and a cold
-// discovery (BenchmarkDiscoverCold) in one loop, so both see the same machine, and
-// reports discover/raw. The budget is 1.3.
-func BenchmarkColdRatio(b *testing.B) {
-	s := benchSite(b, "")
-	var raw, disc time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		hc := coldClient(s)
-		rawGet(b, hc, s.URL+discovery.SkillsPath)
-		hc.CloseIdleConnections()
-		t1 := time.Now()
-		hc = coldClient(s)
-		discoverCold(b, hc, s.URL)
-		hc.CloseIdleConnections()
-		disc += time.Since(t1)
-		raw += t1.Sub(t0)
-	}
-	b.ReportMetric(float64(disc)/float64(raw), "discover/raw")
 }
 
 // BenchmarkDiscoverFresh discovers with a fresh cache entry (max-age): no request

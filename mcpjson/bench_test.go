@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/wellknown-dev/discovery/mcpjson"
 )
@@ -54,25 +53,4 @@ func BenchmarkValidate(b *testing.B) {
 			b.Fatal(probs)
 		}
 	}
-}
-
-// BenchmarkParseRatio alternates Parse and the bare unmarshal in one loop, so both see
-// the same machine, and reports parse/unmarshal. The budget is 4.
-func BenchmarkParseRatio(b *testing.B) {
-	data := benchDoc(b)
-	var ours, theirs time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		if _, err := mcpjson.Parse(data); err != nil {
-			b.Fatal(err)
-		}
-		t1 := time.Now()
-		var v map[string]any
-		if err := json.Unmarshal(data, &v); err != nil {
-			b.Fatal(err)
-		}
-		theirs += time.Since(t1)
-		ours += t1.Sub(t0)
-	}
-	b.ReportMetric(float64(ours)/float64(theirs), "parse/unmarshal")
 }

@@ -3,7 +3,6 @@ package skillsmd_test
 import (
 	"os"
 	"testing"
-	"time"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -43,25 +42,4 @@ func BenchmarkGoldmarkOnly(b *testing.B) {
 	for b.Loop() {
 		md.Parser().Parse(text.NewReader(data))
 	}
-}
-
-// BenchmarkParseRatio times Parse and goldmark alone on the same bytes, alternating in
-// one loop so that both see the same machine (a shared, noisy host drifts by tens of
-// percent within seconds), and reports the ratio of their total times. The budget is
-// 1.5.
-func BenchmarkParseRatio(b *testing.B) {
-	data := benchDoc(b)
-	md := goldmark.New(goldmark.WithExtensions(extension.Table))
-	var ours, theirs time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		if _, err := skillsmd.Parse(data); err != nil {
-			b.Fatal(err)
-		}
-		t1 := time.Now()
-		md.Parser().Parse(text.NewReader(data))
-		theirs += time.Since(t1)
-		ours += t1.Sub(t0)
-	}
-	b.ReportMetric(float64(ours)/float64(theirs), "parse/goldmark")
 }

@@ -108,6 +108,7 @@ const (
 	WarnNoAPI       = "no-api-section" // the document names endpoints but states no API section or base
 	WarnTooLong     = "too-long"       // over MaxRecommendedSize: the spec asks for a short document
 	WarnRawHTML     = "raw-html"       // a <script> or <iframe> element
+	WarnTooComplex  = "too-complex"    // nesting or links beyond the parser's limits, read as text
 )
 
 // MaxRecommendedSize is the size above which a document gets a WarnTooLong warning.
@@ -148,6 +149,7 @@ func Parse(data []byte) (*Document, error) {
 	doc := &Document{}
 	src = doc.readFrontmatter(src)
 
+	src = doc.boundComplexity(src)
 	root := markdown().Parser().Parse(text.NewReader(src))
 	p := &parser{doc: doc, src: src, lines: lineStarts(src), section: -1}
 	if n := countHeadings(root); n > 0 { // one allocation for the sections, not many
@@ -164,6 +166,105 @@ func Parse(data []byte) (*Document, error) {
 	p.finish()
 	p.diagnose(len(data))
 	return doc, nil
+}
+
+// Structure limits. goldmark's time grows with the square of blockquote nesting, of
+// the link openers ("](") on one line, and of consecutive link reference definitions;
+// 1 MiB of "> ", "[a](" or "[a]: /u" lines would take seconds to minutes.
+// Real documents stay far below these limits.
+const (
+	maxQuoteDepth    = 32  // blockquote markers read at the start of a line
+	maxLinksPerLine  = 64  // "](" link openers read on one line
+	maxDefinitionRun = 256 // consecutive lines starting with "[": goldmark re-reads its paragraph per definition
+	complexityAdvice = "the document's structure goes beyond what is parsed; the rest is read as text"
+)
+
+// boundComplexity replaces, byte for byte with spaces (so offsets and line numbers do
+// not move), the blockquote markers beyond maxQuoteDepth, the "(" of link openers
+// beyond maxLinksPerLine on each line, and every maxDefinitionRun-th line of a run of
+// link reference definitions, with one warning naming the first line touched. The
+// input is read in place and copied only when something must change.
+func (d *Document) boundComplexity(src []byte) []byte {
+	// Fast path: a document with too few markers to reach any limit needs no line walk
+	// (counting is vectorised; this is nearly every real document).
+	if bytes.Count(src, []byte(">")) <= maxQuoteDepth && bytes.Count(src, linkOpener) <= maxLinksPerLine &&
+		bytes.Count(src, []byte("]:")) < maxDefinitionRun {
+		return src
+	}
+	var edits []int // offsets to blank; rare
+	first, line, defRun := 0, 1, 0
+	for start := 0; start < len(src); line++ {
+		end := start + bytes.IndexByte(src[start:], '\n')
+		if end < start {
+			end = len(src)
+		}
+		l := src[start:end]
+		before := len(edits)
+		// Leading blockquote markers: up to three spaces, '>', an optional space, again.
+		for depth, i := 0, 0; i < len(l); {
+			j := i
+			for j < len(l) && j-i < 3 && l[j] == ' ' {
+				j++
+			}
+			if j >= len(l) || l[j] != '>' {
+				break
+			}
+			if depth++; depth > maxQuoteDepth {
+				edits = append(edits, start+j)
+			}
+			if i = j + 1; i < len(l) && l[i] == ' ' {
+				i++
+			}
+		}
+		// Runs of link reference definitions: every maxDefinitionRun-th line becomes
+		// blank, which ends the paragraph goldmark keeps re-reading.
+		lead := bytes.TrimLeft(l, " ")
+		switch {
+		case len(bytes.TrimSpace(l)) == 0:
+			defRun = 0
+		case len(lead) > 0 && lead[0] == '[' && len(l)-len(lead) <= 3 && isDefinitionStart(lead):
+			if defRun++; defRun >= maxDefinitionRun {
+				for k := range l {
+					if l[k] != '\r' {
+						edits = append(edits, start+k)
+					}
+				}
+				defRun = 0
+			}
+		}
+		// Link openers.
+		for opens, k := 0, bytes.Index(l, linkOpener); k >= 0; {
+			if opens++; opens > maxLinksPerLine {
+				edits = append(edits, start+k+1)
+			}
+			next := bytes.Index(l[k+2:], linkOpener)
+			if next < 0 {
+				break
+			}
+			k += 2 + next
+		}
+		if first == 0 && len(edits) > before {
+			first = line
+		}
+		start = end + 1
+	}
+	if len(edits) == 0 {
+		return src
+	}
+	out := bytes.Clone(src)
+	for _, e := range edits {
+		out[e] = ' '
+	}
+	d.Warnings = append(d.Warnings, Warning{Line: first, Code: WarnTooComplex, Message: complexityAdvice})
+	return out
+}
+
+var linkOpener = []byte("](")
+
+// isDefinitionStart reports a line that opens a link reference definition: "[label]:".
+func isDefinitionStart(line []byte) bool {
+	i := bytes.IndexByte(line, ']')
+	return i > 0 && i+1 < len(line) && line[i+1] == ':'
 }
 
 // countHeadings counts the top-level headings, to size the section slices.

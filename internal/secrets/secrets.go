@@ -26,7 +26,7 @@ type detector struct {
 	check    func(value string) bool
 	// pre, when set, is a cheap test at the trigger (the text from the trigger on, the
 	// trigger's offset in it and its length) that must pass before the regexp runs.
-	pre func(lower string, at, n int) bool
+	pre func(s []byte, at, n int) bool
 }
 
 // window is how far past a trigger a detector looks.
@@ -54,7 +54,7 @@ var detectors = []detector{
 		re: regexp.MustCompile(`^(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,})`), check: looksRandom},
 	{kind: "bearer token", triggers: []string{"bearer"},
 		re: regexp.MustCompile(`(?i)^bearer\s+([A-Za-z0-9._~+/=-]{20,})`), check: looksRandom,
-		pre: func(s string, at, n int) bool {
+		pre: func(s []byte, at, n int) bool {
 			return at+n+21 <= len(s) && (s[at+n] == ' ' || s[at+n] == '\t') && s[at+n+1] != '<'
 		}},
 	{kind: "credential assignment", triggers: []string{"api", "access", "secret", "auth", "client", "token", "passw", "pwd"},
@@ -64,7 +64,7 @@ var detectors = []detector{
 
 // assignmentAhead reports whether the word holding the trigger is followed by ':' or
 // '=' (after an optional quote and blanks), as in "api_key = ..." or "token": "...".
-func assignmentAhead(l string, at, n int) bool {
+func assignmentAhead(l []byte, at, n int) bool {
 	i := at + n
 	for k := 0; i < len(l) && k < 16 && (lowerByte(l[i]) >= 'a' && lowerByte(l[i]) <= 'z' || l[i] == '_' || l[i] == '-'); k++ {
 		i++
@@ -127,7 +127,7 @@ func lowerByte(c byte) byte {
 }
 
 // hasPrefixFold reports whether s starts with the lower-case word, ignoring ASCII case.
-func hasPrefixFold(s, word string) bool {
+func hasPrefixFold(s []byte, word string) bool {
 	if len(s) < len(word) {
 		return false
 	}
@@ -149,12 +149,12 @@ var wordByte = func() (t [256]bool) {
 }()
 
 // Scan returns the suspected credentials in s, in order of offset, without overlaps.
-func Scan(s string) []Finding { return scan(s) }
+func Scan(s string) []Finding { return ScanBytes([]byte(s)) }
 
 // ScanBytes is Scan for a byte slice, without copying it.
-func ScanBytes(b []byte) []Finding { return scan(b) }
-
-func scan[S string | []byte](s S) []Finding {
+// It never copies the text: triggers, pre-checks and anchored regexps all read the
+// slice in place, and only a matched value is converted for its final check.
+func ScanBytes(s []byte) []Finding {
 	var out []Finding
 	seen := make([]int, len(detectors)) // end of the last match, per detector
 	for at := 0; at+1 < len(s); {
@@ -184,7 +184,7 @@ func scan[S string | []byte](s S) []Finding {
 }
 
 // scanAt runs the detectors whose trigger starts at the word start at.
-func scanAt[S string | []byte](s S, at int, out []Finding, seen []int) []Finding {
+func scanAt(s []byte, at int, out []Finding, seen []int) []Finding {
 	if at+1 >= len(s) {
 		return out
 	}
@@ -196,14 +196,14 @@ func scanAt[S string | []byte](s S, at int, out []Finding, seen []int) []Finding
 		if at+2 < len(s) && !trigrams[trigramKey(c, c2, lowerByte(s[at+2]))] {
 			return out
 		}
-		w := string(s[at:min(at+window, len(s))]) // rare: only where a trigger may start
+		w := s[at:min(at+window, len(s))]
 		for _, tg := range byFirst[c] {
 			d := &detectors[tg.det]
 			if at < seen[tg.det] || !hasPrefixFold(w, tg.word) || (d.pre != nil && !d.pre(w, 0, len(tg.word))) {
 				continue
 			}
 			// Every regexp starts with its trigger, so it runs anchored here and fails fast.
-			m := d.re.FindStringSubmatchIndex(w)
+			m := d.re.FindSubmatchIndex(w)
 			if m == nil {
 				continue
 			}
@@ -211,7 +211,7 @@ func scanAt[S string | []byte](s S, at int, out []Finding, seen []int) []Finding
 			if len(m) >= 4 && m[2] >= 0 {
 				vs, ve = m[2], m[3]
 			}
-			if ve+at <= seen[tg.det] || (d.check != nil && !d.check(w[vs:ve])) {
+			if ve+at <= seen[tg.det] || (d.check != nil && !d.check(string(w[vs:ve]))) {
 				continue
 			}
 			seen[tg.det] = ve + at
