@@ -39,7 +39,7 @@ func TestAdversarialInputs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if el := time.Since(start); el > 20*time.Second { // a hang guard, not a speed claim
+			if el := time.Since(start); el > 60*time.Second { // a hang guard (these took minutes), not a speed claim
 				t.Errorf("took %s", el)
 			}
 			lines := strings.Count(in, "\n") + 1

@@ -156,7 +156,7 @@ func Scan(s string) []Finding { return ScanBytes([]byte(s)) }
 // slice in place, and only a matched value is converted for its final check.
 func ScanBytes(s []byte) []Finding {
 	var out []Finding
-	seen := make([]int, len(detectors)) // end of the last match, per detector
+	seen := make([]int, len(detectors)) // end of the last value judged, per detector
 	for at := 0; at+1 < len(s); {
 		if !wordByte[s[at]] {
 			at++
@@ -211,10 +211,16 @@ func scanAt(s []byte, at int, out []Finding, seen []int) []Finding {
 			if len(m) >= 4 && m[2] >= 0 {
 				vs, ve = m[2], m[3]
 			}
-			if ve+at <= seen[tg.det] || (d.check != nil && !d.check(string(w[vs:ve]))) {
+			if ve+at <= seen[tg.det] {
 				continue
 			}
+			// The value has now been judged: a later trigger inside it would only see a
+			// suffix of it ("token=token=token=..." must not cost one regexp run per
+			// trigger), so the detector resumes after it either way.
 			seen[tg.det] = ve + at
+			if d.check != nil && !d.check(string(w[vs:ve])) {
+				continue
+			}
 			out = append(out, Finding{Kind: d.kind, Offset: vs + at, Length: ve - vs})
 		}
 	}
