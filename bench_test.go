@@ -48,7 +48,7 @@ func rawGet(b *testing.B, hc *http.Client, u string) {
 // discoverCold discovers with nothing cached: a new Client, so an empty HTTP cache and
 // last-good store.
 func discoverCold(b *testing.B, hc *http.Client, origin string) {
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: hc})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: hc, AllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func BenchmarkRawGetKeepAlive(b *testing.B) {
 // call shows beside BenchmarkRawGetKeepAlive.
 func BenchmarkDiscoverNoStore(b *testing.B) {
 	s := benchSite(b, "no-store")
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client()})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func BenchmarkDiscoverNoStore(b *testing.B) {
 // reaches the server.
 func BenchmarkDiscoverFresh(b *testing.B) {
 	s := benchSite(b, "max-age=3600")
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client()})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
 	}

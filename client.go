@@ -33,6 +33,7 @@ const (
 	DefaultDocumentTimeout  = 30 * time.Second   // one document: every attempt and backoff
 	DefaultMaxRetryAfter    = 10 * time.Second   // a longer Retry-After means give up now
 	DefaultMaxStale         = 7 * 24 * time.Hour // how old a last good copy may be when served
+	DefaultSkillTimeout     = 60 * time.Second   // one GetSkill: every artifact, retries and unpacking
 	maxRedirects            = 5                  // hops per fetch (MD-C-10)
 	retryWaitMin            = 250 * time.Millisecond
 	retryWaitMax            = 4 * time.Second
@@ -81,6 +82,11 @@ type Options struct {
 	// included, on top of the caller's context. 0: [DefaultDocumentTimeout].
 	DocumentTimeout time.Duration
 
+	// SkillTimeout bounds one [Client.GetSkill] call as a whole: every artifact request
+	// (a v0.1.0 skill may list hundreds of files), retries, verification and unpacking,
+	// on top of the caller's context. 0: [DefaultSkillTimeout]. Negative is an error.
+	SkillTimeout time.Duration
+
 	// MaxRetryAfter caps how long the Client honours a Retry-After header. A server that
 	// asks for longer gets no retry: the fetch fails at once (and falls back to the last
 	// good copy). 0: [DefaultMaxRetryAfter].
@@ -97,6 +103,15 @@ type Options struct {
 	// local development and trusted networks only: every entry reopens the door to
 	// requests into the machine's own network.
 	InsecureAllowPrivateHosts []string
+
+	// AllowPrivateOrigins lets the Client discover origins that are themselves private:
+	// localhost (and *.localhost) or a loopback or private IP literal, such as
+	// http://localhost:8080 or https://10.0.0.9. Such an origin, and its redirects and
+	// agent calls, may then reach private addresses. false (the default): they are
+	// refused with [ErrPrivateAddress], because a model that chooses origins can be
+	// talked into choosing http://localhost:8080/admin or https://169.254.169.254. Set
+	// it where a person types the origin (a command line, a local test).
+	AllowPrivateOrigins bool
 
 	// Logger receives debug records of fetches and warnings of stale answers. nil: no
 	// logging.
@@ -123,9 +138,11 @@ func NewMemoryCache() Cache { return httpcache.NewMemoryCache() }
 // multiple goroutines.
 type Client struct {
 	consent        ConsentFunc
+	privateOrigins bool // Options.AllowPrivateOrigins
 	userAgent      string
 	maxBytes       int64
 	docTimeout     time.Duration
+	skillTimeout   time.Duration
 	maxRetryAfter  time.Duration
 	maxStale       time.Duration
 	lastGood       LastGoodStore
@@ -165,6 +182,8 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		return nil, fmt.Errorf("discovery: Options.AttemptTimeout is negative (%s)", o.AttemptTimeout)
 	case o.DocumentTimeout < 0:
 		return nil, fmt.Errorf("discovery: Options.DocumentTimeout is negative (%s)", o.DocumentTimeout)
+	case o.SkillTimeout < 0:
+		return nil, fmt.Errorf("discovery: Options.SkillTimeout is negative (%s)", o.SkillTimeout)
 	case o.MaxRetryAfter < 0:
 		return nil, fmt.Errorf("discovery: Options.MaxRetryAfter is negative (%s)", o.MaxRetryAfter)
 	case o.MaxRetries > 10:
@@ -173,17 +192,18 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		return nil, errors.New("discovery: Options.UserAgent contains a line break")
 	}
 	c := &Client{
-		consent:       o.Consent,
-		userAgent:     o.UserAgent,
-		maxBytes:      o.MaxDocumentBytes,
-		docTimeout:    o.DocumentTimeout,
-		maxRetryAfter: o.MaxRetryAfter,
-		maxStale:      o.MaxStale,
-		lastGood:      o.LastGood,
-		logger:        o.Logger,
-		now:           time.Now,
-		flight:        &flight{},
-		parsed:        &sync.Map{},
+		consent:        o.Consent,
+		privateOrigins: o.AllowPrivateOrigins,
+		userAgent:      o.UserAgent,
+		maxBytes:       o.MaxDocumentBytes,
+		docTimeout:     o.DocumentTimeout,
+		maxRetryAfter:  o.MaxRetryAfter,
+		maxStale:       o.MaxStale,
+		lastGood:       o.LastGood,
+		logger:         o.Logger,
+		now:            time.Now,
+		flight:         &flight{},
+		parsed:         &sync.Map{},
 	}
 	if c.consent == nil {
 		c.consent = DenyAll
@@ -196,6 +216,9 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	}
 	if c.docTimeout == 0 {
 		c.docTimeout = DefaultDocumentTimeout
+	}
+	if c.skillTimeout == 0 {
+		c.skillTimeout = DefaultSkillTimeout
 	}
 	if c.maxRetryAfter == 0 {
 		c.maxRetryAfter = DefaultMaxRetryAfter
@@ -245,7 +268,9 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	} else {
 		base = c.guard.guardTransport(base)
 	}
-	c.agentBase = newBaseTransport(c.guard)
+	// The agent's own calls (Discovery.Transport(nil)) use the same configured
+	// transport: its TLS roots, proxy and dialer, and the same per-policy pools.
+	c.agentBase = base
 	if attempt == 0 {
 		attempt = DefaultAttemptTimeout
 	}
@@ -278,18 +303,13 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		// Cache outside the retries: a fresh hit never touches the network and a
 		// revalidation is retried as a unit (dependencies.md §2.2).
 		Transport: &httpcache.Transport{
-			Transport:           &retryablehttp.RoundTripper{Client: rc},
+			Transport:           belowCache{base: &retryablehttp.RoundTripper{Client: rc}},
 			Cache:               cache,
 			MarkCachedResponses: true,
 		},
 		CheckRedirect: c.checkRedirect, // reached only if a 3xx ever comes back through the stack
 	}
-	c.closeIdleConns = func() {
-		inner.CloseIdleConnections()
-		if ci, ok := c.agentBase.(interface{ CloseIdleConnections() }); ok {
-			ci.CloseIdleConnections()
-		}
-	}
+	c.closeIdleConns = inner.CloseIdleConnections
 	return c, nil
 }
 
@@ -303,9 +323,9 @@ func (c *Client) CloseIdleConnections() {
 
 // newBaseTransport returns the default transport: the private-address guard as
 // dialer, TLS 1.2 or later with certificate verification, no proxy, bounded header
-// size and handshake time.
-func newBaseTransport(g *dialGuard) *http.Transport {
-	return &http.Transport{
+// size and handshake time, and one connection pool per policy class.
+func newBaseTransport(g *dialGuard) *splitTransport {
+	return split(&http.Transport{
 		DialContext:            g.DialContext,
 		ForceAttemptHTTP2:      true,
 		MaxIdleConns:           100,
@@ -315,7 +335,7 @@ func newBaseTransport(g *dialGuard) *http.Transport {
 		ExpectContinueTimeout:  time.Second,
 		MaxResponseHeaderBytes: 64 << 10,
 		TLSClientConfig:        &tls.Config{MinVersion: tls.VersionTLS12},
-	}
+	})
 }
 
 // defaultClient backs the package-level Discover.
@@ -329,6 +349,19 @@ func Discover(ctx context.Context, origin string) (*Discovery, error) {
 		return nil, err
 	}
 	return c.Discover(ctx, origin)
+}
+
+// origin parses s as [ParseOrigin] does and refuses a private origin unless
+// Options.AllowPrivateOrigins is set.
+func (c *Client) origin(s string) (Origin, error) {
+	o, err := ParseOrigin(s)
+	if err != nil {
+		return Origin{}, err
+	}
+	if !c.privateOrigins && privateOrigin(o) {
+		return Origin{}, &PrivateAddressError{Host: o.Host, Addr: o.Host, Origin: true}
+	}
+	return o, nil
 }
 
 // errZeroClient is returned by the methods of a Client not made by NewClient.
@@ -351,6 +384,66 @@ type fetchTrace struct {
 	status   atomic.Int32 // status of the last response seen on the wire
 	mu       sync.Mutex   // guards granted
 	granted  map[Origin]bool
+
+	// What reached the HTTP cache from below, for the one request of this fetch
+	// (written and read in the goroutine of c.http.Do, one after the other).
+	belowErr  error
+	belowResp *http.Response
+}
+
+// belowCache sits between the HTTP cache and the retries. It records what the network
+// answered, so the fetch can tell when the cache handed back an old copy instead of a
+// failure (httpcache does that on its own for a response that once carried
+// Cache-Control: stale-if-error), and strips stale-if-error from every response, so
+// new entries never ask for it. Only the last-good logic may serve an old copy: within
+// MaxStale, marked stale, never over a policy or consent failure.
+type belowCache struct{ base http.RoundTripper }
+
+// RoundTrip implements http.RoundTripper.
+func (b belowCache) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := b.base.RoundTrip(req)
+	if tr := traceOf(req.Context()); tr != nil {
+		tr.belowErr, tr.belowResp = err, resp
+	}
+	if resp != nil {
+		stripStaleIfError(resp.Header)
+	}
+	return resp, err
+}
+
+// stripStaleIfError removes the stale-if-error directive from Cache-Control.
+func stripStaleIfError(h http.Header) {
+	vs := h.Values("Cache-Control")
+	if len(vs) == 0 {
+		return
+	}
+	var keep []string
+	changed := false
+	for _, v := range vs {
+		for d := range strings.SplitSeq(v, ",") {
+			d = strings.TrimSpace(d)
+			if name, _, _ := strings.Cut(d, "="); strings.EqualFold(strings.TrimSpace(name), "stale-if-error") {
+				changed = true
+				continue
+			}
+			if d != "" {
+				keep = append(keep, d)
+			}
+		}
+	}
+	if changed {
+		h.Del("Cache-Control")
+		if len(keep) > 0 {
+			h.Set("Cache-Control", strings.Join(keep, ", "))
+		}
+	}
+}
+
+// CloseIdleConnections forwards to the transport below.
+func (b belowCache) CloseIdleConnections() {
+	if ci, ok := b.base.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
 }
 
 type traceKey struct{}
@@ -396,6 +489,9 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if err != nil {
 		return err
 	}
+	// Never send site-supplied userinfo: net/http would turn it into an Authorization
+	// header on this hop.
+	req.URL.User = nil
 	start, err := splitOrigin(via[0].URL)
 	if err != nil || target == start {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // ConsentAction names an action that needs the user's consent. The zero value is not a
@@ -46,15 +47,27 @@ func (a ConsentAction) String() string {
 }
 
 // ConsentRequest describes an action the Client or the policy guard is about to take.
-// Every string in it is redacted (no userinfo, query or fragment). Name and Reason may
-// quote text from a published document: that text is untrusted and for display only.
+// Every string in it is redacted (no userinfo, query or fragment) and bounded (URL at
+// most [MaxConsentURL] bytes, Reason at most [MaxConsentReason]). Reason may quote
+// text from a published document: that text is untrusted and for display only.
 type ConsentRequest struct {
 	Action ConsentAction
 	Origin Origin // the discovery origin: the site the user asked about
-	URL    string // the target of the action, redacted
+	URL    string // the target of the action, redacted and shortened
 	Method string // the HTTP method, such as "GET" or "POST"
 	Reason string // a sentence for the user, such as "redirect from https://a.example to https://b.example"
+	// Credentials is true when the request would carry the caller's credentials
+	// (Authorization, Cookie or Proxy-Authorization headers) to another origin.
+	// Granting such a request lets them go; without that, they are stripped.
+	Credentials bool
 }
+
+// Bounds of what a consent prompt shows: a site controls the URLs it redirects to or
+// lists, and a 60 KB path must not fill the user's screen.
+const (
+	MaxConsentURL    = 256
+	MaxConsentReason = 512
+)
 
 // ConsentFunc reports whether the Client may perform req.Action.
 //
@@ -84,6 +97,8 @@ func ask(ctx context.Context, f ConsentFunc, req *ConsentRequest, deny error) er
 	if f == nil {
 		f = DenyAll
 	}
+	req.URL = shorten(req.URL, MaxConsentURL)
+	req.Reason = shorten(req.Reason, MaxConsentReason)
 	ok, err := f(ctx, req)
 	switch {
 	case err != nil:
@@ -92,4 +107,17 @@ func ask(ctx context.Context, f ConsentFunc, req *ConsentRequest, deny error) er
 		return fmt.Errorf("%w: %s %s (%s)", deny, req.Method, req.URL, req.Action)
 	}
 	return nil
+}
+
+// shorten cuts s to at most n bytes, on a rune boundary, ending in "…" when cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const ellipsis = "…"
+	cut := n - len(ellipsis)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + ellipsis
 }

@@ -117,9 +117,10 @@ func (c *Client) followPointer(ctx context.Context, o Origin, mcp *outcome[mcpjs
 	target, err := mcpjson.Resolve(mcp.fetch.URL, mcp.doc.Pointer)
 	if err != nil {
 		mcp.warnings = append(mcp.warnings, Warning{Code: WarnPointer, URL: mcp.fetch.URL,
-			Message: fmt.Sprintf("pointer is not a usable URL: %v", err)})
+			Message: "the pointer ($ref or serverCard) is not a usable https URL; not followed"})
 		return nil
 	}
+	target.User = nil // site-supplied userinfo is never sent
 	if to, err := originOf(target); err != nil || to != o {
 		err := ask(ctx, c.consent, &ConsentRequest{
 			Action: ConsentRedirect, Origin: o, URL: redact(target), Method: http.MethodGet,
@@ -166,7 +167,7 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
-	o, err := ParseOrigin(origin)
+	o, err := c.origin(origin)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +210,11 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
 				Message: "the document it points to is a pointer too; not followed further"})
 		case pointed.err != nil:
-			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL, Message: pointed.err.Error()})
+			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
+				Message: "the document it points to could not be used as mcp.json: " + pointed.err.Error()})
+		default:
+			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
+				Message: fmt.Sprintf("the document it points to is not published (HTTP %d, or an HTML page)", pointed.fetch.StatusCode)})
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -234,6 +239,7 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 
 // docSpec describes how to fetch and parse one kind of document.
 type docSpec[T any] struct {
+	kind   string // names the document type in every cache key: one URL may be fetched as several kinds
 	path   string
 	accept string
 	typeOK func(mediaType string) bool
@@ -241,6 +247,7 @@ type docSpec[T any] struct {
 }
 
 var skillsSpec = docSpec[skillsmd.Document]{
+	kind:   "skills.md",
 	path:   SkillsPath,
 	accept: "text/markdown, text/plain;q=0.9",
 	typeOK: func(mt string) bool { return mt == "text/markdown" || mt == "text/plain" || mt == "text/x-markdown" },
@@ -258,6 +265,7 @@ var skillsSpec = docSpec[skillsmd.Document]{
 }
 
 var mcpSpec = docSpec[mcpjson.Document]{
+	kind:   "mcp.json",
 	path:   MCPPath,
 	accept: "application/json",
 	typeOK: func(mt string) bool {
@@ -276,6 +284,13 @@ var mcpSpec = docSpec[mcpjson.Document]{
 	},
 }
 
+// key is the cache key of the document at u: its kind and its URL. The flight and the
+// parse memo are keyed by it, never by the URL alone, because a site can make one URL
+// answer as several kinds (an mcp.json pointer naming the site's own skills.md or
+// skills index), and a value cached for one kind must never be read back as another.
+// The last-good store is keyed by URL, and each copy records its kind (LastGood.Kind).
+func (s docSpec[T]) key(u string) string { return s.kind + " " + u }
+
 // fetchDoc retrieves one document and applies the status, content and last-good rules.
 func fetchDoc[T any](ctx context.Context, c *Client, o Origin, spec docSpec[T]) outcome[T] {
 	return fetchShared(ctx, c, o, o.String()+spec.path, spec)
@@ -285,27 +300,33 @@ func fetchDoc[T any](ctx context.Context, c *Client, o Origin, spec docSpec[T]) 
 // request. Each caller gets its own copy of the outcome; the parsed document is shared
 // and read-only.
 func fetchShared[T any](ctx context.Context, c *Client, o Origin, u string, spec docSpec[T]) outcome[T] {
-	v, err := c.flight.do(ctx, u, func(ctx context.Context) any { return fetchURL(ctx, c, o, u, spec) })
+	shown := redactString(u)
+	v, err := c.flight.do(ctx, spec.key(u), func(ctx context.Context) any { return fetchURL(ctx, c, o, u, spec) })
 	if err != nil {
-		return outcome[T]{fetch: Fetch{URL: u}, err: fmt.Errorf("discovery: GET %s: %w", u, err)}
+		return outcome[T]{fetch: Fetch{URL: shown}, err: fmt.Errorf("discovery: GET %s: %w", shown, err)}
 	}
-	out := v.(outcome[T])
+	out, ok := v.(outcome[T])
+	if !ok {
+		// Unreachable with kind-keyed flights; an internal fault must not panic.
+		return outcome[T]{fetch: Fetch{URL: shown}, err: fmt.Errorf("discovery: GET %s: %w", shown, internalError(v))}
+	}
 	out.warnings = slices.Clone(out.warnings) // callers append to their copy
 	return out
 }
 
 // fetchURL retrieves the document at u for a discovery of origin o.
 func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec docSpec[T]) (out outcome[T]) {
-	out.fetch.URL = u
+	shown := redactString(u) // what errors, warnings and Fetch report: no userinfo, query or fragment
+	out.fetch.URL = shown
 	tr := &fetchTrace{origin: o}
 	defer func() { out.fetch.Attempts = int(tr.attempts.Load()) }()
 	parent := ctx
-	ctx, cancel := context.WithTimeout(context.WithValue(withDialPolicy(ctx, o, c.guard.allow), traceKey{}, tr), c.docTimeout)
+	ctx, cancel := context.WithTimeout(context.WithValue(withDialPolicy(ctx, o), traceKey{}, tr), c.docTimeout)
 	defer cancel()
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		out.err = &FetchError{URL: u, Err: err}
+		out.err = &FetchError{URL: shown, Err: err}
 		return out
 	}
 	req.Header.Set("Accept", spec.accept)
@@ -316,29 +337,30 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		out.fetch.Cause = nil
 		if fallback && parent.Err() == nil {
 			if doc, ws, lg, ok := recall(c, u, spec); ok {
-				out.doc, out.warnings = doc, append(ws, Warning{Code: WarnStale, URL: u,
+				out.doc, out.warnings = doc, append(ws, Warning{Code: WarnStale, URL: shown,
 					Message: fmt.Sprintf("serving the copy fetched %s ago: %v", c.now().Sub(lg.SavedAt).Round(time.Second), cause)})
 				out.fetch.Source, out.fetch.Cause, out.fetch.SavedAt, out.fetch.Published = SourceStale, cause, lg.SavedAt, true
-				c.log(ctx, "discovery: serving last good copy", "url", u, "cause", cause)
+				c.log(ctx, "discovery: serving last good copy", "url", shown, "cause", cause)
 				return out
 			}
 		}
 		if parent.Err() != nil {
-			cause = fmt.Errorf("discovery: GET %s: %w", u, parent.Err())
+			cause = fmt.Errorf("discovery: GET %s: %w", shown, parent.Err())
 		}
 		out.err = cause
 		return out
 	}
 
 	resp, err := c.http.Do(req)
+	resp, err = uncache(resp, err, tr)
 	if err != nil {
 		attempts := int(tr.attempts.Load())
-		return fail(&FetchError{URL: u, Attempts: attempts, Err: unwrapURLError(err)}, !policyError(err))
+		return fail(&FetchError{URL: shown, Attempts: attempts, Err: unwrapURLError(err)}, !policyError(err))
 	}
 	defer resp.Body.Close()
 	out.fetch.StatusCode = resp.StatusCode
 	out.fetch.Source = SourceNetwork
-	out.fetch.FinalURL = u
+	out.fetch.FinalURL = shown
 	if resp.Request != nil && resp.Request.URL != nil {
 		out.fetch.FinalURL = redact(resp.Request.URL)
 	}
@@ -350,7 +372,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 			out.fetch.Source, out.fetch.StatusCode = SourceRevalidated, http.StatusNotModified
 		}
 	}
-	c.log(ctx, "discovery: fetched", "url", u, "status", resp.StatusCode, "source", out.fetch.Source)
+	c.log(ctx, "discovery: fetched", "url", shown, "status", resp.StatusCode, "source", out.fetch.Source)
 
 	switch code := resp.StatusCode; {
 	case code == http.StatusOK:
@@ -359,7 +381,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		c.lastGood.Delete(u)
 		return out
 	default:
-		herr := &HTTPError{URL: u, StatusCode: code, Attempts: int(tr.attempts.Load())}
+		herr := &HTTPError{URL: shown, StatusCode: code, Attempts: int(tr.attempts.Load())}
 		if d, ok := retryAfter(resp, c.now()); ok && d > c.maxRetryAfter {
 			herr.Err = fmt.Errorf("%w (%s > %s)", ErrRetryAfterTooLong, d, c.maxRetryAfter)
 		}
@@ -374,14 +396,14 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	}
 	body, err := readCapped(resp.Body, c.maxBytes)
 	if err != nil {
-		return fail(&FetchError{URL: u, Attempts: int(tr.attempts.Load()), Err: err}, true)
+		return fail(&FetchError{URL: shown, Attempts: int(tr.attempts.Load()), Err: err}, true)
 	}
 	if looksLikeHTML(body) {
 		return out
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		// An empty 200 is a broken deploy, not a document that says nothing.
-		return fail(&FetchError{URL: u, Attempts: int(tr.attempts.Load()), Err: errEmptyBody}, true)
+		return fail(&FetchError{URL: shown, Attempts: int(tr.attempts.Load()), Err: errEmptyBody}, true)
 	}
 	out.fetch.Published = true
 	if !spec.typeOK(mt) {
@@ -389,17 +411,17 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		if shown == "" {
 			shown = "no Content-Type"
 		}
-		out.warnings = append(out.warnings, Warning{Code: WarnContentType, URL: u,
+		out.warnings = append(out.warnings, Warning{Code: WarnContentType, URL: shown,
 			Message: fmt.Sprintf("served as %s; read anyway", shown)})
 	}
 	doc, ws, err := parseMemo(c, u, body, spec)
 	if err != nil {
 		out.fetch.Published = false
-		return fail(&FetchError{URL: u, Attempts: int(tr.attempts.Load()), Err: err}, true)
+		return fail(&FetchError{URL: shown, Attempts: int(tr.attempts.Load()), Err: err}, true)
 	}
 	out.doc, out.warnings = doc, append(out.warnings, ws...)
 	if out.fetch.Source != SourceCache {
-		c.lastGood.Store(u, LastGood{Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
+		c.lastGood.Store(u, LastGood{Kind: spec.kind, Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
 	}
 	return out
 }
@@ -415,9 +437,12 @@ type parsed struct {
 // parseMemo parses body, or returns the parse of the same bytes from the last time.
 // The document is shared and read-only, as it already is between concurrent callers.
 func parseMemo[T any](c *Client, u string, body []byte, spec docSpec[T]) (*T, []Warning, error) {
-	if v, ok := c.parsed.Load(u); ok {
-		if p := v.(*parsed); bytes.Equal(p.body, body) {
-			return p.doc.(*T), slices.Clone(p.warnings), nil
+	key := spec.key(u)
+	if v, ok := c.parsed.Load(key); ok {
+		if p, ok := v.(*parsed); ok && bytes.Equal(p.body, body) {
+			if doc, ok := p.doc.(*T); ok {
+				return doc, slices.Clone(p.warnings), nil
+			}
 		}
 	}
 	doc, ws, err := spec.parse(body)
@@ -425,10 +450,31 @@ func parseMemo[T any](c *Client, u string, body []byte, spec docSpec[T]) (*T, []
 		return nil, nil, err
 	}
 	for i := range ws {
-		ws[i].URL = u
+		ws[i].URL = redactString(u)
 	}
-	c.parsed.Store(u, &parsed{body: bytes.Clone(body), doc: doc, warnings: slices.Clone(ws)})
+	c.parsed.Store(key, &parsed{body: bytes.Clone(body), doc: doc, warnings: slices.Clone(ws)})
 	return doc, ws, nil
+}
+
+// uncache undoes an answer the HTTP cache gave on its own after the network failed:
+// the failure (an error, a 5xx) is what the fetch must see, so that only the last-good
+// logic decides whether an old copy may stand in.
+func uncache(resp *http.Response, err error, tr *fetchTrace) (*http.Response, error) {
+	if err != nil || resp.Header.Get(httpcacheMark) != "1" || (tr.belowErr == nil && tr.belowResp == nil) {
+		return resp, err // a network answer, or a fresh hit that asked nothing below
+	}
+	switch below := tr.belowResp; {
+	case tr.belowErr != nil:
+		resp.Body.Close()
+		if below != nil {
+			below.Body.Close()
+		}
+		return nil, tr.belowErr
+	case below != nil && below.StatusCode != http.StatusNotModified && below.StatusCode != http.StatusOK:
+		resp.Body.Close()
+		return below, nil
+	}
+	return resp, err
 }
 
 // errEmptyBody is the cause recorded for a 200 with an empty body.
@@ -443,7 +489,9 @@ func recall[T any](c *Client, u string, spec docSpec[T]) (*T, []Warning, LastGoo
 		return nil, nil, LastGood{}, false
 	}
 	lg, ok := c.lastGood.Load(u)
-	if !ok || c.now().Sub(lg.SavedAt) > c.maxStale {
+	// A copy saved as another kind of document (one URL can be fetched as several) is
+	// not this document; one with no kind (stored by the caller) must parse as it.
+	if !ok || c.now().Sub(lg.SavedAt) > c.maxStale || (lg.Kind != "" && lg.Kind != spec.kind) {
 		return nil, nil, LastGood{}, false
 	}
 	doc, ws, err := parseMemo(c, u, lg.Body, spec) // usually the bytes parsed last time

@@ -319,6 +319,8 @@ func runFault(t *testing.T, ca *testCA, cert *tls.Certificate, row faultCase) {
 		AttemptTimeout:  300 * time.Millisecond,
 		DocumentTimeout: 5 * time.Second,
 		Consent:         row.consent,
+		// The fault server is a loopback origin; rows marked public use example.com.
+		AllowPrivateOrigins: !row.public,
 	}
 	c, err := discovery.NewClientWithHooks(opts, hooks)
 	if err != nil {

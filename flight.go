@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"context"
+	"fmt"
 	"sync"
 )
 
@@ -37,12 +38,17 @@ func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context
 		go func() {
 			defer close(c.done)
 			defer cancel()
+			// No input may crash the process from a goroutine the caller cannot
+			// recover in: a panic becomes the call's value, which callers report
+			// as an internal error.
+			defer func() {
+				if r := recover(); r != nil {
+					c.val = panicValue{r}
+					f.forget(key, c)
+				}
+			}()
 			c.val = fn(cctx)
-			f.mu.Lock()
-			if f.calls[key] == c {
-				delete(f.calls, key)
-			}
-			f.mu.Unlock()
+			f.forget(key, c)
 		}()
 	}
 	c.waiters++
@@ -65,4 +71,25 @@ func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context
 		f.mu.Unlock()
 		return nil, ctx.Err()
 	}
+}
+
+// forget removes c from the calls in flight, if it is still the call for key.
+func (f *flight) forget(key string, c *flightCall) {
+	f.mu.Lock()
+	if f.calls[key] == c {
+		delete(f.calls, key)
+	}
+	f.mu.Unlock()
+}
+
+// panicValue is the value of a call whose function panicked.
+type panicValue struct{ v any }
+
+// internalError describes a value a flight returned that its caller did not expect:
+// a recovered panic, or a value of another type.
+func internalError(v any) error {
+	if p, ok := v.(panicValue); ok {
+		return fmt.Errorf("discovery: internal error (recovered panic: %v); please report it", p.v)
+	}
+	return fmt.Errorf("discovery: internal error (unexpected %T); please report it", v)
 }

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -46,19 +47,58 @@ type guard struct {
 
 // RoundTrip implements http.RoundTripper.
 func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
-	if err := g.d.Authorize(req.Context(), req.Method, req.URL); err != nil {
+	req = withoutUserinfo(req)
+	// Credentials go to another origin only when the consent request said so and the
+	// answer was yes; a no refuses the whole call.
+	if err := g.d.authorize(req.Context(), req.Method, req.URL, hasCredentials(req.Header)); err != nil {
 		if req.Body != nil {
 			req.Body.Close() // a RoundTripper must close the body, even on error
 		}
 		return nil, err
 	}
-	ctx := withDialPolicy(req.Context(), g.d.Origin, g.d.client.guard.allow)
+	ctx := withDialPolicy(req.Context(), g.d.Origin)
 	return g.base.RoundTrip(req.WithContext(ctx))
+}
+
+// credentialHeaders are the request headers that carry the caller's credentials.
+var credentialHeaders = []string{"Authorization", "Cookie", "Proxy-Authorization"}
+
+func hasCredentials(h http.Header) bool {
+	for _, k := range credentialHeaders {
+		if h.Get(k) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutUserinfo returns req without URL userinfo, and without the Authorization
+// header net/http derived from it: a URL the agent took from a site must not make it
+// send a site-chosen user name and password. req itself is not modified.
+func withoutUserinfo(req *http.Request) *http.Request {
+	if req.URL == nil || req.URL.User == nil {
+		return req
+	}
+	user := req.URL.User
+	r := req.Clone(req.Context())
+	r.URL.User = nil
+	pass, _ := user.Password()
+	derived := "Basic " + base64.StdEncoding.EncodeToString([]byte(user.Username()+":"+pass))
+	if r.Header.Get("Authorization") == derived {
+		r.Header.Del("Authorization")
+	}
+	return r
 }
 
 // Authorize applies the policy of [Discovery.Transport] to one call of method on u,
 // asking the ConsentFunc when needed. It returns nil when the call may go ahead.
 func (d *Discovery) Authorize(ctx context.Context, method string, u *url.URL) error {
+	return d.authorize(ctx, method, u, false)
+}
+
+// authorize is Authorize for a call that does (creds) or does not carry the caller's
+// credentials.
+func (d *Discovery) authorize(ctx context.Context, method string, u *url.URL, creds bool) error {
 	if d == nil || d.Origin.IsZero() || d.client == nil {
 		return fmt.Errorf("discovery: Authorize on a Discovery not returned by a Client")
 	}
@@ -73,9 +113,13 @@ func (d *Discovery) Authorize(ctx context.Context, method string, u *url.URL) er
 		method = http.MethodGet
 	}
 	if target != d.Origin {
+		reason := fmt.Sprintf("%s request to %s, which is not %s", method, target, d.Origin)
+		if creds {
+			reason += ", carrying your credentials (Authorization or Cookie headers)"
+		}
 		err := ask(ctx, d.consent, &ConsentRequest{
 			Action: ConsentCrossOrigin, Origin: d.Origin, URL: redact(u), Method: method,
-			Reason: fmt.Sprintf("%s request to %s, which is not %s", method, target, d.Origin),
+			Reason: reason, Credentials: creds,
 		}, ErrConsentDenied)
 		if err != nil {
 			return err
@@ -87,7 +131,7 @@ func (d *Discovery) Authorize(ctx context.Context, method string, u *url.URL) er
 	}
 	return ask(ctx, d.consent, &ConsentRequest{
 		Action: ConsentWrite, Origin: d.Origin, URL: redact(u), Method: method,
-		Reason: fmt.Sprintf("%s request to %s may change data", method, redact(u)),
+		Reason: fmt.Sprintf("%s request to %s may change data", method, redact(u)), Credentials: creds && target != d.Origin,
 	}, ErrConsentDenied)
 }
 

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/wellknown-dev/discovery/internal/httpx"
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Origin is a web origin (RFC 6454): scheme, host and port. It is a comparable value
@@ -199,12 +200,13 @@ func (o Origin) Resolve(ref string) (*url.URL, error) {
 	return base.ResolveReference(r), nil
 }
 
-// redact returns u as text without userinfo, query or fragment, for error messages.
+// redact returns u as text without userinfo, query or fragment, and with any
+// credential in its path redacted, for error messages, warnings and consent prompts.
 func redact(u *url.URL) string {
 	if u == nil {
 		return ""
 	}
 	c := *u
 	c.User, c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = nil, "", false, "", ""
-	return c.String()
+	return secrets.Redact(c.String())
 }

@@ -40,7 +40,7 @@ func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, e
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
-	o, err := ParseOrigin(origin)
+	o, err := c.origin(origin)
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +67,7 @@ func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, e
 // indexSpec parses an index fetched from u.
 func indexSpec(u string) docSpec[agentskills.Index] {
 	return docSpec[agentskills.Index]{
+		kind:   "skills-index",
 		accept: "application/json",
 		typeOK: mcpSpec.typeOK,
 		parse: func(data []byte) (*agentskills.Index, []Warning, error) {
@@ -91,7 +92,8 @@ const maxSkillFile = 1 << 20
 // stack, an artifact on another origin needs [ConsentArtifact], and its digest is
 // verified before anything is parsed or unpacked; a mismatch is an error wrapping
 // [agentskills.ErrDigestMismatch], and nothing of the content is returned. Archives are
-// unpacked in memory with the hardening of [agentskills.ReadArchive].
+// unpacked in memory with the hardening of [agentskills.ReadArchive]. The whole call is
+// bounded by Options.SkillTimeout as well as by the size limits.
 func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*Skill, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
@@ -99,6 +101,8 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	if ix == nil || ix.Index == nil {
 		return nil, errors.New("discovery: GetSkill needs an index from ListSkills")
 	}
+	ctx, cancel := context.WithTimeout(ctx, c.skillTimeout)
+	defer cancel()
 	var entry *agentskills.IndexEntry
 	for i := range ix.Index.Skills {
 		if ix.Index.Skills[i].Name == name {
@@ -188,6 +192,7 @@ func (c *Client) fetchArtifact(ctx context.Context, o Origin, rawURL string, lim
 	if err != nil {
 		return nil, "", err
 	}
+	u.User = nil // site-supplied userinfo is never sent
 	if target != o {
 		err := ask(ctx, c.consent, &ConsentRequest{
 			Action: ConsentArtifact, Origin: o, URL: redact(u), Method: http.MethodGet,
@@ -198,7 +203,7 @@ func (c *Client) fetchArtifact(ctx context.Context, o Origin, rawURL string, lim
 		}
 	}
 	tr := &fetchTrace{origin: o}
-	ctx, cancel := context.WithTimeout(context.WithValue(withDialPolicy(ctx, o, c.guard.allow), traceKey{}, tr), c.docTimeout)
+	ctx, cancel := context.WithTimeout(context.WithValue(withDialPolicy(ctx, o), traceKey{}, tr), c.docTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -207,6 +212,7 @@ func (c *Client) fetchArtifact(ctx context.Context, o Origin, rawURL string, lim
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "text/markdown, text/plain;q=0.9, application/gzip;q=0.8, application/zip;q=0.8, */*;q=0.1")
 	resp, err := c.http.Do(req)
+	resp, err = uncache(resp, err, tr)
 	if err != nil {
 		return nil, "", &FetchError{URL: redact(u), Attempts: int(tr.attempts.Load()), Err: unwrapURLError(err)}
 	}

@@ -20,40 +20,56 @@ import (
 var blockedPrefixes = func() []netip.Prefix {
 	var out []netip.Prefix
 	for _, s := range []string{
-		"0.0.0.0/8",      // "this network", unspecified
-		"10.0.0.0/8",     // RFC 1918
-		"100.64.0.0/10",  // CGNAT, RFC 6598
-		"127.0.0.0/8",    // loopback
-		"169.254.0.0/16", // link-local, cloud metadata
-		"172.16.0.0/12",  // RFC 1918
-		"192.0.0.0/24",   // IETF protocol assignments
-		"192.168.0.0/16", // RFC 1918
-		"198.18.0.0/15",  // benchmarking
-		"224.0.0.0/4",    // multicast
-		"240.0.0.0/4",    // reserved, broadcast
-		"::/128",         // unspecified
-		"::1/128",        // loopback
-		"fc00::/7",       // unique local
-		"fe80::/10",      // link-local
-		"ff00::/8",       // multicast
-		"100::/64",       // discard
-		"2001:db8::/32",  // documentation
+		"0.0.0.0/8",       // "this network", unspecified
+		"10.0.0.0/8",      // RFC 1918
+		"100.64.0.0/10",   // CGNAT, RFC 6598
+		"127.0.0.0/8",     // loopback
+		"169.254.0.0/16",  // link-local, cloud metadata
+		"172.16.0.0/12",   // RFC 1918
+		"192.0.0.0/24",    // IETF protocol assignments
+		"192.168.0.0/16",  // RFC 1918
+		"198.18.0.0/15",   // benchmarking
+		"224.0.0.0/4",     // multicast
+		"240.0.0.0/4",     // reserved, broadcast
+		"::/128",          // unspecified
+		"::1/128",         // loopback
+		"fc00::/7",        // unique local
+		"fec0::/10",       // site-local (deprecated, still routed inside some networks)
+		"::/96",           // IPv4-compatible ::a.b.c.d (deprecated; never a public host)
+		"::ffff:0:0:0/96", // IPv4-translated ::ffff:0:a.b.c.d (SIIT, RFC 6145)
+		"64:ff9b:1::/48",  // local-use NAT64 (RFC 8215): a translator inside this network
+		"fe80::/10",       // link-local
+		"ff00::/8",        // multicast
+		"100::/64",        // discard
+		"2001:db8::/32",   // documentation
 	} {
 		out = append(out, netip.MustParsePrefix(s))
 	}
 	return out
 }()
 
-// nat64 is the well-known NAT64 prefix; the IPv4 address it embeds is checked too.
-var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+// Prefixes that embed an IPv4 address, which is checked too: the well-known NAT64
+// prefix (RFC 6052, the address in the last 32 bits) and 6to4 (RFC 3056, bits 16-47).
+var (
+	nat64  = netip.MustParsePrefix("64:ff9b::/96")
+	sixTo4 = netip.MustParsePrefix("2002::/16")
+)
 
 // isPrivate reports whether a is in a range a public origin may not reach, including
-// the IPv4-mapped and NAT64 forms of such addresses.
+// the IPv4-mapped, IPv4-compatible, IPv4-translated, NAT64 and 6to4 forms of such
+// addresses.
 func isPrivate(a netip.Addr) bool {
 	a = a.Unmap().WithZone("")
-	if a.Is6() && nat64.Contains(a) {
+	if a.Is6() {
 		b := a.As16()
-		a = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+		switch {
+		case nat64.Contains(a):
+			a = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+		case sixTo4.Contains(a):
+			if isPrivate(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})) {
+				return true
+			}
+		}
 	}
 	for _, p := range blockedPrefixes {
 		if p.Contains(a) {
@@ -68,10 +84,17 @@ func isPrivate(a netip.Addr) bool {
 type PrivateAddressError struct {
 	Host string // the host name or literal that was asked for
 	Addr string // the private address it resolved to
+	// Origin is true when the discovery origin itself is private (localhost or a
+	// private IP literal) and [Options.AllowPrivateOrigins] is off.
+	Origin bool
 }
 
 // Error implements the error interface.
 func (e *PrivateAddressError) Error() string {
+	if e.Origin {
+		return fmt.Sprintf("discovery: origin %s is private (localhost or a private IP literal) and is refused by default; "+
+			"set Options.AllowPrivateOrigins when a person, not a model, chose it (local development)", e.Host)
+	}
 	if e.Host == e.Addr {
 		return fmt.Sprintf("discovery: %s is a private address; refused from a public origin (see Options.InsecureAllowPrivateHosts)", e.Addr)
 	}
@@ -82,19 +105,31 @@ func (e *PrivateAddressError) Error() string {
 func (e *PrivateAddressError) Unwrap() error { return ErrPrivateAddress }
 
 // dialPolicy travels in the request context: it says whether the request was made for
-// an origin that may reach private addresses (the origin is one itself).
+// an origin that may reach private addresses (the origin is one itself, and the Client
+// allows private origins). It also selects the connection pool (see splitTransport),
+// so a connection opened under one policy is never reused under another.
 type dialPolicy struct{ privateOK bool }
 
 type dialPolicyKey struct{}
 
-func withDialPolicy(ctx context.Context, o Origin, allow map[string]bool) context.Context {
-	return context.WithValue(ctx, dialPolicyKey{}, &dialPolicy{privateOK: privateOrigin(o, allow)})
+func withDialPolicy(ctx context.Context, o Origin) context.Context {
+	return context.WithValue(ctx, dialPolicyKey{}, &dialPolicy{privateOK: privateOrigin(o)})
 }
 
-// privateOrigin reports whether o may reach private addresses: its host is localhost,
-// a private or loopback IP literal (a developer testing locally), or on the allow list.
-func privateOrigin(o Origin, allow map[string]bool) bool {
-	if allow[o.Host] || o.Host == "localhost" || strings.HasSuffix(o.Host, ".localhost") {
+// privateOKFrom reports whether ctx carries a policy that lets it reach any private
+// address. A request without a policy gets the strict one.
+func privateOKFrom(ctx context.Context) bool {
+	p, _ := ctx.Value(dialPolicyKey{}).(*dialPolicy)
+	return p != nil && p.privateOK
+}
+
+// privateOrigin reports whether o is itself a private origin: its host is localhost
+// or a private or loopback IP literal (a developer testing locally). Only such an
+// origin may reach any private address, and only when [Options.AllowPrivateOrigins]
+// let it be discovered at all. A host named in Options.InsecureAllowPrivateHosts is
+// not a private origin: that host, and only it, may resolve to a private address.
+func privateOrigin(o Origin) bool {
+	if o.Host == "localhost" || strings.HasSuffix(o.Host, ".localhost") {
 		return true
 	}
 	a, err := netip.ParseAddr(o.Host)
@@ -118,10 +153,9 @@ func (g *dialGuard) permits(ctx context.Context, host string, a netip.Addr) bool
 	if !isPrivate(a) || g.allow[strings.ToLower(host)] {
 		return true
 	}
-	p, _ := ctx.Value(dialPolicyKey{}).(*dialPolicy)
 	// A request without a policy did not come through this package's fetch or guard
 	// (it cannot happen on our transports); refuse rather than guess.
-	return p != nil && p.privateOK
+	return privateOKFrom(ctx)
 }
 
 // DialContext resolves address itself, checks every IP, and connects to the first
@@ -277,6 +311,11 @@ func (g *dialGuard) guardTransport(base http.RoundTripper) http.RoundTripper {
 	if !ok {
 		return &resolveFirst{g: g, base: base}
 	}
+	return split(g.guardHTTPTransport(t))
+}
+
+// guardHTTPTransport returns a clone of t whose every new connection is checked.
+func (g *dialGuard) guardHTTPTransport(t *http.Transport) *http.Transport {
 	t = t.Clone()
 	//lint:ignore SA1019 a caller's transport may still set the deprecated Dial; it must be guarded too
 	dial := t.Dial
@@ -308,6 +347,34 @@ func (g *dialGuard) guardTransport(base http.RoundTripper) http.RoundTripper {
 		}
 	}
 	return t
+}
+
+// splitTransport keeps one connection pool per policy class: requests of a private
+// origin (which may reach private addresses) and all others never share a connection.
+// The guard checks a connection when it is dialled; were the pools shared, a
+// connection opened for a local origin could later carry a public origin's request
+// (a consented redirect, an agent call) to the private server without any check.
+type splitTransport struct {
+	public, private *http.Transport
+}
+
+// split returns a splitTransport of t and a clone of it (same settings, its own pool).
+func split(t *http.Transport) *splitTransport {
+	return &splitTransport{public: t, private: t.Clone()}
+}
+
+// RoundTrip implements http.RoundTripper, choosing the pool by the request's policy.
+func (s *splitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if privateOKFrom(req.Context()) {
+		return s.private.RoundTrip(req)
+	}
+	return s.public.RoundTrip(req)
+}
+
+// CloseIdleConnections closes the idle connections of both pools.
+func (s *splitTransport) CloseIdleConnections() {
+	s.public.CloseIdleConnections()
+	s.private.CloseIdleConnections()
 }
 
 // resolveFirst guards a RoundTripper whose connections it cannot see: it resolves the

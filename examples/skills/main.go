@@ -64,7 +64,10 @@ func run(ctx context.Context, out io.Writer, origin, get string, asJSON, yes boo
 	opts := &discovery.Options{Consent: func(ctx context.Context, r *discovery.ConsentRequest) (bool, error) {
 		log.Printf("consent %s: %s", map[bool]string{true: "granted", false: "denied (use -yes)"}[yes], r.Reason)
 		return yes, nil
-	}}
+	},
+		// A person types the origin here, so a local one (http://localhost:8080) is fine.
+		AllowPrivateOrigins: true,
+	}
 	if origin == "" {
 		ts, err := demoServer()
 		if err != nil {
