@@ -98,10 +98,11 @@ type Options struct {
 
 	// InsecureAllowPrivateHosts lists hosts that may resolve to private addresses
 	// (loopback, RFC 1918, link-local...) even when the discovery origin is public: an
-	// intranet service, a local test host. nil: none. An origin that is itself localhost
-	// or a private IP literal may always reach private addresses; nothing else may. For
-	// local development and trusted networks only: every entry reopens the door to
-	// requests into the machine's own network.
+	// intranet service, a proxy, a local test host. nil: none. Naming a host lets that
+	// host, and only it, reach a private address: it does not make the host a private
+	// origin, so its redirects and agent calls reach no other private address. For
+	// trusted networks only: every entry reopens the door to requests into the
+	// machine's own network.
 	InsecureAllowPrivateHosts []string
 
 	// AllowPrivateOrigins lets the Client discover origins that are themselves private:
@@ -197,6 +198,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		userAgent:      o.UserAgent,
 		maxBytes:       o.MaxDocumentBytes,
 		docTimeout:     o.DocumentTimeout,
+		skillTimeout:   o.SkillTimeout,
 		maxRetryAfter:  o.MaxRetryAfter,
 		maxStale:       o.MaxStale,
 		lastGood:       o.LastGood,

@@ -55,13 +55,24 @@
 //     [ErrCrossOrigin], naming the target.
 //   - No cookies, no Authorization header and no credentials are sent on discovery
 //     fetches; a caller's cookie jar is ignored.
+//   - Private origins are refused by default: an origin that is localhost (or
+//     *.localhost) or a loopback or private IP literal fails with [ErrPrivateAddress]
+//     before any request, because a model that chooses origins can be told to choose
+//     http://localhost:8080/admin or https://169.254.169.254. Set
+//     [Options.AllowPrivateOrigins] where a person chooses the origin.
 //   - No connection from a public origin reaches a private address: loopback, RFC 1918,
-//     link-local (cloud metadata at 169.254.169.254), CGNAT, unique-local, multicast,
-//     unspecified, or an IPv4-mapped or NAT64 form of these ([ErrPrivateAddress]). The
+//     link-local (cloud metadata at 169.254.169.254), CGNAT, unique-local, site-local,
+//     multicast, unspecified, or an IPv4-mapped, IPv4-compatible, IPv4-translated,
+//     NAT64 (well-known and local-use) or 6to4 form of these ([ErrPrivateAddress]). The
 //     check runs in the dialer on the resolved address actually connected to, so DNS
-//     rebinding cannot slip past it, and it covers every redirect hop and the agent's
-//     calls through [Discovery.Transport]. An origin that is itself localhost or a
-//     private IP literal (a developer testing locally) may reach private addresses.
+//     rebinding cannot slip past it, and it covers every redirect hop, skill artifacts
+//     and the agent's calls through [Discovery.Transport]. Connections are pooled per
+//     policy class, so a connection opened for a private origin is never reused by a
+//     public origin's request. A private origin (allowed as above) may reach private
+//     addresses.
+//   - Site-supplied userinfo is never sent. The caller's Authorization, Cookie and
+//     Proxy-Authorization headers go to another origin only when the consent request
+//     said so ([ConsentRequest].Credentials) and the answer was yes.
 //   - Origins are canonicalised before any comparison: IDNs to punycode, default ports
 //     dropped, numeric host names that parsers read as IPv4 refused.
 //   - Bodies are capped after decompression (1 MiB by default, [ErrTooLarge]); reading
@@ -78,15 +89,17 @@
 //
 //   - Consent: a function that says yes allows that one action (a redirect to another
 //     origin, a connection to a listed server elsewhere, a cross-origin call, a write).
-//   - InsecureAllowPrivateHosts: the named hosts may resolve to private addresses.
+//   - AllowPrivateOrigins: origins that are themselves private may be discovered.
+//   - InsecureAllowPrivateHosts: the named hosts, and only they, may resolve to private
+//     addresses; naming a host does not make it a private origin.
 //   - HTTPClient: its Transport supplies TLS settings (say, a private root CA). An
 //     *http.Transport is cloned and the private-address guard is put on its dialer; any
 //     other RoundTripper gets a resolve-then-check guard per request, which cannot see
 //     connections the RoundTripper makes on its own. When the transport uses a proxy,
 //     the guard checks the proxy's address: allow a proxy on a private network with
 //     InsecureAllowPrivateHosts.
-//   - MaxDocumentBytes, MaxRetries, MaxRetryAfter, AttemptTimeout, DocumentTimeout and
-//     MaxStale move bounds; none can be set to "unbounded".
+//   - MaxDocumentBytes, MaxRetries, MaxRetryAfter, AttemptTimeout, DocumentTimeout,
+//     SkillTimeout and MaxStale move bounds; none can be set to "unbounded".
 //
 // # Consent
 //
@@ -109,7 +122,9 @@
 // validated. When a later fetch fails (network, 5xx, 429, a body over the cap, or
 // content that does not parse), the last good copy is served with [Fetch.Source] set to
 // [SourceStale], the cause in [Fetch.Cause], and a [Warning]; copies older than
-// [Options.MaxStale] (7 days) are not served. A 404 or 410 is authoritative: the
+// [Options.MaxStale] (7 days) are not served. Only this logic serves old copies: the
+// HTTP cache's own stale-if-error answers are undone, so a failure is never reported
+// as a fresh 200. A 404 or 410 is authoritative: the
 // document is absent and its last good copy is dropped.
 //
 // # Errors
