@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -73,4 +74,23 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 	t.Fatal("condition not reached")
+}
+
+// TestFlightPanicIsAValue: a panic inside the shared call (a goroutine the callers
+// cannot recover in) becomes its value, and the flight forgets the call.
+func TestFlightPanicIsAValue(t *testing.T) {
+	t.Parallel()
+	var f flight
+	for range 2 {
+		v, err := f.do(context.Background(), "k", func(context.Context) any { panic("boom") })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := internalError(v); e == nil || !strings.Contains(e.Error(), "boom") {
+			t.Fatalf("value %v, error %v", v, e)
+		}
+	}
+	if v, _ := f.do(context.Background(), "k", func(context.Context) any { return 1 }); v != 1 {
+		t.Errorf("after a panic, the next call got %v", v)
+	}
 }

@@ -208,69 +208,72 @@ type jsonFetch struct {
 func report(d *discovery.Discovery) jsonReport {
 	r := jsonReport{Origin: d.Origin.String(), Fetches: []jsonFetch{}, Warnings: []string{}}
 	if s := d.Skills; s != nil {
-		js := &jsonSkills{Title: s.Title, BaseURL: s.BaseURL, Sections: []jsonSection{}}
+		js := &jsonSkills{Title: discovery.Redact(s.Title), BaseURL: discovery.Redact(s.BaseURL), Sections: []jsonSection{}}
 		for _, sec := range s.Sections {
-			js.Sections = append(js.Sections, jsonSection{Heading: sec.Heading})
+			js.Sections = append(js.Sections, jsonSection{Heading: discovery.Redact(sec.Heading)})
 		}
 		r.Skills = js
 	}
 	if m := d.MCP; m != nil {
-		jm := &jsonMCP{Shape: string(m.Shape), SpecVersion: m.SpecVersion, Status: m.Status, Servers: []jsonServer{}, Tools: []jsonTool{}}
+		jm := &jsonMCP{Shape: string(m.Shape), SpecVersion: discovery.Redact(m.SpecVersion), Status: discovery.Redact(m.Status), Servers: []jsonServer{}, Tools: []jsonTool{}}
 		for _, s := range m.Servers {
-			jm.Servers = append(jm.Servers, jsonServer{Name: s.Name, URL: s.URL, Transport: string(s.Transport)})
+			jm.Servers = append(jm.Servers, jsonServer{Name: discovery.Redact(s.Name), URL: discovery.Redact(s.URL), Transport: discovery.Redact(string(s.Transport))})
 		}
 		for _, t := range m.Tools {
-			jm.Tools = append(jm.Tools, jsonTool{Name: t.Name, URL: t.URL})
+			jm.Tools = append(jm.Tools, jsonTool{Name: discovery.Redact(t.Name), URL: discovery.Redact(t.URL)})
 		}
 		r.MCP = jm
 	}
 	for _, f := range d.Fetches {
-		r.Fetches = append(r.Fetches, jsonFetch{URL: f.URL, Status: f.StatusCode, Source: f.Source.String()})
+		r.Fetches = append(r.Fetches, jsonFetch{URL: discovery.Redact(f.URL), Status: f.StatusCode, Source: f.Source.String()})
 	}
 	for _, w := range d.Warnings {
-		r.Warnings = append(r.Warnings, w.String())
+		r.Warnings = append(r.Warnings, discovery.Redact(w.String()))
 	}
 	return r
 }
 
+// printText prints d for a person. Every string a site published goes through
+// discovery.Redact: no credential, userinfo or query string reaches the terminal.
 func printText(out io.Writer, d *discovery.Discovery) {
+	r := discovery.Redact
 	fmt.Fprintf(out, "origin: %s\n", d.Origin)
 	for _, f := range d.Fetches {
-		fmt.Fprintf(out, "fetched %s: %d (%s, %d attempts)\n", f.URL, f.StatusCode, f.Source, f.Attempts)
+		fmt.Fprintf(out, "fetched %s: %d (%s, %d attempts)\n", r(f.URL), f.StatusCode, f.Source, f.Attempts)
 	}
 	if s := d.Skills; s != nil {
 		fmt.Fprintf(out, "\nskills.md (published by %s; untrusted guidance)\n", d.Origin)
-		fmt.Fprintf(out, "  title:    %s\n", s.Title)
+		fmt.Fprintf(out, "  title:    %s\n", r(s.Title))
 		if s.Summary != "" {
-			fmt.Fprintf(out, "  summary:  %s\n", s.Summary)
+			fmt.Fprintf(out, "  summary:  %s\n", r(s.Summary))
 		}
 		if s.BaseURL != "" {
 			base := s.BaseURL
 			if u, err := d.Origin.Resolve(s.BaseURL); err == nil {
 				base = u.String()
 			}
-			fmt.Fprintf(out, "  API base: %s\n", base)
+			fmt.Fprintf(out, "  API base: %s\n", r(base))
 		}
 		for _, sec := range s.Sections {
-			fmt.Fprintf(out, "  ## %s\n", sec.Heading)
+			fmt.Fprintf(out, "  ## %s\n", r(sec.Heading))
 			if sec.Text != "" {
-				fmt.Fprintf(out, "     %s\n", strings.ReplaceAll(sec.Text, "\n", "\n     "))
+				fmt.Fprintf(out, "     %s\n", strings.ReplaceAll(r(sec.Text), "\n", "\n     "))
 			}
 			for _, it := range sec.Items {
-				fmt.Fprintf(out, "     - %s\n", it)
+				fmt.Fprintf(out, "     - %s\n", r(it))
 			}
 		}
 	}
 	if m := d.MCP; m != nil {
-		fmt.Fprintf(out, "\nmcp.json (spec %s, %s)\n", m.SpecVersion, m.Status)
+		fmt.Fprintf(out, "\nmcp.json (spec %s, %s)\n", r(m.SpecVersion), r(m.Status))
 		for _, s := range m.Servers {
-			fmt.Fprintf(out, "  server %s: %s (%s)\n", s.Name, s.URL, s.Transport)
+			fmt.Fprintf(out, "  server %s: %s (%s)\n", r(s.Name), r(s.URL), r(string(s.Transport)))
 		}
 		for _, t := range m.Tools {
-			fmt.Fprintf(out, "  tool %s: %s %v\n", t.Name, t.URL, t.Methods)
+			fmt.Fprintf(out, "  tool %s: %s %s\n", r(t.Name), r(t.URL), r(fmt.Sprint(t.Methods)))
 		}
 	}
 	for _, w := range d.Warnings {
-		fmt.Fprintf(out, "warning: %s\n", w)
+		fmt.Fprintf(out, "warning: %s\n", r(w.String()))
 	}
 }

@@ -122,12 +122,15 @@ type entryJSON struct {
 }
 
 func printList(out io.Writer, ix *discovery.SkillsIndex, asJSON bool) {
-	l := listJSON{IndexURL: ix.Index.URL, Version: ix.Index.Version, Skills: []entryJSON{}, Warnings: []string{}}
+	// Every string the site published goes through discovery.Redact: no credential,
+	// userinfo or query string reaches the terminal.
+	r := discovery.Redact
+	l := listJSON{IndexURL: r(ix.Index.URL), Version: r(ix.Index.Version), Skills: []entryJSON{}, Warnings: []string{}}
 	for _, s := range ix.Index.Skills {
-		l.Skills = append(l.Skills, entryJSON{s.Name, s.Description, s.Type, s.URL, s.Digest})
+		l.Skills = append(l.Skills, entryJSON{r(s.Name), r(s.Description), r(s.Type), r(s.URL), r(s.Digest)})
 	}
 	for _, w := range ix.Warnings {
-		l.Warnings = append(l.Warnings, w.String())
+		l.Warnings = append(l.Warnings, r(w.String()))
 	}
 	if asJSON {
 		enc := json.NewEncoder(out)
@@ -162,13 +165,14 @@ type fileJSON struct {
 
 func printSkill(out io.Writer, sk *discovery.Skill, asJSON bool) {
 	var s skillJSON
-	s.Skill.Name, s.Skill.Frontmatter, s.Skill.Verified = sk.SkillMD.Name(), sk.SkillMD.Frontmatter, sk.Verified
+	s.Skill.Name, s.Skill.Verified = discovery.Redact(sk.SkillMD.Name()), sk.Verified
+	s.Skill.Frontmatter, _ = redactAny(map[string]any(sk.SkillMD.Frontmatter)).(map[string]any)
 	s.Skill.Files, s.Warnings = []fileJSON{}, []string{}
 	for _, f := range sk.Files {
-		s.Skill.Files = append(s.Skill.Files, fileJSON{f.Path, len(f.Data), agentskills.Digest(f.Data)})
+		s.Skill.Files = append(s.Skill.Files, fileJSON{discovery.Redact(f.Path), len(f.Data), agentskills.Digest(f.Data)})
 	}
 	for _, w := range sk.Warnings {
-		s.Warnings = append(s.Warnings, w.String())
+		s.Warnings = append(s.Warnings, discovery.Redact(w.String()))
 	}
 	if asJSON {
 		enc := json.NewEncoder(out)
@@ -183,6 +187,27 @@ func printSkill(out io.Writer, sk *discovery.Skill, asJSON bool) {
 	for _, w := range s.Warnings {
 		fmt.Fprintf(out, "warning: %s\n", w)
 	}
+}
+
+// redactAny redacts every string in a JSON-compatible value, keys included.
+func redactAny(v any) any {
+	switch v := v.(type) {
+	case string:
+		return discovery.Redact(v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[discovery.Redact(k)] = redactAny(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = redactAny(e)
+		}
+		return out
+	}
+	return v
 }
 
 // demoServer serves a v0.2.0 index with a SKILL.md skill and an archive skill.
