@@ -5,14 +5,16 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
-
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"mime"
 	"os"
 	"path"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -66,11 +68,19 @@ func FormatOf(contentType, rawURL string) Format {
 
 // Limits bound what an archive may unpack to. The zero value gives the defaults; each
 // limit is enforced while reading, so a bomb stops at the limit.
+//
+// Every byte unpacked counts, not only file contents: tar headers and padding, PAX
+// records and global headers, GNU long names, and zip names, extra fields and
+// comments. This metadata may take the unpacked total past MaxBytes by at most
+// 8 KiB per MaxEntries (4 MiB by default), plus 1 MiB of padding after a tar
+// archive's end, and it counts toward MaxRatio. Every header counts toward
+// MaxEntries, PAX global headers and the root folder included. An entry name may
+// have at most 4096 bytes.
 type Limits struct {
-	MaxBytes   int64 // total unpacked size; 0: 16 MiB (the SEP-2640 skill limit)
-	MaxEntries int   // files and folders; 0: 512
+	MaxBytes   int64 // total size of the files; 0: 16 MiB (the SEP-2640 skill limit)
+	MaxEntries int   // headers: files, folders and PAX global headers; 0: 512
 	MaxDepth   int   // path segments; 0: 16
-	MaxRatio   int64 // unpacked bytes per compressed byte, checked past 1 MiB; 0: 100
+	MaxRatio   int64 // unpacked bytes (metadata included) per compressed byte read, checked past 1 MiB; 0: 100
 }
 
 // Default limits.
@@ -80,7 +90,30 @@ const (
 	DefaultMaxDepth   = 16
 	DefaultMaxRatio   = 100
 	ratioFloor        = 1 << 20 // small archives compress well and are harmless
+
+	// maxName caps an entry's name, inclusive: Linux's PATH_MAX. archive/tar accepts
+	// PAX path records and GNU long names of up to 1 MiB, zip names of up to 64 KiB.
+	maxName = 4096
+	// metaPerEntry is the metadata one entry may add to the unpacked stream: a tar
+	// header, a PAX header with its records (a name of up to maxName bytes among them)
+	// or a GNU long name, and padding; or a zip name, extra field and comment.
+	metaPerEntry = 8 << 10
+	// metaEnd is the tar end-of-archive marker and the zero padding tolerated after it.
+	metaEnd    = 1024 + trailerMax
+	trailerMax = 1 << 20
 )
+
+// budget returns the most bytes an archive in format f may unpack to, metadata included.
+func (l Limits) budget(f Format) int64 {
+	if l.MaxEntries > (math.MaxInt64-metaEnd)/metaPerEntry {
+		return math.MaxInt64
+	}
+	meta := int64(l.MaxEntries) * metaPerEntry
+	if f == FormatTarGz {
+		meta += metaEnd
+	}
+	return l.MaxBytes + min(meta, math.MaxInt64-l.MaxBytes)
+}
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxBytes <= 0 {
@@ -130,16 +163,17 @@ func (a *Archive) Get(p string) ([]byte, bool) {
 }
 
 // ReadArchive unpacks a skill archive into memory, refusing anything unsafe:
-// absolute paths, ".." segments, backslashes, drive letters and NUL in names;
-// symlinks, hard links, devices, FIFOs and anything but regular files and folders;
-// two entries that collide after Unicode NFC normalisation and case folding; data
-// after the end of the archive; a SKILL.md that is not at the root. Modes (setuid,
-// setgid, sticky, executable) are never kept. Limits are enforced while reading. The
-// error is an *ArchiveError wrapping ErrUnsafeArchive or ErrArchiveTooLarge.
+// absolute paths, ".." segments, backslashes, drive letters and NUL in names; names
+// over 4096 bytes; symlinks, hard links, devices, FIFOs and anything but regular
+// files and folders; two entries that collide after Unicode NFC normalisation and
+// case folding; data after the end of the archive; a SKILL.md that is not at the
+// root. Modes (setuid, setgid, sticky, executable) are never kept. Limits, metadata
+// included, are enforced while reading. The error is an *ArchiveError wrapping
+// ErrUnsafeArchive or ErrArchiveTooLarge.
 // Verify the archive's digest before calling it.
 func ReadArchive(data []byte, format Format, lim Limits) (*Archive, error) {
 	lim = lim.withDefaults()
-	r := &reader{lim: lim, keys: map[string]string{}, dirKeys: map[string]bool{}, arch: &Archive{}}
+	r := &reader{lim: lim, budget: lim.budget(format), keys: map[string]string{}, dirKeys: map[string]bool{}, arch: &Archive{}}
 	var err error
 	switch format {
 	case FormatTarGz:
@@ -197,20 +231,109 @@ func ExtractArchive(data []byte, format Format, root *os.Root, lim Limits) ([]st
 }
 
 type reader struct {
-	lim     Limits
-	arch    *Archive
-	entries int
-	total   int64
-	keys    map[string]string // folded path → original, for collisions
-	dirKeys map[string]bool   // folded folder paths (explicit and implied)
+	lim      Limits
+	arch     *Archive
+	entries  int               // headers seen, against MaxEntries
+	total    int64             // file contents read, against MaxBytes
+	unpacked int64             // every byte unpacked, metadata included, against budget and MaxRatio
+	budget   int64             // lim.budget(format)
+	packed   func() int64      // compressed bytes read from the archive so far
+	stop     error             // the limit the unpacked stream broke, once it has
+	keys     map[string]string // folded path → original, for collisions
+	dirKeys  map[string]bool   // folded folder paths (explicit and implied)
 }
 
 func unsafe(entry, reason string) error {
-	return &ArchiveError{Entry: entry, Reason: reason, Err: ErrUnsafeArchive}
+	return &ArchiveError{Entry: clip(entry), Reason: reason, Err: ErrUnsafeArchive}
 }
 
 func tooLarge(entry, reason string) error {
-	return &ArchiveError{Entry: entry, Reason: reason, Err: ErrArchiveTooLarge}
+	return &ArchiveError{Entry: clip(entry), Reason: reason, Err: ErrArchiveTooLarge}
+}
+
+// clip shortens a name over maxName bytes, so an error never quotes a huge name.
+func clip(s string) string {
+	if len(s) <= maxName {
+		return s
+	}
+	i := 64
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// count adds n unpacked bytes (contents or metadata) and checks the byte budget and
+// the compression ratio, measured against the compressed bytes actually read, never
+// against sizes the archive declares. The first limit broken stops the reader for good.
+func (r *reader) count(entry string, n int) error {
+	if r.stop != nil {
+		return r.stop
+	}
+	r.unpacked += int64(n)
+	switch {
+	case r.unpacked > r.budget:
+		r.stop = tooLarge(entry, fmt.Sprintf("unpacks to more than %d bytes, headers included", r.budget))
+	case r.unpacked > ratioFloor && r.unpacked/max(r.packed(), 1) > r.lim.MaxRatio:
+		r.stop = tooLarge(entry, fmt.Sprintf("compression ratio over %d:1", r.lim.MaxRatio))
+	}
+	return r.stop
+}
+
+// broken turns a read error into an *ArchiveError: the limit the stream broke, if
+// it did (archive/tar may wrap or replace the error a meter returns), else what+err.
+func (r *reader) broken(entry, what string, err error) error {
+	if r.stop != nil {
+		return r.stop
+	}
+	return unsafe(entry, what+err.Error())
+}
+
+// entry counts one header (a file, a folder or a PAX global header) against MaxEntries.
+func (r *reader) entry(name string) error {
+	r.entries++
+	if r.entries > r.lim.MaxEntries {
+		return tooLarge(name, fmt.Sprintf("more than %d entries", r.lim.MaxEntries))
+	}
+	return nil
+}
+
+// meter counts every byte a decompressor yields with reader.count. For tar.gz it
+// sits under archive/tar, which consumes PAX records, GNU long names and padding
+// itself and hands back only the final header: counted above tar, those bytes would
+// escape every limit (archive/tar allows 1 MiB per record, with no total).
+type meter struct {
+	src   io.Reader
+	r     *reader
+	entry string // the entry being read, for errors; "" while tar reads headers
+}
+
+func (m *meter) Read(p []byte) (int, error) {
+	if m.r.stop != nil {
+		return 0, m.r.stop
+	}
+	// Ask for at most one byte past the budget, so that a bomb stops right there.
+	if left := m.r.budget - m.r.unpacked; int64(len(p)) > left {
+		p = p[:left+1]
+	}
+	n, err := m.src.Read(p)
+	if cerr := m.r.count(m.entry, n); cerr != nil {
+		return n, cerr
+	}
+	return n, err
+}
+
+// countingReaderAt counts the bytes read from a zip archive: the compressed bytes
+// actually consumed, whatever CompressedSize64 says.
+type countingReaderAt struct {
+	r *bytes.Reader
+	n int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n += int64(n)
+	return n, err
 }
 
 var folder = cases.Fold()
@@ -218,6 +341,8 @@ var folder = cases.Fold()
 // name checks an entry name and returns its clean form ("" for the root folder).
 func (r *reader) name(raw string, isDir bool) (string, error) {
 	switch {
+	case len(raw) > maxName:
+		return "", tooLarge(raw, fmt.Sprintf("name longer than %d bytes", maxName))
 	case strings.ContainsRune(raw, 0):
 		return "", unsafe(raw, "NUL in the name")
 	case strings.Contains(raw, "\\"):
@@ -252,12 +377,8 @@ func (r *reader) name(raw string, isDir bool) (string, error) {
 	return p, nil
 }
 
-// add records an entry after the collision and count checks.
+// add records an entry, already counted with reader.entry, after the collision checks.
 func (r *reader) add(p string, isDir bool) error {
-	r.entries++
-	if r.entries > r.lim.MaxEntries {
-		return tooLarge(p, fmt.Sprintf("more than %d entries", r.lim.MaxEntries))
-	}
 	key := folder.String(norm.NFC.String(p))
 	if prev, dup := r.keys[key]; dup {
 		if prev == p {
@@ -284,32 +405,25 @@ func (r *reader) add(p string, isDir bool) error {
 	return nil
 }
 
-// read reads one file's content, whose header declares size bytes, within the size
-// budget, checking the compression ratio as it goes (compressed reports the
-// compressed bytes consumed so far). The declared size is checked against the budget
-// before anything is allocated, and the reader must end exactly there.
-func (r *reader) read(p string, src io.Reader, size int64, compressed func() int64) error {
+// read reads one file's content, whose header declares size bytes, within MaxBytes.
+// src is metered (see meter), which enforces the byte budget and the compression
+// ratio as it goes. The declared size is checked against MaxBytes before anything is
+// allocated, and the reader must end exactly there.
+func (r *reader) read(p string, src io.Reader, size int64) error {
 	if size < 0 || size > r.lim.MaxBytes-r.total {
 		return tooLarge(p, fmt.Sprintf("unpacks to more than %d bytes", r.lim.MaxBytes))
 	}
 	buf := make([]byte, size)
-	const step = 256 << 10
-	for off := int64(0); off < size; {
-		n, err := io.ReadFull(src, buf[off:min(off+step, size)])
-		off += int64(n)
-		r.total += int64(n)
-		if c := compressed(); r.total > ratioFloor && c > 0 && r.total/c > r.lim.MaxRatio {
-			return tooLarge(p, fmt.Sprintf("compression ratio over %d:1", r.lim.MaxRatio))
-		}
-		if err != nil {
-			return unsafe(p, "truncated or corrupt: "+err.Error())
-		}
+	n, err := io.ReadFull(src, buf)
+	r.total += int64(n)
+	if err != nil {
+		return r.broken(p, "truncated or corrupt: ", err)
 	}
 	// Nothing may follow the declared size (zip checks its CRC at EOF).
 	var one [1]byte
 	if n, err := src.Read(one[:]); n != 0 || err != io.EOF {
 		if err != nil && err != io.EOF {
-			return unsafe(p, "truncated or corrupt: "+err.Error())
+			return r.broken(p, "truncated or corrupt: ", err)
 		}
 		return unsafe(p, "more data than the header declares")
 	}
@@ -324,19 +438,25 @@ func (r *reader) tarGz(data []byte) error {
 		return unsafe("", "not gzip data: "+err.Error())
 	}
 	zr.Multistream(false) // a second gzip member is data after the end
-	tr := tar.NewReader(zr)
-	compressed := func() int64 { return int64(len(data) - br.Len()) }
+	r.packed = func() int64 { return int64(len(data) - br.Len()) }
+	// Every decompressed byte goes through m, under tar: headers, PAX records, GNU
+	// long names, global headers, padding and contents alike.
+	m := &meter{src: zr, r: r}
+	tr := tar.NewReader(m)
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return unsafe("", "truncated or corrupt tar: "+err.Error())
+			return r.broken("", "truncated or corrupt tar: ", err)
+		}
+		if err := r.entry(h.Name); err != nil {
+			return err
 		}
 		switch h.Typeflag {
 		case tar.TypeXGlobalHeader:
-			continue // pax metadata (git archive writes one); not an entry
+			continue // pax metadata (git archive writes one); counted, then skipped
 		//lint:ignore SA1019 old tar writers still emit TypeRegA ('\x00') for regular files
 		case tar.TypeReg, tar.TypeRegA:
 			p, err := r.name(h.Name, false)
@@ -346,7 +466,10 @@ func (r *reader) tarGz(data []byte) error {
 			if err := r.add(p, false); err != nil {
 				return err
 			}
-			if err := r.read(p, tr, h.Size, compressed); err != nil {
+			m.entry = p
+			err = r.read(p, tr, h.Size)
+			m.entry = ""
+			if err != nil {
 				return err
 			}
 		case tar.TypeDir:
@@ -372,13 +495,21 @@ func (r *reader) tarGz(data []byte) error {
 			return unsafe(h.Name, fmt.Sprintf("entry type %q is not a regular file or folder", h.Typeflag))
 		}
 	}
-	// After the end-of-archive marker only zero padding may follow, then nothing.
-	rest, err := io.ReadAll(io.LimitReader(zr, 1<<20))
-	if err != nil {
-		return unsafe("", "corrupt gzip stream: "+err.Error())
-	}
-	if bytes.ContainsFunc(rest, func(r rune) bool { return r != 0 }) {
-		return unsafe("", "data after the end of the tar archive")
+	// After the end-of-archive marker only zero padding may follow (up to trailerMax),
+	// then nothing.
+	rest := io.LimitReader(m, trailerMax)
+	var buf [16 << 10]byte
+	for {
+		n, err := rest.Read(buf[:])
+		if slices.ContainsFunc(buf[:n], func(b byte) bool { return b != 0 }) {
+			return unsafe("", "data after the end of the tar archive")
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return r.broken("", "corrupt gzip stream: ", err)
+		}
 	}
 	if br.Len() > 0 {
 		return unsafe("", "data after the end of the gzip stream")
@@ -387,15 +518,28 @@ func (r *reader) tarGz(data []byte) error {
 }
 
 func (r *reader) zip(data []byte) error {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	// The ratio is measured against the bytes actually read (central directory, local
+	// headers, compressed data), never against CompressedSize64, which may lie.
+	ra := &countingReaderAt{r: bytes.NewReader(data)}
+	zr, err := zip.NewReader(ra, int64(len(data)))
 	if err != nil {
 		return unsafe("", "not a zip archive: "+err.Error())
 	}
 	if err := zipEnd(data); err != nil {
 		return err
 	}
-	var compressed int64
+	r.packed = func() int64 { return ra.n }
+	if err := r.count("", len(zr.Comment)); err != nil {
+		return err
+	}
 	for _, f := range zr.File {
+		// The central directory's name, extra field and comment are unpacked metadata.
+		if err := r.count(f.Name, len(f.Name)+len(f.Extra)+len(f.Comment)); err != nil {
+			return err
+		}
+		if err := r.entry(f.Name); err != nil {
+			return err
+		}
 		mode := f.Mode()
 		switch {
 		case mode&fs.ModeSymlink != 0:
@@ -423,19 +567,19 @@ func (r *reader) zip(data []byte) error {
 		if err := r.add(p, false); err != nil {
 			return err
 		}
+		// Declared sizes refuse an honest bomb before anything is allocated; the meter
+		// then checks what the data really unpacks to, from what it really takes.
 		if f.UncompressedSize64 > uint64(r.lim.MaxBytes) {
 			return tooLarge(p, fmt.Sprintf("declares %d bytes, over %d", f.UncompressedSize64, r.lim.MaxBytes))
 		}
-		compressed += int64(f.CompressedSize64)
-		if compressed > 0 && int64(f.UncompressedSize64) > ratioFloor && int64(f.UncompressedSize64)/max(int64(f.CompressedSize64), 1) > r.lim.MaxRatio {
+		if f.UncompressedSize64 > ratioFloor && f.UncompressedSize64/max(f.CompressedSize64, 1) > uint64(r.lim.MaxRatio) {
 			return tooLarge(p, fmt.Sprintf("compression ratio over %d:1", r.lim.MaxRatio))
 		}
 		rc, err := f.Open()
 		if err != nil {
 			return unsafe(p, "cannot read: "+err.Error())
 		}
-		c := compressed
-		err = r.read(p, rc, int64(f.UncompressedSize64), func() int64 { return c })
+		err = r.read(p, &meter{src: rc, r: r, entry: p}, int64(f.UncompressedSize64))
 		rc.Close()
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -231,6 +232,13 @@ func TestFormatOf(t *testing.T) {
 func FuzzReadArchive(f *testing.F) {
 	f.Add(tarGz(f, []entry{{name: "SKILL.md", body: skillMD}, {name: "a/b.md", body: "x"}}, nil), true)
 	f.Add(zipFile(f, []entry{{name: "SKILL.md", body: skillMD}}, nil), false)
+	// One small instance of each hostile metadata shape (see archive_meta_test.go).
+	f.Add(paxPathNames(f, 2, maxName+1), true)
+	f.Add(tarGz(f, append([]entry{{name: "SKILL.md", body: skillMD}}, slices.Repeat([]entry{{typ: tar.TypeXGlobalHeader}}, 520)...), nil), true)
+	f.Add(gnuLongNames(f, 3, maxName+1), true)
+	f.Add(paxComments(f, 2, 1<<10), true)
+	f.Add(zipFalseSize(f, 1<<20-64, 1<<30, false), false) // read whole: the fuzz limits keep it under the ratio floor
+	f.Add(zipNamed(f, strings.Repeat("z", maxName+1)), false)
 	f.Fuzz(func(t *testing.T, data []byte, isTar bool) {
 		format := agentskills.FormatZip
 		if isTar {
@@ -244,7 +252,7 @@ func FuzzReadArchive(f *testing.F) {
 			t.Fatalf("accepted an archive without SKILL.md or over the limit")
 		}
 		for _, f := range a.Files {
-			if strings.HasPrefix(f.Path, "/") || strings.Contains("/"+f.Path+"/", "/../") || strings.ContainsAny(f.Path, "\\\x00") {
+			if len(f.Path) > maxName || strings.HasPrefix(f.Path, "/") || strings.Contains("/"+f.Path+"/", "/../") || strings.ContainsAny(f.Path, "\\\x00") {
 				t.Fatalf("unsafe path accepted: %q", f.Path)
 			}
 		}
