@@ -12,6 +12,9 @@ package agentskills
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Mode selects how strictly SKILL.md files and indexes are checked.
@@ -95,12 +98,13 @@ type SkillError struct {
 	Diagnostics []Diagnostic
 }
 
-// Error implements the error interface.
+// Error implements the error interface. The path is scrubbed (secrets.Scrub): callers
+// name a skill's folder after an index entry, which is document text.
 func (e *SkillError) Error() string {
 	for _, d := range e.Diagnostics {
 		if d.Severity == Error {
 			if e.Path != "" {
-				return fmt.Sprintf("agentskills: %s: %s", e.Path, d.Message)
+				return fmt.Sprintf("agentskills: %s: %s", secrets.Scrub(e.Path), d.Message)
 			}
 			return "agentskills: " + d.Message
 		}
@@ -128,3 +132,29 @@ func (e *ArchiveError) Error() string {
 
 // Unwrap returns the sentinel.
 func (e *ArchiveError) Unwrap() error { return e.Err }
+
+// Quoting document text. Every diagnostic and error message that repeats a value from
+// a skill, an index or an MCP result goes through one of these: a message never holds
+// a published credential, a URL's userinfo or a URL's query (secrets.Quote).
+
+// quoteDoc quotes a value from a document: credentials redacted, URL userinfo and
+// queries shown as "…", control and format characters dropped, at most 120 characters.
+func quoteDoc(s string) string { return secrets.Quote(s, 0) }
+
+// quoteURL quotes a URL from a document, or from the caller: userinfo, query and
+// fragment removed (secrets.RedactURL).
+func quoteURL(u string) string { return secrets.Quote(secrets.RedactURL(u), 0) }
+
+// uriReason is the message of an error from the skill URI parsers, which quote the URI
+// as given; scrubbed, so that its query or userinfo is not repeated.
+func uriReason(err error) string { return secrets.Scrub(err.Error()) }
+
+// redactURIError is err with its message scrubbed (see uriReason), still matching
+// ErrInvalidURI with errors.Is; the original error, which quotes the URI, is dropped.
+func redactURIError(err error) error {
+	msg := uriReason(err)
+	if errors.Is(err, ErrInvalidURI) {
+		return fmt.Errorf("%w%s", ErrInvalidURI, strings.TrimPrefix(msg, ErrInvalidURI.Error()))
+	}
+	return errors.New(msg)
+}

@@ -133,11 +133,11 @@ func parseEntry(m json.RawMessage, at string) (*Entry, []Diagnostic) {
 	}
 	u, err := ParseSkillURI(r.URI)
 	if err != nil {
-		return bad(err.Error())
+		return bad(uriReason(err))
 	}
 	name, _ := r.Frontmatter["name"].(string)
 	if name != u.Name() {
-		return bad(fmt.Sprintf("frontmatter name %s is not the last segment of %s", quote(name), quote(r.URI)))
+		return bad(fmt.Sprintf("frontmatter name %s is not the last segment of %s", quoteDoc(name), quoteDoc(r.URI)))
 	}
 	if d, _ := r.Frontmatter["description"].(string); strings.TrimSpace(d) == "" {
 		return bad("frontmatter has no description")
@@ -165,10 +165,10 @@ func parseEntry(m json.RawMessage, at string) (*Entry, []Diagnostic) {
 	for i, rs := range e.Resources {
 		where := fmt.Sprintf("%s/resources/%d", at, i)
 		if _, err := ParseURIInSkill(rs.URI, u.Root()); err != nil {
-			return bad(where + ": " + err.Error())
+			return bad(where + ": " + uriReason(err))
 		}
 		if seen[rs.URI] {
-			return bad(where + ": " + quote(rs.URI) + " is listed twice")
+			return bad(where + ": " + quoteDoc(rs.URI) + " is listed twice")
 		}
 		seen[rs.URI] = true
 		if !ValidDigest(rs.Digest) {
@@ -207,10 +207,10 @@ func (e *Entry) VerifyFile(uri string, content []byte) error {
 	if !e.Dynamic {
 		r, ok := e.Resource(uri)
 		if !ok {
-			return fmt.Errorf("%w: %s is not listed in the skill's resources", ErrDigestMismatch, quote(uri))
+			return fmt.Errorf("%w: %s is not listed in the skill's resources", ErrDigestMismatch, quoteDoc(uri))
 		}
 		if err := Verify(content, r.Size, r.Digest); err != nil {
-			return fmt.Errorf("%s: %w", quote(uri), err)
+			return fmt.Errorf("%s: %w", quoteDoc(uri), err)
 		}
 	}
 	if uri != e.URI.String() {
@@ -221,7 +221,7 @@ func (e *Entry) VerifyFile(uri string, content []byte) error {
 		return err
 	}
 	if !sameJSON(sk.Frontmatter, e.Frontmatter) {
-		return fmt.Errorf("%w: the frontmatter of %s differs from the listing", ErrDigestMismatch, quote(uri))
+		return fmt.Errorf("%w: the frontmatter of %s differs from the listing", ErrDigestMismatch, quoteDoc(uri))
 	}
 	return nil
 }
@@ -299,7 +299,7 @@ func ParseDirectoryRead(data []byte) ([]DirEntry, string, error) {
 		d := &v.Resources[i]
 		d.IsDir = d.MimeType == "inode/directory"
 		if strings.HasSuffix(d.URI, "/") {
-			return nil, "", fmt.Errorf("%w: directory URI %s ends with a slash", ErrInvalidURI, quote(d.URI))
+			return nil, "", fmt.Errorf("%w: directory URI %s ends with a slash", ErrInvalidURI, quoteDoc(d.URI))
 		}
 	}
 	return v.Resources, v.NextCursor, nil

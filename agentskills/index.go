@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wellknown-dev/discovery/internal/httpx"
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Well-known index paths, probed in this order.
@@ -102,7 +103,7 @@ type rawEntry struct {
 func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	base, err := url.Parse(indexURL)
 	if err != nil || !base.IsAbs() {
-		return nil, fmt.Errorf("agentskills: index URL %s is not absolute", quote(indexURL))
+		return nil, fmt.Errorf("agentskills: index URL %s is not absolute", quoteURL(indexURL))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var top map[string]json.RawMessage
@@ -121,7 +122,7 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	case raw.Schema != nil && *raw.Schema == SchemaV020:
 		ix.Version = V020
 	case raw.Schema != nil:
-		return nil, fmt.Errorf("%w: %s (known: %s); not processed", ErrUnknownSchema, quote(*raw.Schema), SchemaV020)
+		return nil, fmt.Errorf("%w: %s (known: %s); not processed", ErrUnknownSchema, quoteURL(*raw.Schema), SchemaV020)
 	case raw.Version == "0.2.0":
 		ix.Version = V020Interim
 	default:
@@ -170,10 +171,11 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 		return IndexEntry{}, false
 	}
 	if strings.ContainsAny(name, "/\\") || name == "." || name == ".." || !utf8.ValidString(name) {
-		ix.diag(Error, "name", at, "entry name "+quote(name)+" is not a safe path segment; skipped")
+		ix.diag(Error, "name", at, "entry name "+quoteDoc(name)+" is not a safe path segment; skipped")
 		return IndexEntry{}, false
 	}
 	for _, msg := range NameProblems(name, true) {
+		msg = secrets.Scrub(msg) // it quotes the name
 		if mode == Strict {
 			ix.diag(Error, "name", at, msg+"; skipped")
 			return IndexEntry{}, false
@@ -181,7 +183,7 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 		ix.diag(Warning, "name", at, msg)
 	}
 	if desc == "" {
-		ix.diag(Error, "description", at, "entry "+quote(name)+" has no description; skipped")
+		ix.diag(Error, "description", at, "entry "+quoteDoc(name)+" has no description; skipped")
 		return IndexEntry{}, false
 	}
 	if l := utf8.RuneCountInString(desc); l > MaxDescriptionLen {
@@ -208,16 +210,16 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 		case TypeSkillMD, TypeArchive:
 			out.Type = e.Type
 		default:
-			ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quote(name), quote(e.Type)))
+			ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quoteDoc(name), quoteDoc(e.Type)))
 			return IndexEntry{}, false
 		}
 		if !ValidDigest(e.Digest) {
-			ix.diag(Error, "digest", at, "entry "+quote(name)+" has no valid digest (sha256: and 64 lowercase hex digits); it cannot be verified, so it is skipped")
+			ix.diag(Error, "digest", at, "entry "+quoteDoc(name)+" has no valid digest (sha256: and 64 lowercase hex digits); it cannot be verified, so it is skipped")
 			return IndexEntry{}, false
 		}
 		u, why := resolveArtifact(base, e.URL)
 		if why != "" {
-			ix.diag(Error, "url", at, "entry "+quote(name)+": "+why+"; skipped")
+			ix.diag(Error, "url", at, "entry "+quoteDoc(name)+": "+why+"; skipped")
 			return IndexEntry{}, false
 		}
 		out.URL, out.Digest = u, e.Digest
@@ -262,7 +264,7 @@ func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, dige
 		}
 	}
 	if len(list) == 0 {
-		ix.diag(Error, "files", at+"/files", "entry "+quote(name)+" lists no files; skipped")
+		ix.diag(Error, "files", at+"/files", "entry "+quoteDoc(name)+" lists no files; skipped")
 		return nil, false
 	}
 	dir := base.ResolveReference(&url.URL{Path: url.PathEscape(name) + "/"})
@@ -270,11 +272,11 @@ func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, dige
 	for i := range list {
 		f := &list[i]
 		if why := unsafeFilePath(f.Path); why != "" {
-			ix.diag(Error, "files", fmt.Sprintf("%s/files/%d", at, i), "file "+quote(f.Path)+": "+why+"; entry skipped")
+			ix.diag(Error, "files", fmt.Sprintf("%s/files/%d", at, i), "file "+quoteDoc(f.Path)+": "+why+"; entry skipped")
 			return nil, false
 		}
 		if digests && !ValidDigest(f.Digest) {
-			ix.diag(Error, "digest", fmt.Sprintf("%s/files/%d", at, i), "file "+quote(f.Path)+" has no valid digest; entry skipped")
+			ix.diag(Error, "digest", fmt.Sprintf("%s/files/%d", at, i), "file "+quoteDoc(f.Path)+" has no valid digest; entry skipped")
 			return nil, false
 		}
 		f.URL = dir.ResolveReference(&url.URL{Path: f.Path}).String()
@@ -283,12 +285,12 @@ func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, dige
 		}
 	}
 	if skill < 0 {
-		ix.diag(Error, "files", at+"/files", "entry "+quote(name)+" does not list SKILL.md; skipped")
+		ix.diag(Error, "files", at+"/files", "entry "+quoteDoc(name)+" does not list SKILL.md; skipped")
 		return nil, false
 	}
 	list[0], list[skill] = list[skill], list[0]
 	if u, why := resolveArtifact(base, list[0].URL); why != "" || u == "" {
-		ix.diag(Error, "url", at, "entry "+quote(name)+": "+why+"; skipped")
+		ix.diag(Error, "url", at, "entry "+quoteDoc(name)+": "+why+"; skipped")
 		return nil, false
 	}
 	return list, true
@@ -343,6 +345,8 @@ func resolveArtifact(base *url.URL, ref string) (string, string) {
 	return u.String(), ""
 }
 
+// jsonMessage renders an encoding/json error; its messages name types and single
+// characters, and are scrubbed all the same.
 func jsonMessage(err error) string {
-	return strings.TrimPrefix(err.Error(), "json: ")
+	return secrets.Scrub(strings.TrimPrefix(err.Error(), "json: "))
 }

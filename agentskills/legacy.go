@@ -78,13 +78,13 @@ func ParseLegacyIndex(data []byte) ([]LegacyEntry, []Diagnostic, error) {
 				skip(i, "template", "resource template; a template is for the user, never expanded by the SDK")
 				continue
 			default:
-				skip(i, "unknown-type", "unknown type "+quote(s.Type))
+				skip(i, "unknown-type", "unknown type "+quoteDoc(s.Type))
 				continue
 			}
 		}
 		u, err := ParseSkillURI(e.URI)
 		if err != nil {
-			skip(i, "uri", err.Error())
+			skip(i, "uri", uriReason(err))
 			continue
 		}
 		if e.Name == "" {
@@ -115,7 +115,7 @@ func ParseFastMCPManifest(data []byte) (string, []Resource, []Diagnostic, error)
 	for i, f := range raw.Files {
 		u, err := NewURI(raw.Skill, f.Path)
 		if err != nil {
-			return "", nil, nil, fmt.Errorf("agentskills: FastMCP manifest file %d: %w", i, err)
+			return "", nil, nil, fmt.Errorf("agentskills: FastMCP manifest file %d: %w", i, redactURIError(err))
 		}
 		r := Resource{URI: u.String(), Size: f.Size}
 		if ValidDigest(f.Hash) {

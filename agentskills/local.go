@@ -187,7 +187,7 @@ func (s *scanner) load(dir, file, scope string) {
 	}
 	name := sk.Name()
 	if winner, taken := s.byName[name]; taken {
-		s.diag(Warning, "shadowed", p, fmt.Sprintf("skill %s is shadowed by %s", quote(name), winner))
+		s.diag(Warning, "shadowed", p, fmt.Sprintf("skill %s is shadowed by %s", quoteDoc(name), winner))
 		return
 	}
 	s.byName[name] = dir

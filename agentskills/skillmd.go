@@ -2,6 +2,7 @@ package agentskills
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/adrg/frontmatter"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // ParseOptions configures ParseSkillMD. The zero value is lenient, with no folder check.
@@ -243,9 +246,18 @@ func decodeYAML(src, fm []byte) (*yaml.Node, error) {
 	return &node, nil
 }
 
+// yamlMessage renders a YAML error as one line that keeps the line number and the
+// reason but never the file's text: YAML errors quote values and keys ("cannot decode
+// !!str `ghp_...` as a !!int", "unknown anchor '...' referenced"), which may be
+// credentials. The first of several unmarshal errors is kept.
 func yamlMessage(err error) string {
-	msg, _, _ := strings.Cut(err.Error(), "\n")
-	return strings.TrimPrefix(msg, "yaml: ")
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	msg, _, _ = strings.Cut(msg, "\n")
+	return secrets.ScrubError(strings.TrimPrefix(msg, "yaml: "))
 }
 
 // quoteValues rewrites top-level "key: value" lines whose plain value holds ": " or
@@ -313,7 +325,7 @@ func (p *skillParser) value(n *yaml.Node, budget *int, at string) (any, error) {
 				return nil, p.fail("yaml", "merge keys (<<) are not supported in frontmatter")
 			}
 			if _, dup := m[k]; dup {
-				return nil, p.fail("yaml-duplicate", fmt.Sprintf("key %s%s is defined twice (line %d)", at, k, n.Content[i].Line))
+				return nil, p.fail("yaml-duplicate", fmt.Sprintf("key %s is defined twice (line %d)", quoteDoc(at+k), n.Content[i].Line))
 			}
 			v, err := p.value(n.Content[i+1], budget, at+k+".")
 			if err != nil {
@@ -357,21 +369,21 @@ func (p *skillParser) check(fm map[string]any) error {
 	name, isString := fm["name"].(string)
 	switch {
 	case fm["name"] == nil && p.opts.Dir != "" && p.opts.Mode == Lenient:
-		p.warn("no-name", "no name; the folder name "+quote(p.opts.Dir)+" is used")
+		p.warn("no-name", "no name; the folder name "+quoteDoc(p.opts.Dir)+" is used")
 		name = p.opts.Dir
 		fm["name"] = name
 	case fm["name"] == nil:
 		return p.fail("no-name", "frontmatter has no name")
 	case !isString:
 		name = scalarText(fm["name"])
-		p.problem("name-type", fmt.Sprintf("name is not a string; its text %s is used", quote(name)))
+		p.problem("name-type", fmt.Sprintf("name is not a string; its text %s is used", quoteDoc(name)))
 		fm["name"] = name
 	}
 	for _, msg := range NameProblems(name, p.opts.ASCIINames) {
-		p.problem("name", msg)
+		p.problem("name", secrets.Scrub(msg)) // it quotes the name
 	}
 	if p.opts.Dir != "" && !sameName(name, p.opts.Dir) {
-		p.problem("name-mismatch", fmt.Sprintf("name %s differs from its folder %s", quote(name), quote(p.opts.Dir)))
+		p.problem("name-mismatch", fmt.Sprintf("name %s differs from its folder %s", quoteDoc(name), quoteDoc(p.opts.Dir)))
 	}
 
 	desc, _ := fm["description"].(string)
@@ -410,7 +422,7 @@ func (p *skillParser) check(fm map[string]any) error {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if _, isStr := m[k].(string); !isStr {
-				p.problem("metadata", fmt.Sprintf("metadata value %s is not a string", quote(k)))
+				p.problem("metadata", fmt.Sprintf("metadata value %s is not a string", quoteDoc(k)))
 			}
 		}
 	}
@@ -428,6 +440,9 @@ func (p *skillParser) check(fm map[string]any) error {
 			}
 		}
 		sort.Strings(extra)
+		for i, k := range extra {
+			extra[i] = quoteDoc(k)
+		}
 		if len(extra) > 0 {
 			p.warn("unknown-field", "fields outside the specification are kept: "+strings.Join(extra, ", "))
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/discovery/internal/httpx"
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // SkillFile is the name of a skill's main file; in a skill URI it is always explicit.
@@ -165,9 +166,4 @@ func (u URI) Resolve(ref string) (URI, error) {
 }
 
 // quote quotes untrusted text for an error message, cut to a sensible length.
-func quote(s string) string {
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return fmt.Sprintf("%q", s)
-}
+func quote(s string) string { return secrets.Quote(s, 200) }

@@ -8,12 +8,16 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	jskind "github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Known spec_version values. The 2026-04-12 spec still shows 2026-01-24 in its examples.
@@ -149,7 +153,7 @@ func syntaxError(data []byte, dec *json.Decoder, err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return newSyntaxError(data, len(data), "unexpected end of input")
 	}
-	return newSyntaxError(data, int(dec.InputOffset()), err.Error())
+	return newSyntaxError(data, int(dec.InputOffset()), secrets.ScrubError(err.Error()))
 }
 
 // trailingComma reports whether the last non-blank byte before off is a comma.
@@ -219,7 +223,7 @@ func validate(s *jsonschema.Schema, v any) []Problem {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			probs = append(probs, Problem{Pointer: pointer(e.InstanceLocation), Message: e.ErrorKind.LocalizedString(printer), Severity: SeverityError})
+			probs = append(probs, Problem{Pointer: pointer(e.InstanceLocation), Message: schemaMessage(e.ErrorKind), Severity: SeverityError})
 			return
 		}
 		for _, c := range e.Causes {
@@ -237,6 +241,45 @@ func validate(s *jsonschema.Schema, v any) []Problem {
 	return probs
 }
 
+// schemaMessage says what a schema keyword found wrong, without the failing value:
+// the validator's own messages quote it ("'ghp_...' does not match pattern ...", "'...'
+// is not valid uri"). Kinds whose messages hold only the schema's words and numbers keep
+// them; keys the document wrote are quoted through quote; any other message is
+// scrubbed of every quoted span.
+func schemaMessage(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *jskind.Pattern:
+		return "value does not match pattern " + schemaQuote(k.Want)
+	case *jskind.Format:
+		msg := "value is not a valid " + k.Want
+		if k.Err != nil {
+			msg += ": " + secrets.ScrubError(k.Err.Error())
+		}
+		return msg
+	case *jskind.AdditionalProperties:
+		names := make([]string, len(k.Properties))
+		for i, p := range k.Properties {
+			names[i] = quote(p)
+		}
+		return "additional properties " + strings.Join(names, ", ") + " not allowed"
+	case *jskind.PropertyNames:
+		return "invalid property name " + quote(k.Property)
+	case *jskind.Type, *jskind.Enum, *jskind.Const, *jskind.Required, *jskind.Dependency, *jskind.DependentRequired,
+		*jskind.MinProperties, *jskind.MaxProperties, *jskind.MinItems, *jskind.MaxItems, *jskind.AdditionalItems,
+		*jskind.MinLength, *jskind.MaxLength, *jskind.UniqueItems, *jskind.Minimum, *jskind.Maximum,
+		*jskind.ExclusiveMinimum, *jskind.ExclusiveMaximum, *jskind.MultipleOf, *jskind.FalseSchema:
+		return k.LocalizedString(printer) // the schema's names and values, and numbers
+	}
+	return secrets.ScrubError(k.LocalizedString(printer))
+}
+
+// schemaQuote quotes a string from the schema the way the validator does: '...'.
+func schemaQuote(s string) string {
+	q := strconv.Quote(s)
+	q = strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`)
+	return "'" + strings.ReplaceAll(q, "'", `\'`) + "'"
+}
+
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // pointer builds an RFC 6901 JSON pointer.
@@ -244,7 +287,15 @@ func pointer(tokens []string) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(pointerEscaper.Replace(t))
+		b.WriteString(pointerToken(t))
 	}
 	return b.String()
+}
+
+// pointerToken escapes an object key for a JSON pointer. Keys are document text: a key
+// that holds a credential, a URL's userinfo or a query is scrubbed (secrets.Scrub), so
+// such a pointer names the member without repeating the secret. Other keys, nearly
+// all of them, are only escaped.
+func pointerToken(k string) string {
+	return pointerEscaper.Replace(secrets.Scrub(k))
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // normalize recognises the shape of a decoded document and maps it onto a Document.
@@ -188,12 +190,12 @@ func (d *Document) spec(m map[string]any) {
 	d.SpecURL, d.SkillsURL = str(m, "spec_url"), str(m, "skills_url")
 	d.Notes, d.Contact = str(m, "notes"), str(m, "contact")
 	if d.SpecVersion != "" && !knownVersions[d.SpecVersion] {
-		d.warn("/mcp/spec_version", fmt.Sprintf("unknown spec_version %q; processed with the newest known schema", d.SpecVersion))
+		d.warn("/mcp/spec_version", "unknown spec_version "+quote(d.SpecVersion)+"; processed with the newest known schema")
 	}
 	switch d.Status {
 	case "draft", "stable", "experimental", "": // a missing status is the schema's to report
 	default:
-		d.warn("/mcp/status", fmt.Sprintf("unknown status %q; treated as not stable", d.Status))
+		d.warn("/mcp/status", "unknown status "+quote(d.Status)+"; treated as not stable")
 	}
 	servers, _ := m["servers"].([]any)
 	seen := map[string]bool{}
@@ -215,10 +217,10 @@ func (d *Document) spec(m map[string]any) {
 			s.LocalOnly, s.Command, s.URL = true, s.URL, ""
 		}
 		if s.Name != "" && !serverName.MatchString(s.Name) {
-			d.warn(ptr+"/name", fmt.Sprintf("server name %q is not lowercase letters, digits and hyphens", s.Name))
+			d.warn(ptr+"/name", "server name "+quote(s.Name)+" is not lowercase letters, digits and hyphens")
 		}
 		if s.Name != "" && seen[s.Name] {
-			d.warn(ptr+"/name", fmt.Sprintf("duplicate server name %q; the first entry is kept", s.Name))
+			d.warn(ptr+"/name", "duplicate server name "+quote(s.Name)+"; the first entry is kept")
 			continue
 		}
 		if d.addServer(ptr, ptr+"/url", s) {
@@ -282,7 +284,7 @@ func (d *Document) card(v map[string]any, base Server) {
 // serverMap maps {"name": {...}} objects (mcpServers, servers as a map), in key order.
 func (d *Document) serverMap(at string, m map[string]any, auth *Auth) {
 	for _, k := range sortedKeys(m) {
-		ptr := at + "/" + pointerEscaper.Replace(k)
+		ptr := at + "/" + pointerToken(k)
 		o, ok := m[k].(map[string]any)
 		if !ok {
 			d.warn(ptr, "server entry is not an object; skipped")
@@ -307,11 +309,11 @@ func (d *Document) endpointMap(at string, v any, base Server) {
 		}
 	}
 	for _, k := range keys {
-		ptr := at + "/" + pointerEscaper.Replace(k)
+		ptr := at + "/" + pointerToken(k)
 		s := base
 		s.Transport = normalizeTransport(k)
 		if s.Transport == TransportUnknown {
-			d.warn(ptr, fmt.Sprintf("endpoint %q is not a known transport; skipped", k))
+			d.warn(ptr, "endpoint "+quote(k)+" is not a known transport; skipped")
 			continue
 		}
 		urlPtr := ptr
@@ -356,7 +358,7 @@ func (d *Document) entry(ptr string, o map[string]any, name string, auth *Auth) 
 // at the entry, urlPtr at its URL.
 func (d *Document) addServer(ptr, urlPtr string, s Server) bool {
 	if s.LocalOnly {
-		d.warn(ptr, fmt.Sprintf("server %q is a local command, not a remote endpoint; it is listed but never connected to", s.Name))
+		d.warn(ptr, "server "+quote(s.Name)+" is a local command, not a remote endpoint; it is listed but never connected to")
 		d.Servers = append(d.Servers, s)
 		return true
 	}
@@ -382,7 +384,7 @@ func (d *Document) urlOK(ptr, u string) bool {
 	case "":
 		return true
 	case relativeURL:
-		d.warn(ptr, fmt.Sprintf("relative URL %q breaks the spec (it must be absolute); kept, resolve it against the document URL", u))
+		d.warn(ptr, "relative URL "+quoteURL(u)+" breaks the spec (it must be absolute); kept, resolve it against the document URL")
 		return true
 	default:
 		d.warn(ptr, why+"; entry skipped")
@@ -399,7 +401,7 @@ func (d *Document) transport(ptr string, v any) Transport {
 	case string:
 		n := normalizeTransport(t)
 		if n == TransportUnknown {
-			d.warn(ptr, fmt.Sprintf("unknown transport %q", t))
+			d.warn(ptr, "unknown transport "+quote(t))
 		}
 		return n
 	case []any:
@@ -559,6 +561,21 @@ func normalizeAuth(s string) string {
 	return l
 }
 
+// quote quotes a value from the document for a warning: credentials redacted, URL
+// userinfo and queries removed, control characters dropped, at most 64 characters.
+func quote(s string) string { return secrets.Quote(s, 64) }
+
+// quoteURL quotes a URL from the document for a warning: its userinfo, query and
+// fragment show as "…" (see secrets.Scrub); a URL that does not parse is not repeated.
+func quoteURL(u string) string {
+	if secrets.RedactURL(u) == secrets.UnparsableURL {
+		return secrets.UnparsableURL
+	}
+	return secrets.Quote(u, 0)
+}
+
+// warn records a warning. Every document value in msg must have gone through quote or
+// quoteURL, and every key in ptr through pointerToken.
 func (d *Document) warn(ptr, msg string) {
 	d.Warnings = append(d.Warnings, Problem{Pointer: ptr, Message: msg, Severity: SeverityWarning})
 }

@@ -1,6 +1,7 @@
 package mcpjson
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -36,7 +37,7 @@ func CheckURL(rawURL string) string {
 		}
 		return relativeURL
 	default:
-		return fmt.Sprintf("url scheme %q is not allowed", u.Scheme)
+		return "url scheme " + quote(u.Scheme) + " is not allowed"
 	}
 	if u.Host == "" {
 		return "url has no host"
@@ -49,11 +50,13 @@ func CheckURL(rawURL string) string {
 func Resolve(base, ref string) (*url.URL, error) {
 	b, err := url.Parse(base)
 	if err != nil || !b.IsAbs() {
-		return nil, fmt.Errorf("mcpjson: base %q is not an absolute URL", base)
+		return nil, fmt.Errorf("mcpjson: base %s is not an absolute URL", quoteURL(base))
 	}
 	r, err := url.Parse(ref)
 	if err != nil {
-		return nil, fmt.Errorf("mcpjson: reference does not parse: %w", err)
+		// Not wrapped: a *url.Error repeats the whole reference, userinfo and query
+		// included.
+		return nil, errors.New("mcpjson: reference does not parse as a URL")
 	}
 	u := b.ResolveReference(r)
 	if why := CheckURL(u.String()); why != "" {
@@ -121,7 +124,7 @@ func scanSecrets(v any, at string) []Problem {
 	switch t := v.(type) {
 	case map[string]any:
 		for _, k := range sortedKeys(t) {
-			out = append(out, scanSecrets(t[k], at+"/"+pointerEscaper.Replace(k))...)
+			out = append(out, scanSecrets(t[k], at+"/"+pointerToken(k))...)
 		}
 	case []any:
 		for i, e := range t {

@@ -23,6 +23,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Document is a parsed skills.md. It is plain data, safe to read concurrently.
@@ -354,10 +356,18 @@ func (d *Document) readFrontmatter(src []byte) []byte {
 	return append(blank, src[end:]...)
 }
 
-// yamlMessage shortens a YAML error to one line.
+// yamlMessage renders a YAML error as one line that keeps the line number and the
+// reason but never the document's text: YAML errors quote values and keys ("cannot
+// decode !!str `ghp_...` as a !!int", "mapping key \"...\" already defined"), which
+// may be credentials. The first of several unmarshal errors is kept.
 func yamlMessage(err error) string {
-	msg, _, _ := strings.Cut(err.Error(), "\n")
-	return strings.TrimPrefix(msg, "yaml: ")
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	msg, _, _ = strings.Cut(msg, "\n")
+	return secrets.ScrubError(strings.TrimPrefix(msg, "yaml: "))
 }
 
 // jsonCompatible converts YAML values into what encoding/json can marshal:

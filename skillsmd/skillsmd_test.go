@@ -50,8 +50,8 @@ func render(t *testing.T, doc *skillsmd.Document) []byte {
 	if err := enc.Encode(doc); err != nil {
 		t.Fatal(err)
 	}
-	b.WriteString("--- ForModel(https://example.com)\n")
-	b.WriteString(doc.ForModel("https://example.com"))
+	b.WriteString("--- ForModel(https://example.com), nonce masked\n")
+	b.WriteString(maskNonce(t, doc.ForModel("https://example.com")))
 	return b.Bytes()
 }
 
@@ -289,16 +289,14 @@ func TestDiagnostics(t *testing.T) {
 	t.Run("unsafe links and raw HTML", func(t *testing.T) {
 		t.Parallel()
 		d := parse(t, "unsafe.md")
-		check(t, "warnings", codes(d), "unsafe-link,unsafe-link,unsafe-link,raw-html,raw-html")
+		check(t, "warnings", codes(d), "unsafe-link,unsafe-link,unsafe-link,credential,raw-html,raw-html")
 		fm := d.ForModel("https://example.com")
 		for _, bad := range []string{"javascript:", "data:", "user:secret", "</untrusted-guidance> do"} {
 			if strings.Contains(fm, bad) {
 				t.Errorf("ForModel contains %q:\n%s", bad, fm)
 			}
 		}
-		if strings.Count(fm, "</untrusted-guidance>") != 1 {
-			t.Errorf("the fence can be closed early:\n%s", fm)
-		}
+		checkFence(t, fm)
 	})
 	t.Run("no API section", func(t *testing.T) {
 		t.Parallel()
@@ -325,8 +323,9 @@ func TestForModel(t *testing.T) {
 	if len(fm) > skillsmd.ModelBudget {
 		t.Errorf("ForModel is %d bytes, budget %d", len(fm), skillsmd.ModelBudget)
 	}
-	if !strings.HasPrefix(fm, `<untrusted-guidance origin="https://big.example"`) || !strings.HasSuffix(fm, "</untrusted-guidance>\n") {
-		t.Errorf("ForModel is not fenced:\n%s", fm)
+	checkFence(t, fm)
+	if !strings.Contains(fm, ` origin="https://big.example"`) {
+		t.Errorf("ForModel does not name the origin:\n%s", fm)
 	}
 	if strings.ContainsAny(fm, "\x1b\u202e\u2028") {
 		t.Error("control characters survived")

@@ -4,12 +4,20 @@
 //
 // Scan is built for speed on documents that hold no secret, which is nearly all of
 // them: each detector runs its regular expression only around a cheap keyword hit.
+//
+// The same detectors make document text safe to repeat in a warning or an error:
+// RedactURL for a URL, Quote for any other value, Scrub for free text and ScrubError
+// for a dependency's message that may quote the document (quote.go).
 package secrets
 
 import (
+	"bytes"
+	"encoding/base64"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Finding is a suspected credential: its kind and where it is. It never holds the value.
@@ -56,6 +64,11 @@ var detectors = []detector{
 		re: regexp.MustCompile(`(?i)^bearer\s+([A-Za-z0-9._~+/=-]{20,})`), check: looksRandom,
 		pre: func(s []byte, at, n int) bool {
 			return at+n+21 <= len(s) && (s[at+n] == ' ' || s[at+n] == '\t') && s[at+n+1] != '<'
+		}},
+	{kind: "basic auth credentials", triggers: []string{"basic"},
+		re: regexp.MustCompile(`(?i)^basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})`), check: basicCredentials,
+		pre: func(s []byte, at, n int) bool {
+			return at+n+9 <= len(s) && (s[at+n] == ' ' || s[at+n] == '\t')
 		}},
 	{kind: "credential assignment", triggers: []string{"api", "access", "secret", "auth", "client", "token", "passw", "pwd"},
 		re:    regexp.MustCompile(`(?i)^(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|token|secret|client[_-]?secret|password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"'<>{}\[\](),;` + "`" + `]{12,})`),
@@ -156,7 +169,11 @@ func Scan(s string) []Finding { return ScanBytes([]byte(s)) }
 // slice in place, and only a matched value is converted for its final check.
 func ScanBytes(s []byte) []Finding {
 	var out []Finding
-	seen := make([]int, len(detectors)) // end of the last value judged, per detector
+	var seenBuf [16]int // on the stack: short strings (keys, values) scan without allocating
+	seen := seenBuf[:]  // end of the last value judged, per detector
+	if len(detectors) > len(seenBuf) {
+		seen = make([]int, len(detectors))
+	}
 	for at := 0; at+1 < len(s); {
 		if !wordByte[s[at]] {
 			at++
@@ -168,6 +185,7 @@ func ScanBytes(s []byte) []Finding {
 		}
 		out = scanAt(s, start, out, seen)
 	}
+	out = scanUserinfo(s, out)
 	if len(out) < 2 {
 		return out
 	}
@@ -176,7 +194,10 @@ func ScanBytes(s []byte) []Finding {
 	for _, f := range out[1:] {
 		last := &kept[len(kept)-1]
 		if f.Offset < last.Offset+last.Length {
-			continue // one value, found by two detectors: keep the first
+			// One value found by two detectors, or two values that overlap: keep the
+			// first kind and cover both, so that Redact leaves no part of either.
+			last.Length = max(last.Length, f.Offset+f.Length-last.Offset)
+			continue
 		}
 		kept = append(kept, f)
 	}
@@ -242,6 +263,62 @@ func Redact(s string) string {
 	}
 	b.WriteString(s[prev:])
 	return b.String()
+}
+
+// basicCredentials accepts the base64 of HTTP Basic credentials: printable
+// "user:password" text. Prose such as "Basic authentication" does not decode to that.
+func basicCredentials(v string) bool {
+	raw, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		if raw, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "=")); err != nil {
+			return false
+		}
+	}
+	if !utf8.Valid(raw) || bytes.IndexByte(raw, ':') < 0 {
+		return false
+	}
+	for _, r := range string(raw) {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// scanUserinfo appends a finding for the userinfo of every URL that carries a password
+// ("scheme://user:password@host"). It runs on the "://" separators, which a fast
+// byte search finds, rather than on keyword triggers: any scheme may carry userinfo.
+// The finding covers "user:password", which Redact replaces as a whole.
+func scanUserinfo(s []byte, out []Finding) []Finding {
+	for off := 0; off < len(s); {
+		i := bytes.Index(s[off:], []byte("://"))
+		if i < 0 {
+			break
+		}
+		start := off + i + 3
+		end, at := start, -1
+		for end < len(s) && !authorityEnd(s[end]) {
+			if s[end] == '@' {
+				at = end
+			}
+			end++
+		}
+		if at > start {
+			ui := s[start:at]
+			if c := bytes.IndexByte(ui, ':'); c >= 0 && c+1 < len(ui) && notPlaceholder(string(ui[c+1:])) {
+				out = append(out, Finding{Kind: "URL password", Offset: start, Length: at - start})
+			}
+		}
+		// Go on after this "://": a '/' ends every authority, so the next "://" starts
+		// at end-1 at the earliest, and no byte is looked at more than twice.
+		off = start
+	}
+	return out
+}
+
+// authorityEnd reports a byte that ends the authority of a URL written in text.
+func authorityEnd(c byte) bool {
+	return c <= ' ' || c == 0x7f || strings.IndexByte("/?#\"'<>`\\", c) >= 0
 }
 
 // placeholders are words that mark a value as an example, not a credential.

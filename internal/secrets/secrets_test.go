@@ -1,8 +1,10 @@
 package secrets
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestScan(t *testing.T) {
@@ -33,6 +35,18 @@ func TestScan(t *testing.T) {
 		{"assignment path", "token=/var/run/secrets/token1234", nil},
 		{"Stripe", "sk_live_" + strings.Repeat("4eC39HqLyjWDarjtT1zdp7dc", 1), []string{"Stripe key"}},
 		{"two", "AKIAQWERTYUIOPASDFGH and xoxp-1234567890-abcdefghij", []string{"AWS access key id", "Slack token"}},
+		{"basic header", "Authorization: Basic dXNlcjpodW50ZXIy", []string{"basic auth credentials"}},
+		{"basic padded", "curl -H 'Authorization: basic YWxpY2U6czNjcmV0IQ=='", []string{"basic auth credentials"}},
+		{"basic unpadded", "Basic YWxpY2U6czNjcmV0IQ end", []string{"basic auth credentials"}},
+		{"basic prose", "Basic authentication is supported; Basic instructions follow.", nil},
+		{"basic no colon", "Basic aGVsbG93b3JsZA==", nil}, // "helloworld"
+		{"URL password", "clone https://user:hunter2pass@git.example.com/repo.git", []string{"URL password"}},
+		{"URL password, other scheme", `"postgres://app:S3cr3t@db:5432/x"`, []string{"URL password"}},
+		{"URL user only", "https://user@example.com/x", nil},
+		{"URL empty password", "https://user:@example.com/x", nil},
+		{"URL placeholder password", "https://user:${PASSWORD}@example.com/x and https://u:<pass>@h", nil},
+		{"at in path", "https://example.com/a:b@c and https://example.com?x=a:b@c", nil},
+		{"URL password and token", "https://x:ghp_" + strings.Repeat("a1B2", 9) + "@github.com/o/r", []string{"URL password"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,6 +75,8 @@ func TestScan(t *testing.T) {
 func FuzzScan(f *testing.F) {
 	f.Add("Authorization: Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0 AKIAQWERTYUIOPASDFGH")
 	f.Add("-----BEGIN PRIVATE KEY-----")
+	f.Add("Authorization: Basic dXNlcjpodW50ZXIy https://user:hunter2pass@host/x?access_token=SECRETQUERY123#f")
+	f.Add("a://b://c:d@e/ \u200bghp_" + strings.Repeat("a1B2", 9))
 	f.Fuzz(func(t *testing.T, s string) {
 		prev := 0
 		for _, fd := range Scan(s) {
@@ -70,6 +86,15 @@ func FuzzScan(f *testing.F) {
 			prev = fd.Offset + fd.Length
 		}
 		_ = Redact(s)
+		q := Quote(s, 40)
+		u, err := strconv.Unquote(q)
+		if err != nil || utf8.RuneCountInString(u) > 40 || strings.IndexFunc(u, invisible) >= 0 {
+			t.Fatalf("Quote(%q) = %s", s, q)
+		}
+		if r := RedactURL(s); strings.ContainsAny(r, "?#") || strings.IndexFunc(r, invisible) >= 0 {
+			t.Fatalf("RedactURL(%q) = %q", s, r)
+		}
+		_ = ScrubError(s)
 	})
 }
 
