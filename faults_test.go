@@ -379,7 +379,7 @@ func runFault(t *testing.T, ca *testCA, cert *tls.Certificate, row faultCase) {
 		}
 		f := got.Fetches[0]
 		if f.Source != discovery.SourceStale || got.Skills == nil || got.Skills.BaseURL != "/v1" || !matches(f.Cause) {
-			t.Fatalf("want the last good copy, got %+v (cause %v)", f, f.Cause)
+			t.Fatalf("want the last good copy, got %+v (cause %v) skills=%+v warnings=%v", f, f.Cause, got.Skills, got.Warnings)
 		}
 	case "absent":
 		if !errors.Is(err, discovery.ErrNotPublished) {

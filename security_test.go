@@ -489,20 +489,20 @@ func TestPrivateRanges(t *testing.T) {
 		addr    string
 		private bool
 	}{
-		{"64:ff9b:1::a00:1", true},     // RFC 8215 local-use NAT64
-		{"64:ff9b:1:ffff::1", true},    // anywhere in 64:ff9b:1::/48
-		{"2002:0a00:0001::1", true},    // 6to4 of 10.0.0.1
-		{"2002:a9fe:a9fe::1", true},    // 6to4 of 169.254.169.254
-		{"2002:7f00:1::", true},        // 6to4 of 127.0.0.1
-		{"2002:0808:0808::1", false},   // 6to4 of 8.8.8.8
-		{"::a00:1", true},              // IPv4-compatible ::10.0.0.1
-		{"::808:808", true},            // IPv4-compatible: deprecated, never a public host
-		{"::ffff:0:a00:1", true},       // IPv4-translated ::ffff:0:10.0.0.1
-		{"::ffff:0:808:808", true},     // IPv4-translated
-		{"fec0::1", true},              // site-local
-		{"feff::1", true},              // site-local, top of fec0::/10
-		{"64:ff9b::a00:1", true},       // well-known NAT64 of 10.0.0.1
-		{"64:ff9b::808:808", false},    // well-known NAT64 of 8.8.8.8
+		{"64:ff9b:1::a00:1", true},   // RFC 8215 local-use NAT64
+		{"64:ff9b:1:ffff::1", true},  // anywhere in 64:ff9b:1::/48
+		{"2002:0a00:0001::1", true},  // 6to4 of 10.0.0.1
+		{"2002:a9fe:a9fe::1", true},  // 6to4 of 169.254.169.254
+		{"2002:7f00:1::", true},      // 6to4 of 127.0.0.1
+		{"2002:0808:0808::1", false}, // 6to4 of 8.8.8.8
+		{"::a00:1", true},            // IPv4-compatible ::10.0.0.1
+		{"::808:808", true},          // IPv4-compatible: deprecated, never a public host
+		{"::ffff:0:a00:1", true},     // IPv4-translated ::ffff:0:10.0.0.1
+		{"::ffff:0:808:808", true},   // IPv4-translated
+		{"fec0::1", true},            // site-local
+		{"feff::1", true},            // site-local, top of fec0::/10
+		{"64:ff9b::a00:1", true},     // well-known NAT64 of 10.0.0.1
+		{"64:ff9b::808:808", false},  // well-known NAT64 of 8.8.8.8
 		{"::ffff:169.254.169.254", true},
 		{"2606:4700::1111", false},
 		{"8.8.8.8", false},
@@ -732,7 +732,6 @@ func TestGetSkillIsBoundedInTime(t *testing.T) {
 		t.Error("a negative SkillTimeout was accepted")
 	}
 }
-
 
 // longSkills is a skills.md whose last section matters: a prefix of it parses as a
 // complete, shorter document with no "Risky actions".

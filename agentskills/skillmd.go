@@ -306,7 +306,8 @@ func (p *skillParser) toMap(root *yaml.Node) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.(map[string]any), nil
+	m, _ := v.(map[string]any)
+	return m, nil
 }
 
 func (p *skillParser) value(n *yaml.Node, budget *int, at string) (any, error) {

@@ -44,7 +44,8 @@ func normalize(v map[string]any) (*Document, error) {
 	case isArray(v["remotes"]):
 		d.Shape = ShapeCard2127
 		base.Tools = d.toolNames("/tools", v["tools"])
-		for i, r := range v["remotes"].([]any) {
+		remotes, _ := v["remotes"].([]any)
+		for i, r := range remotes {
 			ptr := fmt.Sprintf("/remotes/%d", i)
 			rm, ok := r.(map[string]any)
 			if !ok {
@@ -67,12 +68,14 @@ func normalize(v map[string]any) (*Document, error) {
 		return d, d.needServers()
 	case isObject(v["mcpServers"]):
 		d.Shape = ShapeClientConfig
-		d.serverMap("/mcpServers", v["mcpServers"].(map[string]any), base.Auth)
+		servers, _ := v["mcpServers"].(map[string]any) // isObject above
+		d.serverMap("/mcpServers", servers, base.Auth)
 		return d, d.needServers()
 	case isArray(v["servers"]):
 		d.Shape = ShapeDocsSite
 		d.SpecVersion = firstString(str(v, "version"), str(v, "mcpVersion"))
-		for i, e := range v["servers"].([]any) {
+		list, _ := v["servers"].([]any)
+		for i, e := range list {
 			ptr := fmt.Sprintf("/servers/%d", i)
 			if m, ok := e.(map[string]any); ok {
 				d.addServer(ptr, ptr+"/url", d.entry(ptr, m, "", base.Auth))
@@ -89,7 +92,8 @@ func normalize(v map[string]any) (*Document, error) {
 		return d, d.needServers()
 	case isObject(v["servers"]):
 		d.Shape = ShapeServersMap
-		d.serverMap("/servers", v["servers"].(map[string]any), base.Auth)
+		servers, _ := v["servers"].(map[string]any) // isObject above
+		d.serverMap("/servers", servers, base.Auth)
 		return d, d.needServers()
 	case has(v, "server_name") && isObject(v["endpoints"]):
 		d.Shape = ShapeSEP1960
@@ -266,7 +270,7 @@ func (d *Document) legacy(m map[string]any) {
 
 // card maps a SEP-1649 server card or an initialize result: one server.
 func (d *Document) card(v map[string]any, base Server) {
-	info := v["serverInfo"].(map[string]any)
+	info, _ := v["serverInfo"].(map[string]any) // nil reads as empty
 	d.SpecVersion = str(v, "protocolVersion")
 	s := base
 	s.Name = firstString(str(info, "name"), str(info, "title"), base.Name)

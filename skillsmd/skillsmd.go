@@ -350,7 +350,7 @@ func (d *Document) readFrontmatter(src []byte) []byte {
 		d.Warnings = append(d.Warnings, Warning{Line: 1, Code: WarnFrontmatter,
 			Message: "YAML frontmatter does not parse and was ignored: " + yamlMessage(err)})
 	default:
-		d.Frontmatter = jsonCompatible(m).(map[string]any)
+		d.Frontmatter, _ = jsonCompatible(m).(map[string]any)
 	}
 	blank := bytes.Repeat([]byte("\n"), bytes.Count(src[:end], []byte("\n")))
 	return append(blank, src[end:]...)
