@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // ConsentAction names an action that needs the user's consent. The zero value is not a
@@ -56,6 +58,11 @@ type ConsentRequest struct {
 	URL    string // the target of the action, redacted and shortened
 	Method string // the HTTP method, such as "GET" or "POST"
 	Reason string // a sentence for the user, such as "redirect from https://a.example to https://b.example"
+	// Subject names what the action is about, when known: the MCP server for a
+	// connection, the tool for a tools/call write, the skill for an artifact. It may
+	// quote a published document: untrusted, for display only, at most
+	// MaxConsentSubject bytes.
+	Subject string
 	// Credentials is true when the request would carry the caller's credentials
 	// (Authorization, Cookie or Proxy-Authorization headers) to another origin.
 	// Granting such a request lets them go; without that, they are stripped.
@@ -65,8 +72,9 @@ type ConsentRequest struct {
 // Bounds of what a consent prompt shows: a site controls the URLs it redirects to or
 // lists, and a 60 KB path must not fill the user's screen.
 const (
-	MaxConsentURL    = 256
-	MaxConsentReason = 512
+	MaxConsentURL     = 256
+	MaxConsentReason  = 512
+	MaxConsentSubject = 128
 )
 
 // ConsentFunc reports whether the Client may perform req.Action.
@@ -98,7 +106,8 @@ func ask(ctx context.Context, f ConsentFunc, req *ConsentRequest, deny error) er
 		f = DenyAll
 	}
 	req.URL = shorten(req.URL, MaxConsentURL)
-	req.Reason = shorten(req.Reason, MaxConsentReason)
+	req.Reason = shorten(secrets.Scrub(req.Reason), MaxConsentReason)
+	req.Subject = shorten(secrets.Scrub(req.Subject), MaxConsentSubject)
 	ok, err := f(ctx, req)
 	switch {
 	case err != nil:

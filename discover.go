@@ -37,6 +37,7 @@ type Discovery struct {
 
 	consent ConsentFunc // the Client's, for the policy guard
 	client  *Client     // for the private-address guard of the policy guard
+	mcpURL  string      // where MCP was served from, after redirects: relative endpoints resolve against it
 }
 
 // Source tells where the document of a [Fetch] came from.
@@ -194,6 +195,9 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 		pointed = c.followPointer(ctx, o, &mcp)
 	}
 	d.Skills, d.MCP = skills.doc, mcp.doc
+	if mcp.doc != nil {
+		d.mcpURL = mcp.fetch.FinalURL
+	}
 	d.Fetches = append(d.Fetches, skills.fetch)
 	d.Warnings = append(d.Warnings, skills.warnings...)
 	if mcp.fetch.URL != "" {
@@ -205,7 +209,7 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 		d.Warnings = append(d.Warnings, pointed.warnings...)
 		switch {
 		case pointed.doc != nil && pointed.doc.Shape != mcpjson.ShapePointer:
-			d.MCP = pointed.doc
+			d.MCP, d.mcpURL = pointed.doc, pointed.fetch.FinalURL
 		case pointed.doc != nil:
 			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
 				Message: "the document it points to is a pointer too; not followed further"})

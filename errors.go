@@ -45,6 +45,11 @@ var (
 	// through [Discovery.Transport].
 	ErrPrivateAddress = errors.New("discovery: private address refused")
 
+	// ErrLocalOnly is returned when the agent would connect to an MCP server that the
+	// document describes as a local command or package (mcpjson.Server.LocalOnly):
+	// nothing is ever spawned or connected for it; a person may install it.
+	ErrLocalOnly = errors.New("discovery: the server is a local command; nothing to connect to")
+
 	// ErrRetryAfterTooLong is returned (wrapped in an [*HTTPError]) when a server asks the
 	// client to wait longer than the Retry-After cap; the client gives up at once instead
 	// of sleeping, and falls back to the last good copy when it has one.

@@ -4,14 +4,21 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"io"
+	"mime"
 	"net/http"
 	"net/url"
+	"strings"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
+	"github.com/wellknown-dev/discovery/mcpjson"
 )
 
 // Transport returns an [http.RoundTripper] that enforces the discovery policy on the
-// agent's own API calls, then sends them through base (nil: the Client's own guarded
-// transport; an *http.Transport is cloned once per call of Transport, so call it once
-// and reuse the result):
+// agent's own API calls, then sends them through base (nil: the Client's own
+// transport, with its TLS roots, proxy and dialer, and one connection pool per policy
+// class shared by every Discovery of the Client; an *http.Transport is cloned once per
+// call of Transport, so call it once and reuse the result):
 //
 //   - the URL must be https, or http on a loopback host ([ErrInsecureOrigin]);
 //   - no connection may reach a private address unless the discovery origin is one
@@ -24,11 +31,51 @@ import (
 // A denial returns an error wrapping [ErrConsentDenied] and sends nothing. Every hop of
 // a redirect followed by the caller's http.Client passes through the guard again. This
 // is how "prefer read-only actions unless the user asks for a write" (SD-C-2) and
-// "ask before contacting another origin" (MD-C-12) become enforceable.
+// "ask before contacting another origin" (MD-C-12) become enforceable. For APIs where
+// every call is a POST (JSON-RPC, GraphQL), use [Discovery.Guard] with IsRead.
 func (d *Discovery) Transport(base http.RoundTripper) http.RoundTripper {
+	return d.Guard(&GuardOptions{Base: base})
+}
+
+// GuardOptions tunes a policy guard ([Discovery.Guard], [Client.Guard]). The zero value
+// is the policy of [Discovery.Transport].
+type GuardOptions struct {
+	// Base sends the requests the guard lets through. nil: the Client's own transport.
+	// Any other is guarded against private addresses as Options.HTTPClient is.
+	Base http.RoundTripper
+
+	// IsRead reports whether a request only reads, so that it needs no [ConsentWrite].
+	// nil: GET, HEAD and OPTIONS are reads. For JSON-RPC and GraphQL APIs, where every
+	// call is a POST, classify by the body; IsRead may read req.Body but must leave it
+	// readable (restore it). The guard never trusts it for anything else: the origin,
+	// private-address and credential rules apply to reads too.
+	IsRead func(req *http.Request) bool
+
+	// Subject names what a request is about (a tool, a server), shown to the user as
+	// ConsentRequest.Subject. nil: nothing.
+	Subject func(req *http.Request) string
+
+	// Consent replaces the Client's ConsentFunc for this guard; a wrapper may answer
+	// some requests itself (a session already approved) and pass the rest on. nil: the
+	// Client's.
+	Consent ConsentFunc
+
+	// MaxResponseBytes caps every response body but event streams: reading past it
+	// fails with [ErrTooLarge]. 0: no cap (the caller bounds what it reads).
+	MaxResponseBytes int64
+}
+
+// Guard returns the policy guard of [Discovery.Transport], tuned by opts (nil: the
+// defaults).
+func (d *Discovery) Guard(opts *GuardOptions) http.RoundTripper {
+	var o GuardOptions
+	if opts != nil {
+		o = *opts
+	}
+	base := o.Base
 	switch {
-	case d.client == nil:
-		// A Discovery not made by a Client: Authorize refuses every call anyway.
+	case d == nil || d.client == nil:
+		// A Discovery not made by a Client: authorize refuses every call anyway.
 	case base == nil:
 		base = d.client.agentBase
 	default:
@@ -37,28 +84,101 @@ func (d *Discovery) Transport(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &guard{d: d, base: base}
+	consent := o.Consent
+	if consent == nil && d != nil {
+		consent = d.consent
+	}
+	return &guard{d: d, base: base, opts: o, consent: consent}
+}
+
+// Guard returns the policy guard of [Discovery.Guard] for origin, which need not
+// publish anything: the same rules as for a Discovery of that origin, including the
+// refusal of private origins unless Options.AllowPrivateOrigins.
+func (c *Client) Guard(origin string, opts *GuardOptions) (http.RoundTripper, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	o, err := c.origin(origin)
+	if err != nil {
+		return nil, err
+	}
+	d := &Discovery{Origin: o, consent: c.consent, client: c}
+	return d.Guard(opts), nil
 }
 
 type guard struct {
-	d    *Discovery
-	base http.RoundTripper
+	d       *Discovery
+	base    http.RoundTripper
+	opts    GuardOptions
+	consent ConsentFunc
 }
 
 // RoundTrip implements http.RoundTripper.
 func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = withoutUserinfo(req)
+	read := isSafeMethod(req.Method)
+	if g.opts.IsRead != nil {
+		read = g.opts.IsRead(req)
+	}
+	var subject string
+	if g.opts.Subject != nil {
+		subject = g.opts.Subject(req)
+	}
 	// Credentials go to another origin only when the consent request said so and the
 	// answer was yes; a no refuses the whole call.
-	if err := g.d.authorize(req.Context(), req.Method, req.URL, hasCredentials(req.Header)); err != nil {
+	err := g.d.authorize(req.Context(), g.consent, call{method: req.Method, u: req.URL, read: read,
+		creds: hasCredentials(req.Header), subject: subject})
+	if err != nil {
 		if req.Body != nil {
 			req.Body.Close() // a RoundTripper must close the body, even on error
 		}
 		return nil, err
 	}
 	ctx := withDialPolicy(req.Context(), g.d.Origin)
-	return g.base.RoundTrip(req.WithContext(ctx))
+	resp, err := g.base.RoundTrip(req.WithContext(ctx))
+	if err == nil && g.opts.MaxResponseBytes > 0 && !isEventStream(resp) {
+		resp.Body = &cappedBody{rc: resp.Body, left: g.opts.MaxResponseBytes}
+	}
+	return resp, err
 }
+
+func isSafeMethod(m string) bool {
+	switch m {
+	case "", http.MethodGet, http.MethodHead, http.MethodOptions:
+		return true
+	}
+	return false
+}
+
+func isEventStream(resp *http.Response) bool {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	return strings.EqualFold(mt, "text/event-stream")
+}
+
+// cappedBody fails with ErrTooLarge once more than its limit has been read.
+type cappedBody struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+// Read implements io.Reader.
+func (c *cappedBody) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, fmt.Errorf("%w (response body)", ErrTooLarge)
+	}
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.rc.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return 0, fmt.Errorf("%w (response body)", ErrTooLarge)
+	}
+	return n, err
+}
+
+// Close implements io.Closer.
+func (c *cappedBody) Close() error { return c.rc.Close() }
 
 // credentialHeaders are the request headers that carry the caller's credentials.
 var credentialHeaders = []string{"Authorization", "Cookie", "Proxy-Authorization"}
@@ -93,67 +213,118 @@ func withoutUserinfo(req *http.Request) *http.Request {
 // Authorize applies the policy of [Discovery.Transport] to one call of method on u,
 // asking the ConsentFunc when needed. It returns nil when the call may go ahead.
 func (d *Discovery) Authorize(ctx context.Context, method string, u *url.URL) error {
-	return d.authorize(ctx, method, u, false)
+	var consent ConsentFunc
+	if d != nil {
+		consent = d.consent
+	}
+	return d.authorize(ctx, consent, call{method: method, u: u, read: isSafeMethod(method)})
 }
 
-// authorize is Authorize for a call that does (creds) or does not carry the caller's
-// credentials.
-func (d *Discovery) authorize(ctx context.Context, method string, u *url.URL, creds bool) error {
+// call is one request as the guard judges it.
+type call struct {
+	method  string
+	u       *url.URL
+	read    bool   // needs no ConsentWrite
+	creds   bool   // carries the caller's credentials
+	subject string // what it is about, for the prompt
+}
+
+// authorize applies the policy to c, asking consent when needed.
+func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) error {
 	if d == nil || d.Origin.IsZero() || d.client == nil {
 		return fmt.Errorf("discovery: Authorize on a Discovery not returned by a Client")
 	}
-	if u == nil || !u.IsAbs() {
+	if c.u == nil || !c.u.IsAbs() {
 		return fmt.Errorf("%w: request URL is not absolute", ErrInvalidOrigin)
 	}
-	target, err := originOf(u)
+	target, err := originOf(c.u)
 	if err != nil {
 		return err
 	}
+	method := c.method
 	if method == "" {
 		method = http.MethodGet
 	}
-	if target != d.Origin {
+	cross := target != d.Origin
+	if cross {
 		reason := fmt.Sprintf("%s request to %s, which is not %s", method, target, d.Origin)
-		if creds {
+		if c.creds {
 			reason += ", carrying your credentials (Authorization or Cookie headers)"
 		}
-		err := ask(ctx, d.consent, &ConsentRequest{
-			Action: ConsentCrossOrigin, Origin: d.Origin, URL: redact(u), Method: method,
-			Reason: reason, Credentials: creds,
+		err := ask(ctx, consent, &ConsentRequest{
+			Action: ConsentCrossOrigin, Origin: d.Origin, URL: redact(c.u), Method: method,
+			Reason: reason, Credentials: c.creds, Subject: c.subject,
 		}, ErrConsentDenied)
 		if err != nil {
 			return err
 		}
 	}
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions:
+	if c.read {
 		return nil
 	}
-	return ask(ctx, d.consent, &ConsentRequest{
-		Action: ConsentWrite, Origin: d.Origin, URL: redact(u), Method: method,
-		Reason: fmt.Sprintf("%s request to %s may change data", method, redact(u)), Credentials: creds && target != d.Origin,
+	reason := fmt.Sprintf("%s request to %s may change data", method, redact(c.u))
+	if c.subject != "" {
+		reason = fmt.Sprintf("%s (%s)", reason, c.subject)
+	}
+	return ask(ctx, consent, &ConsentRequest{
+		Action: ConsentWrite, Origin: d.Origin, URL: redact(c.u), Method: method,
+		Reason: reason, Credentials: c.creds && cross, Subject: c.subject,
 	}, ErrConsentDenied)
 }
 
-// AuthorizeConnect checks an MCP server or tool URL taken from the discovery document
-// before the agent connects to it: the URL must be usable (https, or http on a loopback
-// host, no userinfo), and one on another origin needs [ConsentConnect] (MD-C-12). A
-// relative URL (which some sites publish) is resolved against the mcp.json URL.
-func (d *Discovery) AuthorizeConnect(ctx context.Context, rawURL string) error {
-	if d == nil || d.Origin.IsZero() {
-		return fmt.Errorf("discovery: AuthorizeConnect on a Discovery not returned by a Client")
+// ConnectEndpoint checks an MCP server that the discovery document lists before the
+// agent connects to it, and returns its endpoint: the URL resolved against where
+// mcp.json was served from (after redirects). It refuses a server with no URL
+// ([ErrInvalidOrigin]), a local command or package ([ErrLocalOnly]: nothing is ever
+// spawned), and a URL that is not https (or http on loopback) or carries userinfo. A
+// server on another origin, subdomains included, needs [ConsentConnect], asked once
+// here with the server's name as the Subject.
+func (d *Discovery) ConnectEndpoint(ctx context.Context, srv mcpjson.Server) (*url.URL, error) {
+	if d == nil || d.Origin.IsZero() || d.client == nil {
+		return nil, fmt.Errorf("discovery: ConnectEndpoint on a Discovery not returned by a Client")
 	}
-	u, err := url.Parse(rawURL)
-	if err == nil && !u.IsAbs() && u.Opaque == "" {
-		base := &url.URL{Scheme: d.Origin.Scheme, Host: d.Origin.hostPort(), Path: MCPPath}
-		u = base.ResolveReference(u)
+	switch {
+	case srv.LocalOnly:
+		return nil, fmt.Errorf("%w: %s", ErrLocalOnly, secrets.Quote(srv.Name, 64))
+	case strings.TrimSpace(srv.URL) == "":
+		return nil, fmt.Errorf("%w: server %s lists no URL", ErrInvalidOrigin, secrets.Quote(srv.Name, 64))
 	}
-	if err != nil || !u.IsAbs() {
-		return fmt.Errorf("%w: endpoint URL is not absolute", ErrInvalidOrigin)
+	base := d.mcpURL
+	if base == "" {
+		base = d.Origin.String() + MCPPath
+	}
+	u, err := resolveEndpoint(base, srv.URL)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.authorizeConnect(ctx, u, srv.Name); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// resolveEndpoint resolves ref against base and checks it is a usable endpoint.
+func resolveEndpoint(base, ref string) (*url.URL, error) {
+	b, err := url.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("%w: base URL does not parse", ErrInvalidOrigin)
+	}
+	r, err := url.Parse(strings.TrimSpace(ref))
+	if err != nil {
+		return nil, fmt.Errorf("%w: endpoint URL does not parse", ErrInvalidOrigin)
+	}
+	u := b.ResolveReference(r)
+	if !u.IsAbs() {
+		return nil, fmt.Errorf("%w: endpoint URL is not absolute", ErrInvalidOrigin)
 	}
 	if u.User != nil {
-		return fmt.Errorf("%w: endpoint URL carries userinfo", ErrInvalidOrigin)
+		return nil, fmt.Errorf("%w: endpoint URL carries userinfo", ErrInvalidOrigin)
 	}
+	return u, nil
+}
+
+// authorizeConnect asks ConsentConnect for an endpoint on another origin.
+func (d *Discovery) authorizeConnect(ctx context.Context, u *url.URL, subject string) error {
 	target, err := originOf(u)
 	if err != nil {
 		return err
@@ -162,7 +333,31 @@ func (d *Discovery) AuthorizeConnect(ctx context.Context, rawURL string) error {
 		return nil
 	}
 	return ask(ctx, d.consent, &ConsentRequest{
-		Action: ConsentConnect, Origin: d.Origin, URL: redact(u), Method: http.MethodPost,
-		Reason: fmt.Sprintf("%s lists an endpoint on another origin, %s", d.Origin, target),
+		Action: ConsentConnect, Origin: d.Origin, URL: redact(u), Method: http.MethodPost, Subject: subject,
+		Reason: fmt.Sprintf("%s lists an MCP endpoint on another origin, %s", d.Origin, target),
 	}, ErrConsentDenied)
+}
+
+// AuthorizeConnect checks an MCP server or tool URL taken from the discovery document
+// before the agent connects to it: the URL must be usable (https, or http on a loopback
+// host, no userinfo), and one on another origin needs [ConsentConnect] (MD-C-12). A
+// relative URL (which some sites publish) is resolved against the mcp.json URL; an
+// empty one is refused. Prefer [Discovery.ConnectEndpoint], which also refuses local
+// servers and returns the resolved endpoint.
+func (d *Discovery) AuthorizeConnect(ctx context.Context, rawURL string) error {
+	if d == nil || d.Origin.IsZero() || d.client == nil {
+		return fmt.Errorf("discovery: AuthorizeConnect on a Discovery not returned by a Client")
+	}
+	if strings.TrimSpace(rawURL) == "" {
+		return fmt.Errorf("%w: empty endpoint URL", ErrInvalidOrigin)
+	}
+	base := d.mcpURL
+	if base == "" {
+		base = d.Origin.String() + MCPPath
+	}
+	u, err := resolveEndpoint(base, rawURL)
+	if err != nil {
+		return err
+	}
+	return d.authorizeConnect(ctx, u, "")
 }
