@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/wellknown-dev/discovery/internal/secrets"
@@ -59,6 +60,12 @@ type GuardOptions struct {
 	// some requests itself (a session already approved) and pass the rest on. nil: the
 	// Client's.
 	Consent ConsentFunc
+
+	// Approved lists origins the user already approved for this guard, such as an MCP
+	// endpoint after [Discovery.ConnectEndpoint] asked ConsentConnect: calls to them
+	// need no ConsentCrossOrigin (unless they carry credentials). Writes still ask
+	// ConsentWrite.
+	Approved []Origin
 
 	// MaxResponseBytes caps every response body but event streams: reading past it
 	// fails with [ErrTooLarge]. 0: no cap (the caller bounds what it reads).
@@ -127,7 +134,7 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 	// Credentials go to another origin only when the consent request said so and the
 	// answer was yes; a no refuses the whole call.
 	err := g.d.authorize(req.Context(), g.consent, call{method: req.Method, u: req.URL, read: read,
-		creds: hasCredentials(req.Header), subject: subject})
+		creds: hasCredentials(req.Header), subject: subject, approved: g.opts.Approved})
 	if err != nil {
 		if req.Body != nil {
 			req.Body.Close() // a RoundTripper must close the body, even on error
@@ -222,11 +229,12 @@ func (d *Discovery) Authorize(ctx context.Context, method string, u *url.URL) er
 
 // call is one request as the guard judges it.
 type call struct {
-	method  string
-	u       *url.URL
-	read    bool   // needs no ConsentWrite
-	creds   bool   // carries the caller's credentials
-	subject string // what it is about, for the prompt
+	method   string
+	u        *url.URL
+	read     bool     // needs no ConsentWrite
+	creds    bool     // carries the caller's credentials
+	subject  string   // what it is about, for the prompt
+	approved []Origin // origins already approved: no ConsentCrossOrigin unless creds
 }
 
 // authorize applies the policy to c, asking consent when needed.
@@ -246,7 +254,7 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 		method = http.MethodGet
 	}
 	cross := target != d.Origin
-	if cross {
+	if cross && (c.creds || !slices.Contains(c.approved, target)) {
 		reason := fmt.Sprintf("%s request to %s, which is not %s", method, target, d.Origin)
 		if c.creds {
 			reason += ", carrying your credentials (Authorization or Cookie headers)"
