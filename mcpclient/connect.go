@@ -1,0 +1,331 @@
+package mcpclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/mcpjson"
+)
+
+// Defaults used when the corresponding [Options] field is zero.
+const (
+	DefaultMaxResponseBytes = 32 << 20 // one JSON-RPC response: a 16 MiB file as base64 fits
+	DefaultMaxPages         = 64       // skills/list pages followed at most
+	DefaultTimeout          = 30 * time.Second
+)
+
+// Options configures [Connect] and [ConnectURL]. The zero value gives the defaults.
+type Options struct {
+	// ClientName and ClientVersion identify this client to the server. "":
+	// "discovery-go" and [discovery.Version].
+	ClientName, ClientVersion string
+
+	// ProtocolVersion asks for a protocol version; the server may negotiate another.
+	// "": the newest the SDK speaks (2026-07-28, falling back to 2025-11-25 initialize).
+	ProtocolVersion string
+
+	// MaxResponseBytes caps one response body. 0: [DefaultMaxResponseBytes].
+	MaxResponseBytes int64
+
+	// MaxPages bounds how many skills/list pages ListSkills follows. 0:
+	// [DefaultMaxPages].
+	MaxPages int
+
+	// Limits bound one skill: files and total bytes. Zero fields:
+	// agentskills.MaxResources (512) and agentskills.MaxResourceBytes (16 MiB).
+	MaxSkillFiles int
+	MaxSkillBytes int64
+
+	// NoLegacy turns off the readers of pre-final drafts (skill://index.json,
+	// FastMCP manifests, a resources/list scan) used when a server does not declare
+	// the Skills Extension.
+	NoLegacy bool
+
+	// Timeout bounds connecting (discover or initialize). 0: [DefaultTimeout].
+	Timeout time.Duration
+}
+
+func (o *Options) withDefaults() Options {
+	var v Options
+	if o != nil {
+		v = *o
+	}
+	if v.ClientName == "" {
+		v.ClientName = "discovery-go"
+	}
+	if v.ClientVersion == "" {
+		v.ClientVersion = discovery.Version
+	}
+	if v.MaxResponseBytes <= 0 {
+		v.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if v.MaxPages <= 0 {
+		v.MaxPages = DefaultMaxPages
+	}
+	if v.MaxSkillFiles <= 0 {
+		v.MaxSkillFiles = agentskills.MaxResources
+	}
+	if v.MaxSkillBytes <= 0 {
+		v.MaxSkillBytes = agentskills.MaxResourceBytes
+	}
+	if v.Timeout <= 0 {
+		v.Timeout = DefaultTimeout
+	}
+	return v
+}
+
+// Sentinel errors. Test for them with [errors.Is].
+var (
+	// ErrUnsupportedTransport: the server is listed with a transport this client does
+	// not speak (websocket).
+	ErrUnsupportedTransport = errors.New("mcpclient: unsupported transport")
+	// ErrSkillNotFound: the server serves no skill (or file) at that URI (-32602).
+	ErrSkillNotFound = errors.New("mcpclient: no such skill")
+	// ErrNoSkills: the server neither declares the Skills Extension nor serves skills
+	// in a draft form this client reads.
+	ErrNoSkills = errors.New("mcpclient: the server serves no skills")
+	// ErrTooMany: a limit was reached (pages, files, bytes); nothing past it is used.
+	ErrTooMany = errors.New("mcpclient: limit exceeded")
+	// ErrNotListed: a file was asked for that the held skill entry does not list; it
+	// is not read (acting window, SEP-2640 §3.6).
+	ErrNotListed = errors.New("mcpclient: file not listed in the skill entry")
+)
+
+// Session is a connection to one MCP server, made under the discovery policy. It is
+// safe for concurrent use. Close it when done.
+type Session struct {
+	Name     string // the server's name as the document lists it (a label, untrusted)
+	Endpoint string // the URL connected to
+	Protocol string // the negotiated protocol version
+
+	// Skills tells what the server declared: the Skills Extension, and whether it
+	// offers resources/directory/read.
+	Skills Support
+
+	cs   *mcp.ClientSession
+	opts Options
+}
+
+// Support is what a server declared of the Skills Extension.
+type Support struct {
+	Declared      bool // capabilities.extensions["io.modelcontextprotocol/skills"]
+	DirectoryRead bool // its directoryRead setting
+}
+
+// Connect connects to srv, an MCP server the discovery document lists, under d's
+// policy: the endpoint is resolved against where mcp.json was served from, a local
+// (stdio) server or one without a URL is refused ([discovery.ErrLocalOnly],
+// [discovery.ErrInvalidOrigin]) and nothing is ever spawned; a server on another
+// origin needs ConsentConnect, asked once for the session with the server's name. Every
+// request goes through the guard of [discovery.Discovery.Guard]: https (http on
+// loopback), the private-address guard per request, the Client's TLS roots and proxy,
+// no HTTP cache, bodies capped, and consent classified by JSON-RPC method: reads
+// (discover, initialize, notifications, ping, */list, skills/get, resources/read,
+// resources/directory/read, prompts/get) pass; tools/call and any unknown method ask
+// ConsentWrite with the tool's name.
+//
+// Streamable HTTP is used, or SSE for servers listed with "sse"; "websocket" is
+// [ErrUnsupportedTransport].
+func Connect(ctx context.Context, d *discovery.Discovery, srv mcpjson.Server, opts *Options) (*Session, error) {
+	if d == nil {
+		return nil, errors.New("mcpclient: Connect needs a Discovery")
+	}
+	if srv.Transport == mcpjson.TransportWebSocket {
+		return nil, fmt.Errorf("%w: websocket (server %s)", ErrUnsupportedTransport, label(srv.Name))
+	}
+	if srv.Transport == mcpjson.TransportStdio {
+		return nil, fmt.Errorf("%w: stdio server %s", discovery.ErrLocalOnly, label(srv.Name))
+	}
+	endpoint, err := d.ConnectEndpoint(ctx, srv)
+	if err != nil {
+		return nil, err
+	}
+	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) { return d.Guard(g), nil }
+	return connect(ctx, guard, endpoint, srv.Name, srv.Transport == mcpjson.TransportSSE, opts)
+}
+
+// ConnectURL connects to the MCP endpoint rawURL (typed by a person, say) through c:
+// its origin is the discovery origin of the session, so nothing needs cross-origin
+// consent, and all the other rules of [Connect] apply. sse selects the SSE transport.
+func ConnectURL(ctx context.Context, c *discovery.Client, rawURL string, sse bool, opts *Options) (*Session, error) {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil || !u.IsAbs() || u.Host == "" {
+		return nil, fmt.Errorf("%w: not an absolute endpoint URL", discovery.ErrInvalidOrigin)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("%w: endpoint URL carries userinfo", discovery.ErrInvalidOrigin)
+	}
+	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) { return c.Guard(u.String(), g) }
+	return connect(ctx, guard, u, "", sse, opts)
+}
+
+func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.RoundTripper, error), endpoint *url.URL,
+	name string, sse bool, opts *Options) (*Session, error) {
+	o := opts.withDefaults()
+	target, err := discovery.ParseOrigin(endpoint.String())
+	if err != nil {
+		return nil, err
+	}
+	rt, err := guard(&discovery.GuardOptions{
+		IsRead:           IsRead,
+		Subject:          Subject,
+		Approved:         []discovery.Origin{target}, // the connection itself was approved once
+		MaxResponseBytes: o.MaxResponseBytes,
+	})
+	if err != nil {
+		return nil, err
+	}
+	hc := &http.Client{
+		Transport: rt,
+		// No redirects: an MCP endpoint that moves is not followed silently.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	var transport mcp.Transport
+	if sse {
+		transport = &mcp.SSEClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxEventSize: int(o.MaxResponseBytes)}
+	} else {
+		transport = &mcp.StreamableClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxRetries: -1,
+			DisableStandaloneSSE: true, MaxEventSize: int(o.MaxResponseBytes)}
+	}
+	caps := &mcp.ClientCapabilities{}
+	caps.AddExtension(agentskills.ExtensionID, map[string]any{})
+	client := mcp.NewClient(&mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &mcp.ClientOptions{Capabilities: caps})
+	for _, m := range []string{methodList, methodGet, methodDirRead} {
+		if err := registerMethod(client, m); err != nil {
+			return nil, err
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	cs, err := client.Connect(cctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: o.ProtocolVersion})
+	if err != nil {
+		return nil, fmt.Errorf("mcpclient: connect to %s: %w", redactURL(endpoint), err)
+	}
+	s := &Session{Name: name, Endpoint: redactURL(endpoint), cs: cs, opts: o}
+	if ir := cs.InitializeResult(); ir != nil {
+		s.Protocol = ir.ProtocolVersion
+		if ir.Capabilities != nil {
+			if raw, err := json.Marshal(ir.Capabilities); err == nil {
+				s.Skills.Declared, s.Skills.DirectoryRead, _ = agentskills.Capabilities(raw)
+			}
+		}
+	}
+	return s, nil
+}
+
+// Close ends the session (a DELETE for a stateful Streamable HTTP session).
+func (s *Session) Close() error { return s.cs.Close() }
+
+// ServerInfo returns the name and version the server reported (untrusted labels).
+func (s *Session) ServerInfo() (name, version string) {
+	if ir := s.cs.InitializeResult(); ir != nil && ir.ServerInfo != nil {
+		return ir.ServerInfo.Name, ir.ServerInfo.Version
+	}
+	return "", ""
+}
+
+// readMethods are the JSON-RPC methods that only read. Anything else, tools/call
+// first, is a write: it needs ConsentWrite.
+var readMethods = map[string]bool{
+	"server/discover": true, "initialize": true, "ping": true, "skills/get": true,
+	"resources/read": true, "resources/directory/read": true, "prompts/get": true,
+}
+
+// maxPeek bounds the request body IsRead reads to classify a request.
+const maxPeek = 4 << 20
+
+// IsRead classifies an MCP (or any JSON-RPC over HTTP) request for
+// [discovery.GuardOptions.IsRead]: GET, HEAD and OPTIONS are reads, and so is the
+// DELETE that closes a session (Mcp-Session-Id); a POST is a read when every message
+// in it is a read method (server/discover, initialize, notifications/*, ping, */list,
+// skills/get, resources/read, resources/directory/read, prompts/get) or a response.
+// tools/call and any unknown method are writes. The body is restored.
+func IsRead(req *http.Request) bool {
+	switch req.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return true
+	case http.MethodDelete:
+		return req.Header.Get("Mcp-Session-Id") != ""
+	case http.MethodPost:
+	default:
+		return false
+	}
+	msgs, ok := peekMessages(req)
+	if !ok || len(msgs) == 0 {
+		return false
+	}
+	for _, m := range msgs {
+		if m.Method == "" {
+			continue // a response to the server's own request
+		}
+		if !readMethods[m.Method] && !strings.HasPrefix(m.Method, "notifications/") && !strings.HasSuffix(m.Method, "/list") {
+			return false
+		}
+	}
+	return true
+}
+
+// Subject names what an MCP request is about, for consent prompts: the tool of a
+// tools/call, else the method.
+func Subject(req *http.Request) string {
+	msgs, ok := peekMessages(req)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, m := range msgs {
+		switch {
+		case m.Method == "tools/call" && m.Params.Name != "":
+			parts = append(parts, "tool "+m.Params.Name)
+		case m.Method != "":
+			parts = append(parts, m.Method)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+type message struct {
+	Method string `json:"method"`
+	Params struct {
+		Name string `json:"name"`
+	} `json:"params"`
+}
+
+// peekMessages reads the JSON-RPC message (or batch) in a POST body and restores it.
+func peekMessages(req *http.Request) ([]message, bool) {
+	if req.Method != http.MethodPost || req.Body == nil {
+		return nil, false
+	}
+	data, err := io.ReadAll(io.LimitReader(req.Body, maxPeek+1))
+	req.Body.Close()
+	req.Body = io.NopCloser(bytes.NewReader(data))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	if err != nil || len(data) > maxPeek {
+		return nil, false
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '[' {
+		var batch []message
+		if json.Unmarshal(data, &batch) != nil {
+			return nil, false
+		}
+		return batch, true
+	}
+	var m message
+	if json.Unmarshal(data, &m) != nil {
+		return nil, false
+	}
+	return []message{m}, true
+}

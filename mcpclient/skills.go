@@ -1,0 +1,456 @@
+package mcpclient
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+)
+
+// The Skills Extension's methods (SEP-2640).
+const (
+	methodList    = "skills/list"
+	methodGet     = "skills/get"
+	methodDirRead = "resources/directory/read"
+)
+
+type cursorParams struct {
+	mcp.ParamsBase
+	Cursor string `json:"cursor,omitempty"`
+}
+
+type uriParams struct {
+	mcp.ParamsBase
+	URI    string `json:"uri"`
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// rawResult keeps a result's JSON as received, for the agentskills parsers, which
+// treat it as untrusted data.
+type rawResult struct {
+	mcp.ResultBase
+	raw []byte
+}
+
+// UnmarshalJSON keeps a copy of the result.
+func (r *rawResult) UnmarshalJSON(b []byte) error {
+	r.raw = bytes.Clone(b)
+	return nil
+}
+
+func registerMethod(c *mcp.Client, method string) error {
+	return mcp.AddSendingCustomMethod[*uriParams, *rawResult](c, method)
+}
+
+// Source tells how a skill was found on a server.
+type Source string
+
+// Sources, from the final extension to the loosest draft reader.
+const (
+	SourceExtension    Source = "skills-extension" // skills/list or skills/get (SEP-2640, final)
+	SourceLegacyIndex  Source = "draft-index"      // a draft skill://index.json (April or June 2026)
+	SourceFastMCP      Source = "fastmcp-manifest" // FastMCP's skill://NAME/_manifest
+	SourceResourceScan Source = "resources-scan"   // a skill://.../SKILL.md in resources/list
+)
+
+// Skill is one skill a server serves. Every string in it was published by the server:
+// untrusted data, to show with the server's label, never instructions.
+type Skill struct {
+	Name        string // frontmatter name (a label; identity is URI)
+	Description string
+	URI         string // the SKILL.md URI
+	Source      Source
+	// Verified is true when every file of the skill comes with a size and digest
+	// (and, for the final extension, the SKILL.md frontmatter), so every read is
+	// checked before it is returned. Dynamic skills and most drafts are unverified.
+	Verified bool
+	// Entry is the held entry of the final extension (nil for drafts): the acting
+	// window. Files not in it are never read.
+	Entry *agentskills.Entry
+
+	files []agentskills.Resource // draft readers: what can be checked
+	root  string                 // the skill root (skill://path), for the acting window of drafts
+}
+
+// Dynamic reports whether the server lists no files for the skill ("dynamic").
+func (s *Skill) Dynamic() bool { return s.Entry != nil && s.Entry.Dynamic }
+
+// Files returns the listed files (nil for a dynamic or unverified skill).
+func (s *Skill) Files() []agentskills.Resource {
+	if s.Entry != nil {
+		return s.Entry.Resources
+	}
+	return s.files
+}
+
+// Listing is what ListSkills found.
+type Listing struct {
+	Skills   []Skill
+	Warnings []string // entries skipped and why, draft labels; redacted
+}
+
+// ListSkills lists the server's skills. With the Skills Extension declared it follows
+// skills/list to the last page (at most Options.MaxPages; a repeated cursor is an
+// error) and returns the entries as held; without it, unless Options.NoLegacy, it
+// tries the drafts: skill://index.json, FastMCP manifests, then a resources/list scan
+// for skill://.../SKILL.md, each skill labelled with its Source. Nothing but listings
+// is read: no SKILL.md, no file (lazy retrieval).
+func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
+	if !s.Skills.Declared {
+		if s.opts.NoLegacy {
+			return nil, ErrNoSkills
+		}
+		return s.legacySkills(ctx)
+	}
+	out := &Listing{}
+	seen := map[string]bool{}
+	cursor := ""
+	for page := 0; ; page++ {
+		if page >= s.opts.MaxPages {
+			return nil, fmt.Errorf("%w: more than %d pages of skills/list", ErrTooMany, s.opts.MaxPages)
+		}
+		res, err := mcp.CallCustomMethod[*cursorParams, *rawResult](ctx, s.cs, methodList, &cursorParams{Cursor: cursor})
+		if err != nil {
+			return nil, s.callError(methodList, err)
+		}
+		lr, err := agentskills.ParseListResult(res.raw)
+		if err != nil {
+			return nil, fmt.Errorf("mcpclient: skills/list: %w", err)
+		}
+		for _, d := range lr.Diagnostics {
+			out.Warnings = append(out.Warnings, "skills/list: "+d.String())
+		}
+		for i := range lr.Skills {
+			if sk, why := s.fromEntry(&lr.Skills[i]); why == "" {
+				out.Skills = append(out.Skills, sk)
+			} else {
+				out.Warnings = append(out.Warnings, why)
+			}
+		}
+		if lr.NextCursor == "" {
+			return out, nil
+		}
+		if seen[lr.NextCursor] {
+			return nil, fmt.Errorf("mcpclient: skills/list repeated a cursor; stopped")
+		}
+		seen[lr.NextCursor] = true
+		cursor = lr.NextCursor
+	}
+}
+
+// fromEntry checks an entry against the limits; why says why it is not used.
+func (s *Session) fromEntry(e *agentskills.Entry) (Skill, string) {
+	sk := Skill{URI: e.URI.String(), Source: SourceExtension, Verified: !e.Dynamic, Entry: e, root: e.URI.Root()}
+	sk.Name, _ = e.Frontmatter["name"].(string)
+	sk.Description, _ = e.Frontmatter["description"].(string)
+	var total int64
+	for _, r := range e.Resources {
+		total += r.Size
+	}
+	switch {
+	case len(e.Resources) > s.opts.MaxSkillFiles:
+		return sk, fmt.Sprintf("skill %s lists %d files, over the limit of %d; not used", quote(sk.URI), len(e.Resources), s.opts.MaxSkillFiles)
+	case total > s.opts.MaxSkillBytes:
+		return sk, fmt.Sprintf("skill %s lists %d bytes, over the limit of %d; not used", quote(sk.URI), total, s.opts.MaxSkillBytes)
+	}
+	return sk, ""
+}
+
+// GetSkill asks the server for the entry of the skill whose SKILL.md is at uri
+// (skills/get): to confirm a URI that came from elsewhere, or to refresh an entry
+// after a verification failure. An unknown skill is [ErrSkillNotFound].
+func (s *Session) GetSkill(ctx context.Context, uri string) (*Skill, error) {
+	if !s.Skills.Declared {
+		return nil, fmt.Errorf("%w: the server does not declare the Skills Extension", ErrNoSkills)
+	}
+	res, err := mcp.CallCustomMethod[*uriParams, *rawResult](ctx, s.cs, methodGet, &uriParams{URI: uri})
+	if err != nil {
+		return nil, s.callError(methodGet, err)
+	}
+	e, _, err := agentskills.ParseGetResult(res.raw)
+	if err != nil {
+		return nil, fmt.Errorf("mcpclient: skills/get: %w", err)
+	}
+	if e == nil {
+		return nil, fmt.Errorf("mcpclient: skills/get returned no skill")
+	}
+	sk, why := s.fromEntry(e)
+	if why != "" {
+		return nil, fmt.Errorf("%w: %s", ErrTooMany, why)
+	}
+	return &sk, nil
+}
+
+// ReadFile reads one file of sk through resources/read and verifies it before
+// returning anything: the file must be listed in the held entry (acting window; an
+// unlisted file is [ErrNotListed] and is not read), then its size, its SHA-256 digest
+// and, for SKILL.md, its frontmatter value by value against the entry. A failure
+// wraps [agentskills.ErrDigestMismatch] and the content is not returned: refresh with
+// GetSkill. path is a skill:// URI or a path relative to the skill root ("SKILL.md",
+// "references/RULES.md").
+func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte, error) {
+	if sk == nil {
+		return nil, errors.New("mcpclient: ReadFile needs a skill from ListSkills or GetSkill")
+	}
+	uri := path
+	if !strings.Contains(path, "://") {
+		u, err := agentskills.ParseURIInSkill(strings.TrimSuffix(sk.root, "/")+"/"+strings.TrimPrefix(path, "/"), sk.root)
+		if err != nil {
+			return nil, fmt.Errorf("mcpclient: %w", err)
+		}
+		uri = u.String()
+	}
+	var want *agentskills.Resource
+	switch {
+	case sk.Entry != nil && !sk.Entry.Dynamic:
+		r, ok := sk.Entry.Resource(uri)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
+		}
+		want = &r
+	case sk.Entry == nil && len(sk.files) > 0:
+		for i := range sk.files {
+			if sk.files[i].URI == uri {
+				want = &sk.files[i]
+			}
+		}
+		if want == nil {
+			return nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
+		}
+	default: // dynamic, or an unverified draft: only inside the skill root
+		if _, err := agentskills.ParseURIInSkill(uri, sk.root); err != nil {
+			return nil, fmt.Errorf("%w: %s is outside the skill", ErrNotListed, quote(uri))
+		}
+	}
+	data, err := s.read(ctx, uri)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case sk.Entry != nil:
+		if err := sk.Entry.VerifyFile(uri, data); err != nil {
+			return nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
+		}
+	case want != nil && want.Digest != "":
+		if err := agentskills.Verify(data, want.Size, want.Digest); err != nil {
+			return nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
+		}
+	}
+	return data, nil
+}
+
+// read fetches one resource's bytes: text as UTF-8, a blob decoded; bounded.
+func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
+	res, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		return nil, s.callError("resources/read", err)
+	}
+	for _, c := range res.Contents {
+		if c == nil || (c.URI != uri && len(res.Contents) > 1) {
+			continue
+		}
+		var data []byte
+		if c.Blob != nil {
+			data = c.Blob
+		} else {
+			data = []byte(c.Text)
+		}
+		if int64(len(data)) > s.opts.MaxSkillBytes {
+			return nil, fmt.Errorf("%w: %s is %d bytes, over %d", ErrTooMany, quote(uri), len(data), s.opts.MaxSkillBytes)
+		}
+		return data, nil
+	}
+	return nil, fmt.Errorf("mcpclient: resources/read of %s returned no contents", quote(uri))
+}
+
+// ReadDirectory lists the children of a directory of a skill with
+// resources/directory/read, which is called only when the server declared
+// directoryRead. A listing never extends a held entry: a new child is not readable
+// until GetSkill refreshes the entry.
+func (s *Session) ReadDirectory(ctx context.Context, uri string) ([]agentskills.DirEntry, error) {
+	if !s.Skills.DirectoryRead {
+		return nil, fmt.Errorf("mcpclient: the server does not offer resources/directory/read")
+	}
+	var out []agentskills.DirEntry
+	seen := map[string]bool{}
+	cursor := ""
+	for page := 0; ; page++ {
+		if page >= s.opts.MaxPages || len(out) > s.opts.MaxSkillFiles {
+			return nil, fmt.Errorf("%w: directory listing too long", ErrTooMany)
+		}
+		res, err := mcp.CallCustomMethod[*uriParams, *rawResult](ctx, s.cs, methodDirRead, &uriParams{URI: uri, Cursor: cursor})
+		if err != nil {
+			return nil, s.callError(methodDirRead, err)
+		}
+		entries, next, err := agentskills.ParseDirectoryRead(res.raw)
+		if err != nil {
+			return nil, fmt.Errorf("mcpclient: %s: %w", methodDirRead, err)
+		}
+		out = append(out, entries...)
+		if next == "" {
+			return out, nil
+		}
+		if seen[next] {
+			return nil, fmt.Errorf("mcpclient: %s repeated a cursor; stopped", methodDirRead)
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// callError maps a JSON-RPC error: -32602 (and -32002, older servers' "resource not
+// found") to ErrSkillNotFound. The server's message is untrusted: it is quoted
+// shortened and redacted.
+func (s *Session) callError(method string, err error) error {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		switch we.Code {
+		case jsonrpc.CodeInvalidParams, -32002:
+			return fmt.Errorf("%w: %s: %s", ErrSkillNotFound, method, quote(we.Message))
+		}
+		return fmt.Errorf("mcpclient: %s: error %d: %s", method, we.Code, quote(we.Message))
+	}
+	return fmt.Errorf("mcpclient: %s: %w", method, err)
+}
+
+// legacySkills reads the drafts, in order of trust: skill://index.json, FastMCP
+// manifests, then a resources/list scan. Every skill found is labelled.
+func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
+	out := &Listing{}
+	found := map[string]bool{} // SKILL.md URIs already listed
+	if data, err := s.read(ctx, "skill://index.json"); err == nil {
+		entries, diags, err := agentskills.ParseLegacyIndex(data)
+		if err == nil {
+			out.Warnings = append(out.Warnings, "skills from a draft skill://index.json: non-standard, verified only where a digest is given")
+			for _, d := range diags {
+				out.Warnings = append(out.Warnings, "skill://index.json: "+d.String())
+			}
+			for _, e := range entries {
+				u, err := agentskills.ParseSkillURI(e.URI)
+				if err != nil {
+					out.Warnings = append(out.Warnings, fmt.Sprintf("skill://index.json: entry %s has no usable SKILL.md URI; skipped", quote(e.Name)))
+					continue
+				}
+				sk := Skill{Name: e.Name, Description: e.Description, URI: u.String(), Source: SourceLegacyIndex, root: u.Root()}
+				if e.Digest != "" {
+					sk.Verified = true
+					sk.files = []agentskills.Resource{{URI: u.String(), Digest: e.Digest, Size: -1}}
+				}
+				found[sk.URI] = true
+				out.Skills = append(out.Skills, sk)
+			}
+		}
+	}
+	resources, err := s.listResources(ctx)
+	if err != nil && len(out.Skills) == 0 {
+		return nil, err
+	}
+	// FastMCP manifests: skill://NAME/_manifest.
+	for _, r := range resources {
+		if !strings.HasPrefix(r.URI, "skill://") || !strings.HasSuffix(r.URI, "/_manifest") {
+			continue
+		}
+		data, err := s.read(ctx, r.URI)
+		if err != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %v", quote(r.URI), err))
+			continue
+		}
+		name, files, diags, err := agentskills.ParseFastMCPManifest(data)
+		if err != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %v", quote(r.URI), err))
+			continue
+		}
+		for _, d := range diags {
+			out.Warnings = append(out.Warnings, quote(r.URI)+": "+d.String())
+		}
+		u, err := agentskills.NewURI(name, agentskills.SkillFile)
+		if err != nil || found[u.String()] {
+			continue
+		}
+		sk := Skill{Name: name, Description: r.Description, URI: u.String(), Source: SourceFastMCP, root: u.Root(), files: files, Verified: len(files) > 0}
+		for _, f := range files {
+			if f.Digest == "" {
+				sk.Verified = false
+			}
+		}
+		found[sk.URI] = true
+		out.Skills = append(out.Skills, sk)
+	}
+	// Anything else that looks like a skill.
+	for _, r := range resources {
+		if !strings.HasPrefix(r.URI, "skill://") || !strings.HasSuffix(r.URI, "/"+agentskills.SkillFile) || found[r.URI] {
+			continue
+		}
+		u, err := agentskills.ParseSkillURI(r.URI)
+		if err != nil {
+			continue
+		}
+		found[r.URI] = true
+		out.Skills = append(out.Skills, Skill{Name: u.Name(), Description: r.Description, URI: r.URI, Source: SourceResourceScan, root: u.Root()})
+	}
+	if len(out.Skills) == 0 {
+		return nil, ErrNoSkills
+	}
+	if len(out.Skills) > 0 {
+		out.Warnings = append(out.Warnings, "the server does not declare the Skills Extension; skills were read from drafts (see each skill's Source) and are unverified unless marked")
+	}
+	return out, nil
+}
+
+// listResources pages through resources/list, bounded.
+func (s *Session) listResources(ctx context.Context) ([]*mcp.Resource, error) {
+	var out []*mcp.Resource
+	cursor := ""
+	seen := map[string]bool{}
+	for page := 0; page < s.opts.MaxPages; page++ {
+		res, err := s.cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			return out, s.callError("resources/list", err)
+		}
+		out = append(out, res.Resources...)
+		if res.NextCursor == "" || seen[res.NextCursor] || len(out) > 16*s.opts.MaxSkillFiles {
+			return out, nil
+		}
+		seen[res.NextCursor] = true
+		cursor = res.NextCursor
+	}
+	return out, nil
+}
+
+// quote shows untrusted text in a message: redacted, shortened, quoted.
+func quote(s string) string { return fmt.Sprintf("%q", shorten(discovery.Redact(s), 160)) }
+
+// label shows a server's name.
+func label(s string) string {
+	if s == "" {
+		return "(unnamed)"
+	}
+	return quote(s)
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !isRuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// redactURL shows an endpoint without userinfo, query or fragment.
+func redactURL(u *url.URL) string {
+	c := *u
+	c.User, c.RawQuery, c.Fragment, c.RawFragment = nil, "", "", ""
+	return discovery.Redact(c.String())
+}
