@@ -48,8 +48,8 @@ type skillServer struct {
 	legacy   string // "index", "fastmcp", "scan" when !declare
 
 	mu       sync.Mutex
-	reads    []string          // resources/read URIs, in order
-	methods  []string          // every custom method called
+	reads    []string                         // resources/read URIs, in order
+	methods  []string                         // every custom method called
 	serve    func(uri, content string) string // tamper hook: what resources/read returns
 	listHook func(entries []map[string]any) []map[string]any
 	cursor   func(next string) string // tamper the next cursor
