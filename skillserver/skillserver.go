@@ -332,3 +332,12 @@ func isText(b []byte) bool {
 func (s *Server) Handler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP }, &mcp.StreamableHTTPOptions{Stateless: true})
 }
+
+// URIs returns the SKILL.md URI of every skill served, sorted.
+func (s *Server) URIs() []string {
+	out := make([]string, len(s.skills))
+	for i := range s.skills {
+		out[i] = s.skills[i].uri
+	}
+	return out
+}
