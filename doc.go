@@ -16,7 +16,9 @@
 //	case err != nil:
 //		return err
 //	}
-//	fmt.Println(d.Skills.Title, d.Skills.BaseURL)
+//	if d.Skills != nil { // nil when the origin publishes only mcp.json
+//		fmt.Println(d.Skills.Title, d.Skills.BaseURL)
+//	}
 //	api := &http.Client{Transport: d.Transport(nil)} // writes and other origins ask askUser
 //
 // The package-level [Discover] uses a private default Client with the zero [Options].
@@ -40,6 +42,16 @@
 // agentskills.ReadArchive, and an artifact on another origin needs [ConsentArtifact].
 // The agentskills package holds the pure parts: SKILL.md, skill:// URIs, digests, the
 // index, archives, MCP Skills Extension entries, and the local folder scan.
+//
+// # MCP servers and their skills
+//
+// [Discovery.ConnectEndpoint] checks a server that mcp.json lists (no URL and local
+// commands refused, [ErrLocalOnly]; ConsentConnect once for another origin) and
+// returns its endpoint; [Discovery.Guard] and [Client.Guard] give the policy guard
+// with a classifier for APIs where every call is a POST. The mcpclient package builds
+// on both: it connects with the official MCP Go SDK and reads skills through the
+// Skills Extension (SEP-2640), verifying every file; the skillserver package serves a
+// folder of skills with the extension.
 //
 // # Security
 //
