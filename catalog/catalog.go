@@ -1,0 +1,413 @@
+// Package catalog keeps one registry of Agent Skills for an agent: skills found in
+// local folders (agentskills.ScanLocal), in a site's well-known index
+// (discovery.Client.ListSkills) and on MCP servers (mcpclient), each entry labelled
+// with where it came from, its digest and whether it was verified.
+//
+// It follows the progressive disclosure of the Agent Skills client guide: [Catalog.Prompt]
+// renders only names and descriptions for the system prompt, within a byte budget;
+// [Catalog.Activate] reads a skill's SKILL.md when the model activates it; other files
+// are read only when asked ([Catalog.ReadFile]). Activation can require the user's
+// approval, bound to the skill's digest: a skill whose content changes needs approval
+// again ([ApprovalStore]).
+//
+// Names that collide are qualified ("example.com/deploy", "server/deploy"): the most
+// trusted source keeps the bare name, so an MCP skill never silently shadows a local
+// one. Order is deterministic. Everything a site or server published is untrusted
+// data, never instructions.
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/mcpclient"
+)
+
+// Kind is where a skill comes from.
+type Kind int
+
+// Kinds, in the default order of trust.
+const (
+	Local Kind = iota + 1 // a folder on this machine
+	Web                   // a site's well-known skills index
+	MCP                   // an MCP server
+)
+
+// String returns "local", "web" or "mcp".
+func (k Kind) String() string {
+	switch k {
+	case Local:
+		return "local"
+	case Web:
+		return "web"
+	case MCP:
+		return "mcp"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// MarshalText encodes the kind as its String.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Entry is one skill in the catalog. Strings other than Name and Kind were published
+// by the skill's author, a site or a server: untrusted, for display.
+type Entry struct {
+	Name        string // unique in the catalog: the skill's name, qualified when it collides
+	SkillName   string // the name its author gave it
+	Description string
+	Kind        Kind
+	From        string // local: the folder; web: the origin; MCP: the server's label
+	URI         string // where SKILL.md is: a path, an artifact URL or a skill:// URI
+	Digest      string // "sha256:..." binding approvals; "" when unknown until activation
+	Verified    bool   // content is checked against published digests (local files: yes)
+	Dynamic     bool   // an MCP skill with no file list: never approved for good
+}
+
+// Key identifies the skill across refreshes: its kind, source and URI. Approvals are
+// stored under it.
+func (e *Entry) Key() string { return e.Kind.String() + " " + e.From + " " + e.URI }
+
+// Options configures a Catalog. The zero value gives the defaults.
+type Options struct {
+	// Trust orders the kinds: on a name collision the earlier kind keeps the bare name.
+	// nil: Local, then Web, then MCP.
+	Trust []Kind
+	// TrustedOrigins are web origins ranked just after local skills (the site the agent
+	// works with); other web origins come after MCP servers. nil: every web origin
+	// ranks at Web.
+	TrustedOrigins []string
+	// Approvals, when set, makes Activate require an approval bound to the skill's
+	// digest ([ErrNeedsApproval] until Approve). nil: no approval step.
+	Approvals ApprovalStore
+}
+
+// Sentinel errors.
+var (
+	// ErrUnknownSkill: no skill of that name in the catalog.
+	ErrUnknownSkill = errors.New("catalog: no such skill")
+	// ErrNeedsApproval: the skill (or its current content) has not been approved.
+	ErrNeedsApproval = errors.New("catalog: the skill needs the user's approval")
+	// ErrNotActive: a file was asked for before its skill was activated.
+	ErrNotActive = errors.New("catalog: activate the skill first")
+)
+
+// Catalog is a registry of skills. It is safe for concurrent use.
+type Catalog struct {
+	opts Options
+
+	mu      sync.Mutex
+	sources []source
+	entries []Entry         // sorted, names unique
+	items   map[string]item // by Entry.Name
+	active  map[string]*Activation
+	session map[string]string // approvals for the Catalog's lifetime only (dynamic skills): key → digest
+	warns   []string
+}
+
+// New returns an empty Catalog.
+func New(opts *Options) *Catalog {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Trust == nil {
+		o.Trust = []Kind{Local, Web, MCP}
+	}
+	return &Catalog{opts: o, items: map[string]item{}, active: map[string]*Activation{}, session: map[string]string{}}
+}
+
+// item is an entry with the means to read it.
+type item struct {
+	Entry
+	src source
+}
+
+// source lists skills and reads them. Implemented for local folders, web indexes and
+// MCP sessions.
+type source interface {
+	list(ctx context.Context) ([]item, []string, error)
+	// activate reads and verifies SKILL.md, returning it and the skill's files (paths
+	// relative to the skill root) and the digest approvals bind to.
+	activate(ctx context.Context, it *item) (md []byte, files []string, digest string, err error)
+	// read reads one file of an activated skill, verified where the source allows.
+	read(ctx context.Context, it *item, path string) ([]byte, error)
+}
+
+// Warnings returns what the last refresh reported: skipped, shadowed or unverified
+// skills, sources that failed. Redacted.
+func (c *Catalog) Warnings() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.warns)
+}
+
+// Entries returns every skill, in the catalog's order: by trust, then source, then name.
+func (c *Catalog) Entries() []Entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.entries)
+}
+
+// Lookup returns the entry named name.
+func (c *Catalog) Lookup(name string) (Entry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	it, ok := c.items[name]
+	return it.Entry, ok
+}
+
+// add registers a source and lists it.
+func (c *Catalog) add(ctx context.Context, s source) error {
+	c.mu.Lock()
+	c.sources = append(c.sources, s)
+	c.mu.Unlock()
+	return c.Refresh(ctx)
+}
+
+// Refresh lists every source again (cheap: the HTTP cache revalidates with ETags, MCP
+// listings are small) and rebuilds the entries. Activations whose skill changed are
+// dropped. A source that fails keeps no entries and adds a warning; the error of the
+// first failure is returned after the others are listed.
+func (c *Catalog) Refresh(ctx context.Context) error {
+	c.mu.Lock()
+	sources := slices.Clone(c.sources)
+	c.mu.Unlock()
+	var all []item
+	var warns []string
+	var first error
+	for _, s := range sources {
+		items, w, err := s.list(ctx)
+		warns = append(warns, w...)
+		if err != nil {
+			warns = append(warns, discovery.Redact(err.Error()))
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		all = append(all, items...)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries, c.items = c.arrange(all)
+	c.warns = warns
+	for name, a := range c.active {
+		if it, ok := c.items[name]; !ok || it.Key() != a.Entry.Key() || (it.Digest != "" && it.Digest != a.listedDigest) {
+			delete(c.active, name)
+		}
+	}
+	return first
+}
+
+// rank orders an item by trust: lower is more trusted.
+func (c *Catalog) rank(it *item) int {
+	if it.Kind == Web && len(c.opts.TrustedOrigins) > 0 {
+		if slices.Contains(c.opts.TrustedOrigins, it.From) {
+			return 2*slices.Index(c.opts.Trust, Local) + 1
+		}
+		return 2*len(c.opts.Trust) + 1
+	}
+	if i := slices.Index(c.opts.Trust, it.Kind); i >= 0 {
+		return 2 * i
+	}
+	return 2*len(c.opts.Trust) + 2
+}
+
+// arrange sorts items by trust, source and name, and qualifies colliding names.
+func (c *Catalog) arrange(all []item) ([]Entry, map[string]item) {
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := &all[i], &all[j]
+		if ra, rb := c.rank(a), c.rank(b); ra != rb {
+			return ra < rb
+		}
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		if a.SkillName != b.SkillName {
+			return a.SkillName < b.SkillName
+		}
+		return a.URI < b.URI
+	})
+	items := make(map[string]item, len(all))
+	entries := make([]Entry, 0, len(all))
+	for _, it := range all {
+		name := it.SkillName
+		if _, taken := items[name]; taken || name == "" {
+			name = qualifier(&it) + "/" + it.SkillName
+			for n := 2; ; n++ {
+				if _, taken := items[name]; !taken {
+					break
+				}
+				name = fmt.Sprintf("%s/%s~%d", qualifier(&it), it.SkillName, n)
+			}
+		}
+		it.Name = name
+		items[name] = it
+		entries = append(entries, it.Entry)
+	}
+	return entries, items
+}
+
+// qualifier is the short source label that prefixes a colliding name.
+func qualifier(it *item) string {
+	from := it.From
+	if i := strings.Index(from, "://"); i >= 0 {
+		from = from[i+3:]
+	}
+	if it.Kind == Local {
+		from = "local"
+	}
+	return strings.TrimSuffix(from, "/")
+}
+
+// Activation is a skill the model activated: its SKILL.md, verified, and the files
+// it lists, which ReadFile may then read.
+type Activation struct {
+	Entry   Entry
+	SkillMD []byte   // the verified SKILL.md, exactly as published
+	Files   []string // the skill's other files, relative to its root
+	Digest  string   // what the approval is bound to
+
+	listedDigest string
+}
+
+// Activate reads the SKILL.md of the skill named name, verifies it, and, when the
+// Catalog has an ApprovalStore, requires an approval bound to the skill's current
+// digest: [ErrNeedsApproval] (with nothing returned) until [Catalog.Approve].
+func (c *Catalog) Activate(ctx context.Context, name string) (*Activation, error) {
+	c.mu.Lock()
+	it, ok := c.items[name]
+	c.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownSkill, shorten(name))
+	}
+	md, files, digest, err := it.src.activate(ctx, &it)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.approved(&it, digest); err != nil {
+		return nil, err
+	}
+	a := &Activation{Entry: it.Entry, SkillMD: md, Files: files, Digest: digest, listedDigest: it.Digest}
+	c.mu.Lock()
+	c.active[name] = a
+	c.mu.Unlock()
+	return a, nil
+}
+
+// ReadFile reads one file of an activated skill (path relative to its root, as listed
+// in Activation.Files), verified as its source allows. Files are read only when asked.
+func (c *Catalog) ReadFile(ctx context.Context, name, path string) ([]byte, error) {
+	c.mu.Lock()
+	it, ok := c.items[name]
+	_, active := c.active[name]
+	c.mu.Unlock()
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%w: %q", ErrUnknownSkill, shorten(name))
+	case !active:
+		return nil, fmt.Errorf("%w: %q", ErrNotActive, shorten(name))
+	}
+	return it.src.read(ctx, &it, path)
+}
+
+// Approve records the user's approval of the skill named name at the digest Activate
+// reported (or, before any activation, at its listed digest). A dynamic skill (no
+// digest) is approved for this Catalog's lifetime only, never persisted.
+func (c *Catalog) Approve(ctx context.Context, name, digest string) error {
+	c.mu.Lock()
+	it, ok := c.items[name]
+	c.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrUnknownSkill, shorten(name))
+	}
+	if digest == "" || it.Dynamic || c.opts.Approvals == nil {
+		c.mu.Lock()
+		c.session[it.Key()] = digest
+		c.mu.Unlock()
+		return nil
+	}
+	return c.opts.Approvals.Approve(it.Key(), digest)
+}
+
+func (c *Catalog) approved(it *item, digest string) error {
+	if c.opts.Approvals == nil {
+		return nil
+	}
+	c.mu.Lock()
+	d, ok := c.session[it.Key()]
+	c.mu.Unlock()
+	if ok && d == digest {
+		return nil
+	}
+	if digest != "" && !it.Dynamic {
+		ok, err := c.opts.Approvals.Approved(it.Key(), digest)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+	}
+	return &ApprovalError{Name: it.Name, Key: it.Key(), Digest: digest}
+}
+
+// ApprovalError says which skill needs approval, and at which digest: show the user
+// the skill (name, source, description), then call Approve with Digest.
+type ApprovalError struct {
+	Name   string
+	Key    string
+	Digest string
+}
+
+// Error implements the error interface.
+func (e *ApprovalError) Error() string {
+	return fmt.Sprintf("catalog: skill %q needs the user's approval (its content is new or changed)", shorten(e.Name))
+}
+
+// Unwrap returns ErrNeedsApproval.
+func (e *ApprovalError) Unwrap() error { return ErrNeedsApproval }
+
+func shorten(s string) string {
+	s = discovery.Redact(s)
+	if len(s) > 120 {
+		cut := 117
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+// AddLocal scans local folders (agentskills.ScanLocal) and adds what it finds; its
+// diagnostics become warnings.
+func (c *Catalog) AddLocal(ctx context.Context, opts agentskills.LocalOptions) error {
+	return c.add(ctx, &localSource{opts: opts})
+}
+
+// AddWeb adds the skills of origin's well-known index (discovery.Client.ListSkills).
+// Listing reads only the index; an artifact is fetched when its skill is activated.
+func (c *Catalog) AddWeb(ctx context.Context, client *discovery.Client, origin string) error {
+	return c.add(ctx, &webSource{client: client, origin: origin})
+}
+
+// AddMCP adds the skills of an MCP session, under label (a host-assigned name for the
+// server; "" uses the session's Name or endpoint). The session stays the caller's to
+// close.
+func (c *Catalog) AddMCP(ctx context.Context, label string, s *mcpclient.Session) error {
+	if label == "" {
+		label = s.Name
+	}
+	if label == "" {
+		label = s.Endpoint
+	}
+	return c.add(ctx, &mcpSource{label: label, s: s})
+}

@@ -1,0 +1,302 @@
+package catalog
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/mcpclient"
+)
+
+// setDigest binds a set of files: SHA-256 over the sorted "path digest" lines. Any
+// file added, removed or changed gives another digest.
+func setDigest(files map[string]string) string {
+	keys := make([]string, 0, len(files))
+	for k := range files {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	h := sha256.New()
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s %s\n", k, files[k])
+	}
+	return agentskills.DigestPrefix + hex.EncodeToString(h.Sum(nil))
+}
+
+// localSource is a scan of local folders.
+type localSource struct {
+	opts agentskills.LocalOptions
+}
+
+func (l *localSource) list(context.Context) ([]item, []string, error) {
+	found, err := agentskills.ScanLocal(l.opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warns []string
+	for _, d := range found.Diagnostics {
+		warns = append(warns, "local: "+discovery.Redact(d.String()))
+	}
+	items := make([]item, 0, len(found.Skills))
+	for _, s := range found.Skills {
+		items = append(items, item{Entry: Entry{
+			SkillName: s.Name, Description: s.Skill.Description(), Kind: Local, From: s.Dir,
+			URI: filepath.Join(s.Dir, agentskills.SkillFile), Verified: true,
+		}, src: l})
+	}
+	return items, warns, nil
+}
+
+// walkLocal lists a local skill's files (no links, bounded) with their digests.
+func walkLocal(dir string) (map[string]string, error) {
+	files := map[string]string{}
+	var total int64
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && (d.Name() == ".git" || d.Name() == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil // links and devices are not part of a skill
+		}
+		if len(files) >= agentskills.MaxResources {
+			return fmt.Errorf("catalog: %s has more than %d files", dir, agentskills.MaxResources)
+		}
+		data, err := readRoot(root, p, agentskills.MaxResourceBytes-total)
+		if err != nil {
+			return err
+		}
+		total += int64(len(data))
+		files[p] = agentskills.Digest(data)
+		return nil
+	})
+	return files, err
+}
+
+// readRoot reads name inside root, at most limit bytes.
+func readRoot(root *os.Root, name string, limit int64) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("catalog: %s: the skill is over %d bytes", name, agentskills.MaxResourceBytes)
+	}
+	return data, nil
+}
+
+func (l *localSource) activate(_ context.Context, it *item) ([]byte, []string, string, error) {
+	dir := it.From
+	files, err := walkLocal(dir)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	defer root.Close()
+	md, err := readRoot(root, agentskills.SkillFile, 1<<20)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	files[agentskills.SkillFile] = agentskills.Digest(md) // as read now
+	return md, others(files), setDigest(files), nil
+}
+
+func (l *localSource) read(_ context.Context, it *item, path string) ([]byte, error) {
+	path = filepath.ToSlash(strings.TrimPrefix(path, "/"))
+	if !filepath.IsLocal(path) {
+		return nil, fmt.Errorf("catalog: %q is not inside the skill", shorten(path))
+	}
+	root, err := os.OpenRoot(it.From) // never leaves the skill's folder, links included
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return readRoot(root, path, agentskills.MaxResourceBytes)
+}
+
+// others returns the paths of files but SKILL.md, sorted.
+func others(files map[string]string) []string {
+	out := make([]string, 0, len(files))
+	for p := range files {
+		if p != agentskills.SkillFile {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// webSource is a site's well-known skills index.
+type webSource struct {
+	client *discovery.Client
+	origin string
+
+	mu     sync.Mutex
+	ix     *discovery.SkillsIndex
+	skills map[string]*discovery.Skill // by entry name, fetched on activation
+}
+
+func (w *webSource) list(ctx context.Context) ([]item, []string, error) {
+	ix, err := w.client.ListSkills(ctx, w.origin)
+	if err != nil {
+		return nil, nil, err
+	}
+	w.mu.Lock()
+	w.ix, w.skills = ix, map[string]*discovery.Skill{}
+	w.mu.Unlock()
+	var warns []string
+	for _, wn := range ix.Warnings {
+		warns = append(warns, discovery.Redact(wn.String()))
+	}
+	items := make([]item, 0, len(ix.Index.Skills))
+	for _, e := range ix.Index.Skills {
+		items = append(items, item{Entry: Entry{
+			SkillName: e.Name, Description: e.Description, Kind: Web, From: ix.Origin.String(),
+			URI: e.URL, Digest: e.Digest, Verified: e.Verified(),
+		}, src: w})
+	}
+	return items, warns, nil
+}
+
+func (w *webSource) activate(ctx context.Context, it *item) ([]byte, []string, string, error) {
+	w.mu.Lock()
+	ix := w.ix
+	w.mu.Unlock()
+	sk, err := w.client.GetSkill(ctx, ix, it.SkillName)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	w.mu.Lock()
+	w.skills[it.SkillName] = sk
+	w.mu.Unlock()
+	files := map[string]string{}
+	for _, f := range sk.Files {
+		files[f.Path] = agentskills.Digest(f.Data)
+	}
+	digest := it.Digest
+	if digest == "" {
+		digest = setDigest(files)
+	}
+	return sk.Files[0].Data, others(files), digest, nil
+}
+
+func (w *webSource) read(_ context.Context, it *item, path string) ([]byte, error) {
+	w.mu.Lock()
+	sk := w.skills[it.SkillName]
+	w.mu.Unlock()
+	if sk == nil {
+		return nil, ErrNotActive
+	}
+	for _, f := range sk.Files {
+		if f.Path == strings.TrimPrefix(path, "/") {
+			return f.Data, nil
+		}
+	}
+	return nil, fmt.Errorf("catalog: %s lists no file %q", shorten(it.Name), shorten(path))
+}
+
+// mcpSource is an MCP session's skills.
+type mcpSource struct {
+	label string
+	s     *mcpclient.Session
+
+	mu     sync.Mutex
+	skills map[string]*mcpclient.Skill // by SKILL.md URI
+}
+
+func (m *mcpSource) list(ctx context.Context) ([]item, []string, error) {
+	l, err := m.s.ListSkills(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	skills := map[string]*mcpclient.Skill{}
+	items := make([]item, 0, len(l.Skills))
+	for i := range l.Skills {
+		sk := &l.Skills[i]
+		skills[sk.URI] = sk
+		e := Entry{SkillName: sk.Name, Description: sk.Description, Kind: MCP, From: m.label, URI: sk.URI,
+			Verified: sk.Verified, Dynamic: sk.Dynamic()}
+		if fs := sk.Files(); len(fs) > 0 && sk.Verified {
+			set := map[string]string{}
+			for _, f := range fs {
+				set[f.URI] = f.Digest
+			}
+			e.Digest = setDigest(set) // SEP-2640 §3.10: approval binds to every {uri, digest}
+		}
+		items = append(items, item{Entry: e, src: m})
+	}
+	m.mu.Lock()
+	m.skills = skills
+	m.mu.Unlock()
+	warns := make([]string, 0, len(l.Warnings))
+	for _, w := range l.Warnings {
+		warns = append(warns, m.label+": "+w)
+	}
+	return items, warns, nil
+}
+
+func (m *mcpSource) skill(it *item) (*mcpclient.Skill, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	sk := m.skills[it.URI]
+	if sk == nil {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownSkill, shorten(it.Name))
+	}
+	return sk, nil
+}
+
+func (m *mcpSource) activate(ctx context.Context, it *item) ([]byte, []string, string, error) {
+	sk, err := m.skill(it)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	md, err := m.s.ReadFile(ctx, sk, agentskills.SkillFile)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	root := strings.TrimSuffix(sk.URI, agentskills.SkillFile)
+	var files []string
+	for _, f := range sk.Files() {
+		if f.URI != sk.URI {
+			files = append(files, strings.TrimPrefix(f.URI, root))
+		}
+	}
+	sort.Strings(files)
+	return md, files, it.Digest, nil
+}
+
+func (m *mcpSource) read(ctx context.Context, it *item, path string) ([]byte, error) {
+	sk, err := m.skill(it)
+	if err != nil {
+		return nil, err
+	}
+	return m.s.ReadFile(ctx, sk, path)
+}
