@@ -105,6 +105,7 @@ type Catalog struct {
 	mu      sync.Mutex
 	sources []source
 	entries []Entry         // sorted, names unique
+	lines   []string        // each entry's prompt line, rendered once per refresh
 	items   map[string]item // by Entry.Name
 	active  map[string]*Activation
 	session map[string]string // approvals for the Catalog's lifetime only (dynamic skills): key → digest
@@ -197,6 +198,10 @@ func (c *Catalog) Refresh(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.entries, c.items = c.arrange(all)
+	c.lines = make([]string, len(c.entries))
+	for i := range c.entries {
+		c.lines[i] = promptLine(&c.entries[i])
+	}
 	c.warns = warns
 	for name, a := range c.active {
 		if it, ok := c.items[name]; !ok || it.Key() != a.Entry.Key() || (it.Digest != "" && it.Digest != a.listedDigest) {
