@@ -35,10 +35,11 @@ func (c *Catalog) Prompt(budget int) string {
 	b.Grow(min(budget, len(head)+len(lines)*128))
 	b.WriteString(head)
 	tail := func(n int) string { return fmt.Sprintf("(%d more skills not listed: over the prompt budget)\n", n) }
+	tailLen := len(tail(0)) - 1 // without its one digit
 	for i, line := range lines {
 		reserve := 0 // room for the count line, should the next one not fit
 		if i < len(lines)-1 {
-			reserve = len(tail(0)) + digits(len(lines)-i-1) - 1
+			reserve = tailLen + digits(len(lines)-i-1)
 		}
 		if b.Len()+len(line)+reserve > budget {
 			b.WriteString(tail(len(lines) - i))
