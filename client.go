@@ -384,8 +384,9 @@ type fetchTrace struct {
 	attempts atomic.Int32 // retryablehttp attempts
 	requests atomic.Int32 // round trips, redirect hops included
 	status   atomic.Int32 // status of the last response seen on the wire
-	mu       sync.Mutex   // guards granted
+	mu       sync.Mutex   // guards granted and hops
 	granted  map[Origin]bool
+	hops     int // redirect hops followed in earlier rounds (see Client.send)
 
 	// What reached the HTTP cache from below, for the one request of this fetch
 	// (written and read in the goroutine of c.http.Do, one after the other).
@@ -455,6 +456,29 @@ func traceOf(ctx context.Context) *fetchTrace {
 	return tr
 }
 
+func (tr *fetchTrace) isGranted(o Origin) bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.granted[o]
+}
+
+// grant records consent for o, reached after hops more redirect hops.
+func (tr *fetchTrace) grant(o Origin, hops int) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.granted == nil {
+		tr.granted = make(map[Origin]bool)
+	}
+	tr.granted[o] = true
+	tr.hops += hops
+}
+
+func (tr *fetchTrace) earlierHops() int {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.hops
+}
+
 // countingTransport counts round trips on the wire for the fetch trace.
 type countingTransport struct{ base http.RoundTripper }
 
@@ -478,9 +502,16 @@ func (t countingTransport) CloseIdleConnections() {
 	}
 }
 
-// checkRedirect is the origin policy for every redirect hop of a discovery fetch.
+// checkRedirect is the origin policy for every redirect hop of a discovery fetch. A
+// hop to an origin the fetch was not granted stops the request with consentNeeded:
+// the user is asked by send, outside the fetch's time limits.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) > maxRedirects {
+	tr := traceOf(req.Context())
+	hops := len(via)
+	if tr != nil {
+		hops += tr.earlierHops()
+	}
+	if hops > maxRedirects {
 		return fmt.Errorf("%w: more than %d hops, last to %s", ErrTooManyRedirects, maxRedirects, redact(req.URL))
 	}
 	// Never downgrade: a hop from https to http would expose the rest of the chain.
@@ -495,35 +526,81 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	// header on this hop.
 	req.URL.User = nil
 	start, err := splitOrigin(via[0].URL)
-	if err != nil || target == start {
+	if tr != nil {
+		start = tr.origin // the discovery origin, even after an earlier consented hop
+	}
+	if err != nil || target == start || (tr != nil && tr.isGranted(target)) {
 		return err
 	}
-	ctx := req.Context()
-	tr := traceOf(ctx)
-	if tr != nil {
-		tr.mu.Lock()
-		ok := tr.granted[target]
-		tr.mu.Unlock()
-		if ok {
-			return nil
+	next := *req.URL
+	return &consentNeeded{target: target, next: &next, hops: len(via)}
+}
+
+// consentNeeded stops a fetch at a redirect to an origin it was not granted.
+type consentNeeded struct {
+	target Origin
+	next   *url.URL // where the redirect goes, userinfo removed
+	hops   int      // hops of the chain so far, this one included
+}
+
+// Error implements the error interface.
+func (e *consentNeeded) Error() string {
+	return fmt.Sprintf("%s: to %s (consent needed)", ErrCrossOrigin, redact(e.next))
+}
+
+// Unwrap returns ErrCrossOrigin: unanswered, the redirect is refused.
+func (e *consentNeeded) Unwrap() error { return ErrCrossOrigin }
+
+// send GETs u through the Client's stack for the fetch traced by tr. A redirect to an
+// origin the fetch was not granted stops the request; the ConsentFunc is asked with
+// parent, outside the time limit (timeout bounds each network round, so the time a
+// person takes to answer never counts against it), and on a yes the fetch goes on
+// from the redirect's target. budget, when not nil, bounds the network time of all
+// rounds together (and is charged for it). It returns the response and the cancel
+// function of its context, to call once the body is read.
+func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header http.Header, timeout time.Duration,
+	budget *skillBudget) (*http.Response, context.CancelFunc, error) {
+	base := context.WithValue(withDialPolicy(parent, tr.origin), traceKey{}, tr)
+	for {
+		round := timeout
+		if budget != nil {
+			round = budget.take(timeout)
 		}
-	}
-	err = ask(ctx, c.consent, &ConsentRequest{
-		Action: ConsentRedirect,
-		Origin: start,
-		URL:    redact(req.URL),
-		Method: http.MethodGet,
-		Reason: fmt.Sprintf("%s redirects discovery to another origin, %s", start, target),
-	}, ErrCrossOrigin)
-	if err == nil && tr != nil {
-		tr.mu.Lock()
-		if tr.granted == nil {
-			tr.granted = make(map[Origin]bool)
+		start := c.now()
+		ctx, cancel := context.WithTimeout(base, round)
+		if budget != nil {
+			stop := cancel
+			cancel = func() { stop(); budget.charge(c.now().Sub(start)) } // body reading included
 		}
-		tr.granted[target] = true
-		tr.mu.Unlock()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			cancel()
+			return nil, func() {}, err
+		}
+		req.Header = header.Clone()
+		resp, err := c.http.Do(req)
+		resp, err = uncache(resp, err, tr)
+		var cn *consentNeeded
+		if err == nil || !errors.As(err, &cn) {
+			if err != nil && budget != nil && budget.spent() {
+				err = fmt.Errorf("%w (Options.SkillTimeout used up)", err)
+			}
+			return resp, cancel, err
+		}
+		cancel()
+		err = ask(parent, c.consent, &ConsentRequest{
+			Action: ConsentRedirect,
+			Origin: tr.origin,
+			URL:    redact(cn.next),
+			Method: http.MethodGet,
+			Reason: fmt.Sprintf("%s redirects discovery to another origin, %s", tr.origin, cn.target),
+		}, ErrCrossOrigin)
+		if err != nil {
+			return nil, func() {}, err
+		}
+		tr.grant(cn.target, cn.hops)
+		u = cn.next.String()
 	}
-	return err
 }
 
 // retryStatus marks a status that retryablehttp should retry; giveUp turns it back into

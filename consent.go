@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"net/url"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/wellknown-dev/discovery/internal/secrets"
@@ -80,8 +83,10 @@ const (
 // ConsentFunc reports whether the Client may perform req.Action.
 //
 // It is called before the action, never while the Client holds a lock, and may be called
-// from several goroutines at once: it must be safe for concurrent use. It should return
-// promptly, or as soon as ctx is done. Returning false denies the action, and the
+// from several goroutines at once: it must be safe for concurrent use. A person may take
+// their time: the time spent answering never counts against AttemptTimeout,
+// DocumentTimeout or SkillTimeout; only ctx (the caller's context) bounds it, so return
+// as soon as ctx is done. To remember answers for a scope, see [RememberConsent]. Returning false denies the action, and the
 // caller's error wraps [ErrConsentDenied] (or [ErrCrossOrigin] for a redirect). Returning
 // an error aborts the call with that error wrapped. req must not be retained or modified.
 //
@@ -129,4 +134,134 @@ func shorten(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + ellipsis
+}
+
+// Scope is how long a remembered consent answer holds ([RememberConsent]).
+type Scope int
+
+const (
+	// Once: the answer is for this request only; nothing is remembered.
+	Once Scope = iota
+	// ForSubject: the same action, on the same origin and target origin, about the same
+	// subject (the same tool, server or skill), for as long as the ConsentMemory lasts.
+	ForSubject
+	// ForOrigin: the same action on the same origin and target origin, whatever the
+	// subject.
+	ForOrigin
+)
+
+// String returns "once", "subject" or "origin".
+func (s Scope) String() string {
+	switch s {
+	case Once:
+		return "once"
+	case ForSubject:
+		return "subject"
+	case ForOrigin:
+		return "origin"
+	}
+	return fmt.Sprintf("Scope(%d)", int(s))
+}
+
+// ConsentAnswer is a person's answer and how long it holds.
+type ConsentAnswer struct {
+	Allow bool
+	Scope Scope
+}
+
+// AskFunc asks a person and returns the answer with its scope. It is the hook
+// RememberConsent wraps; the same rules as for ConsentFunc apply.
+type AskFunc func(ctx context.Context, req *ConsentRequest) (ConsentAnswer, error)
+
+// ConsentMemory keeps remembered answers. NewConsentMemory returns one in memory;
+// implementations must be safe for concurrent use.
+type ConsentMemory interface {
+	// Recall returns the answer remembered under key.
+	Recall(key string) (ConsentAnswer, bool)
+	// Remember stores an answer under key.
+	Remember(key string, a ConsentAnswer)
+}
+
+// NewConsentMemory returns a ConsentMemory that lasts as long as the process (a
+// session). Answers() lists what it holds, so a host can show and revoke them.
+func NewConsentMemory() *MemoryConsent { return &MemoryConsent{m: map[string]ConsentAnswer{}} }
+
+// MemoryConsent is the in-memory ConsentMemory.
+type MemoryConsent struct {
+	mu sync.Mutex
+	m  map[string]ConsentAnswer
+}
+
+// Recall returns the answer remembered under key.
+func (m *MemoryConsent) Recall(key string) (ConsentAnswer, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.m[key]
+	return a, ok
+}
+
+// Remember stores an answer under key.
+func (m *MemoryConsent) Remember(key string, a ConsentAnswer) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.m[key] = a
+}
+
+// Forget drops every remembered answer.
+func (m *MemoryConsent) Forget() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	clear(m.m)
+}
+
+// Answers returns the remembered answers by key ("connect https://a.example →
+// https://b.example [subject tool x]"), for a host to show.
+func (m *MemoryConsent) Answers() map[string]ConsentAnswer {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return maps.Clone(m.m)
+}
+
+// RememberConsent returns a ConsentFunc that asks ask only when no remembered answer
+// covers the request, and remembers each answer for the scope the person chose. A
+// request that would send credentials to another origin is never answered from memory
+// unless the remembered answer was given for a request that did too. Writes
+// (ConsentWrite) are remembered per subject at most: an answer for one tool never
+// covers another.
+func RememberConsent(ask AskFunc, memory ConsentMemory) ConsentFunc {
+	return func(ctx context.Context, req *ConsentRequest) (bool, error) {
+		keys := consentKeys(req)
+		for _, k := range keys {
+			if a, ok := memory.Recall(k); ok {
+				return a.Allow, nil
+			}
+		}
+		a, err := ask(ctx, req)
+		if err != nil {
+			return false, err
+		}
+		switch {
+		case a.Scope == ForOrigin && req.Action != ConsentWrite:
+			memory.Remember(keys[1], a)
+		case a.Scope == ForSubject || a.Scope == ForOrigin:
+			memory.Remember(keys[0], a)
+		}
+		return a.Allow, nil
+	}
+}
+
+// consentKeys returns the keys a request is remembered under: per subject first, then
+// per origin.
+func consentKeys(req *ConsentRequest) []string {
+	target := req.URL
+	if u, err := url.Parse(req.URL); err == nil {
+		if o, err := splitOrigin(u); err == nil {
+			target = o.String()
+		}
+	}
+	base := fmt.Sprintf("%s %s → %s", req.Action, req.Origin, target)
+	if req.Credentials {
+		base += " [credentials]"
+	}
+	return []string{base + " [subject " + req.Subject + "]", base}
 }

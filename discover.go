@@ -325,16 +325,6 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	tr := &fetchTrace{origin: o}
 	defer func() { out.fetch.Attempts = int(tr.attempts.Load()) }()
 	parent := ctx
-	ctx, cancel := context.WithTimeout(context.WithValue(withDialPolicy(ctx, o), traceKey{}, tr), c.docTimeout)
-	defer cancel()
-
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		out.err = &FetchError{URL: shown, Err: err}
-		return out
-	}
-	req.Header.Set("Accept", spec.accept)
-	req.Header.Set("User-Agent", c.userAgent)
 
 	// fail serves the last good copy when the failure allows it, else records the error.
 	fail := func(cause error, fallback bool) outcome[T] {
@@ -355,8 +345,9 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		return out
 	}
 
-	resp, err := c.http.Do(req)
-	resp, err = uncache(resp, err, tr)
+	header := http.Header{"Accept": {spec.accept}, "User-Agent": {c.userAgent}}
+	resp, cancel, err := c.send(parent, tr, u, header, c.docTimeout, nil)
+	defer cancel()
 	if err != nil {
 		attempts := int(tr.attempts.Load())
 		return fail(&FetchError{URL: shown, Attempts: attempts, Err: unwrapURLError(err)}, !policyError(err))

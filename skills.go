@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/wellknown-dev/discovery/agentskills"
 )
@@ -101,8 +103,9 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	if ix == nil || ix.Index == nil {
 		return nil, errors.New("discovery: GetSkill needs an index from ListSkills")
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.skillTimeout)
-	defer cancel()
+	// The whole call is bounded by SkillTimeout of network time: each request gets what
+	// is left, and time spent waiting for the user's consent is not counted.
+	budget := &skillBudget{left: c.skillTimeout}
 	var entry *agentskills.IndexEntry
 	for i := range ix.Index.Skills {
 		if ix.Index.Skills[i].Name == name {
@@ -121,7 +124,7 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 			if i >= agentskills.DefaultMaxEntries {
 				return nil, fmt.Errorf("%w: more than %d files", agentskills.ErrArchiveTooLarge, agentskills.DefaultMaxEntries)
 			}
-			data, _, err := c.fetchArtifact(ctx, ix.Origin, f.URL, maxSkillFile)
+			data, _, err := c.fetchArtifact(ctx, budget, ix.Origin, f.URL, maxSkillFile)
 			if err != nil {
 				return nil, err
 			}
@@ -141,7 +144,7 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 				Message: "the index publishes no digests (v0.1.0): the content cannot be verified"})
 		}
 	case entry.Type == agentskills.TypeArchive:
-		data, ctype, err := c.fetchArtifact(ctx, ix.Origin, entry.URL, agentskills.DefaultMaxBytes)
+		data, ctype, err := c.fetchArtifact(ctx, budget, ix.Origin, entry.URL, agentskills.DefaultMaxBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +164,7 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 			}
 		}
 	default: // a single SKILL.md
-		data, _, err := c.fetchArtifact(ctx, ix.Origin, entry.URL, maxSkillFile)
+		data, _, err := c.fetchArtifact(ctx, budget, ix.Origin, entry.URL, maxSkillFile)
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +186,10 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 
 // fetchArtifact GETs a skill artifact through the Client's stack, capped at limit,
 // asking ConsentArtifact first when it lives on another origin.
-func (c *Client) fetchArtifact(ctx context.Context, o Origin, rawURL string, limit int64) ([]byte, string, error) {
+func (c *Client) fetchArtifact(ctx context.Context, budget *skillBudget, o Origin, rawURL string, limit int64) ([]byte, string, error) {
+	if budget.spent() {
+		return nil, "", fmt.Errorf("discovery: GetSkill used up Options.SkillTimeout (%s): %w", c.skillTimeout, context.DeadlineExceeded)
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: artifact URL does not parse", ErrInvalidOrigin)
@@ -203,16 +209,10 @@ func (c *Client) fetchArtifact(ctx context.Context, o Origin, rawURL string, lim
 		}
 	}
 	tr := &fetchTrace{origin: o}
-	ctx, cancel := context.WithTimeout(context.WithValue(withDialPolicy(ctx, o), traceKey{}, tr), c.docTimeout)
+	header := http.Header{"User-Agent": {c.userAgent},
+		"Accept": {"text/markdown, text/plain;q=0.9, application/gzip;q=0.8, application/zip;q=0.8, */*;q=0.1"}}
+	resp, cancel, err := c.send(ctx, tr, u.String(), header, c.docTimeout, budget)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, "", &FetchError{URL: redact(u), Err: err}
-	}
-	req.Header.Set("User-Agent", c.userAgent)
-	req.Header.Set("Accept", "text/markdown, text/plain;q=0.9, application/gzip;q=0.8, application/zip;q=0.8, */*;q=0.1")
-	resp, err := c.http.Do(req)
-	resp, err = uncache(resp, err, tr)
 	if err != nil {
 		return nil, "", &FetchError{URL: redact(u), Attempts: int(tr.attempts.Load()), Err: unwrapURLError(err)}
 	}
@@ -229,4 +229,32 @@ func (c *Client) fetchArtifact(ctx context.Context, o Origin, rawURL string, lim
 		return nil, "", &FetchError{URL: redact(u), Attempts: int(tr.attempts.Load()), Err: err}
 	}
 	return data, ctype, nil
+}
+
+// skillBudget is the network time a GetSkill call has left. Consent is asked outside
+// it.
+type skillBudget struct {
+	mu   sync.Mutex
+	left time.Duration
+}
+
+// spent reports whether nothing is left.
+func (b *skillBudget) spent() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.left <= 0
+}
+
+// take returns the time a request may use, at most d.
+func (b *skillBudget) take(d time.Duration) time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return max(min(d, b.left), time.Millisecond)
+}
+
+// charge deducts the time a request used.
+func (b *skillBudget) charge(d time.Duration) {
+	b.mu.Lock()
+	b.left -= d
+	b.mu.Unlock()
 }

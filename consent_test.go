@@ -1,0 +1,105 @@
+package discovery_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wellknown-dev/discovery"
+)
+
+// TestConsentTimeIsNotCounted: a person who takes longer to answer than the attempt
+// and document time limits does not make the fetch fail; only the caller's context
+// bounds the wait.
+func TestConsentTimeIsNotCounted(t *testing.T) {
+	t.Parallel()
+	other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+discovery.SkillsPath, http.StatusFound)
+	}))
+	slow := func(ctx context.Context, r *discovery.ConsentRequest) (bool, error) {
+		select {
+		case <-time.After(600 * time.Millisecond):
+			return true, nil
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+	c := newClient(t, s, &discovery.Options{Consent: slow, AttemptTimeout: 200 * time.Millisecond, DocumentTimeout: 300 * time.Millisecond})
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil {
+		t.Fatalf("a slow answer failed the fetch: %v", err)
+	}
+	if d.Skills == nil || d.Fetches[0].FinalURL != other.URL+discovery.SkillsPath || other.count(discovery.SkillsPath) != 1 || s.total() != 1 {
+		t.Errorf("fetch %+v; origin saw %d, other %d", d.Fetches[0], s.total(), other.count(discovery.SkillsPath))
+	}
+	// The caller's context does bound it.
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	c = newClient(t, s, &discovery.Options{Consent: slow})
+	if _, err := c.Discover(ctx, s.URL); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("caller's deadline: %v", err)
+	}
+}
+
+// TestRememberConsent: answers are remembered for the scope the person chose, never
+// across subjects for writes, never for credentials unless given for credentials.
+func TestRememberConsent(t *testing.T) {
+	t.Parallel()
+	var asked atomic.Int32
+	scope := discovery.Once
+	ask := func(_ context.Context, r *discovery.ConsentRequest) (discovery.ConsentAnswer, error) {
+		asked.Add(1)
+		return discovery.ConsentAnswer{Allow: true, Scope: scope}, nil
+	}
+	other := newSite(t, docs(t, map[string]string{"/api": "{}"}))
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/api": "{}"}))
+	mem := discovery.NewConsentMemory()
+	c := newClient(t, s, &discovery.Options{Consent: discovery.RememberConsent(ask, mem)})
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(method, target, subject string, creds bool) {
+		t.Helper()
+		u, _ := url.Parse(target)
+		g := d.Guard(&discovery.GuardOptions{Subject: func(*http.Request) string { return subject }})
+		req, _ := http.NewRequestWithContext(t.Context(), method, u.String(), nil)
+		if creds {
+			req.Header.Set("Authorization", "Bearer x")
+		}
+		resp, err := (&http.Client{Transport: g}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	for _, tc := range []struct {
+		scope      discovery.Scope
+		calls      func()
+		wantAsked  int32
+		wantMemory int
+	}{
+		{discovery.Once, func() { call("GET", other.URL+"/api", "", false); call("GET", other.URL+"/api", "", false) }, 2, 0},
+		{discovery.ForOrigin, func() { call("GET", other.URL+"/api", "a", false); call("GET", other.URL+"/api", "b", false) }, 1, 1},
+		{discovery.ForOrigin, func() { call("POST", s.URL+"/api", "tool a", false); call("POST", s.URL+"/api", "tool b", false) }, 2, 2},
+		{discovery.ForSubject, func() { call("POST", s.URL+"/api", "tool a", false); call("POST", s.URL+"/api", "tool a", false) }, 1, 1},
+		{discovery.ForOrigin, func() { call("GET", other.URL+"/api", "", false); call("GET", other.URL+"/api", "", true) }, 2, 2},
+	} {
+		mem.Forget()
+		asked.Store(0)
+		scope = tc.scope
+		tc.calls()
+		if asked.Load() != tc.wantAsked || len(mem.Answers()) != tc.wantMemory {
+			t.Errorf("scope %s: asked %d times (want %d), memory %v", tc.scope, asked.Load(), tc.wantAsked, mem.Answers())
+		}
+	}
+	if fmt.Sprint(discovery.ForSubject) != "subject" {
+		t.Error(discovery.ForSubject)
+	}
+}
