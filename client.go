@@ -596,7 +596,7 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 			Reason: fmt.Sprintf("%s redirects discovery to another origin, %s", tr.origin, cn.target),
 		}, ErrCrossOrigin)
 		if err != nil {
-			return nil, func() {}, err
+			return nil, func() {}, &RedirectError{From: tr.origin, To: cn.target, URL: redact(cn.next), Err: err}
 		}
 		tr.grant(cn.target, cn.hops)
 		u = cn.next.String()

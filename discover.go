@@ -3,6 +3,7 @@ package discovery
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wellknown-dev/discovery/internal/httpx"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/skillsmd"
 )
@@ -168,6 +170,9 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
+	if ctx == nil {
+		return nil, errNilContext
+	}
 	o, err := c.origin(origin)
 	if err != nil {
 		return nil, err
@@ -184,7 +189,7 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 	} else {
 		skills = fetchDoc(ctx, c, o, skillsSpec)
 		if skills.err != nil {
-			return nil, skills.err
+			return nil, hintPlainHTTP(origin, o, skills.err)
 		}
 		if skills.doc == nil {
 			mcp = fetchDoc(ctx, c, o, mcpSpec)
@@ -226,19 +231,33 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 	}
 	switch {
 	case skills.err != nil && mcp.err != nil:
-		return nil, errors.Join(skills.err, mcp.err)
+		return nil, hintPlainHTTP(origin, o, errors.Join(skills.err, mcp.err))
 	case d.Skills == nil && d.MCP == nil:
 		if err := errors.Join(skills.err, mcp.err); err != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, SkillsPath, MCPPath)
 	}
-	for _, f := range []error{skills.err, mcp.err} {
-		if f != nil {
-			d.Warnings = append(d.Warnings, Warning{Code: WarnFetch, Message: f.Error()})
+	for _, f := range []outcome[struct{}]{{fetch: skills.fetch, err: skills.err}, {fetch: mcp.fetch, err: mcp.err}} {
+		if f.err != nil {
+			d.Warnings = append(d.Warnings, Warning{Code: WarnFetch, URL: f.fetch.URL, Message: f.err.Error()})
 		}
 	}
 	return d, nil
+}
+
+// hintPlainHTTP adds a hint to err when origin was typed without a scheme, names a
+// loopback host (so https was assumed), and the server turned out to speak plain http:
+// "localhost:8080" is usually a local development server.
+func hintPlainHTTP(origin string, o Origin, err error) error {
+	if err == nil || strings.Contains(origin, "://") || o.Scheme != "https" || !httpx.IsLoopbackHost(o.Host) {
+		return err
+	}
+	var rec tls.RecordHeaderError
+	if errors.As(err, &rec) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client") {
+		return fmt.Errorf("%w (the server speaks plain http: try http://%s)", err, o.hostPort())
+	}
+	return err
 }
 
 // docSpec describes how to fetch and parse one kind of document.
@@ -367,7 +386,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 			out.fetch.Source, out.fetch.StatusCode = SourceRevalidated, http.StatusNotModified
 		}
 	}
-	c.log(ctx, "discovery: fetched", "url", shown, "status", resp.StatusCode, "source", out.fetch.Source)
+	c.log(ctx, "discovery: fetched", "url", shown, "status", out.fetch.StatusCode, "source", out.fetch.Source)
 
 	switch code := resp.StatusCode; {
 	case code == http.StatusOK:

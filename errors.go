@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // Sentinel errors. Test for them with [errors.Is]; messages may change.
@@ -71,7 +72,7 @@ func (e *HTTPError) Error() string {
 		msg += fmt.Sprintf(" (after %d attempts)", e.Attempts)
 	}
 	if e.Err != nil {
-		msg += ": " + e.Err.Error()
+		msg += ": " + unprefixed(e.Err)
 	}
 	return msg
 }
@@ -91,8 +92,39 @@ type FetchError struct {
 
 // Error implements the error interface.
 func (e *FetchError) Error() string {
-	return fmt.Sprintf("discovery: GET %s: %v", e.URL, e.Err)
+	return fmt.Sprintf("discovery: GET %s: %s", e.URL, unprefixed(e.Err))
 }
+
+// unprefixed returns err's text without a leading "discovery: ", so that wrapping one
+// of this package's errors does not say "discovery:" twice.
+func unprefixed(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return strings.TrimPrefix(err.Error(), "discovery: ")
+}
+
+// RedirectError reports a redirect to another origin that was not followed: the
+// ConsentFunc said no (or failed). It wraps that answer's error, and so
+// [ErrCrossOrigin]. A caller can retry with To (the apex-to-www case) without parsing
+// a message.
+type RedirectError struct {
+	From Origin // the discovery origin
+	To   Origin // where the redirect went
+	URL  string // the redirect's target, redacted
+	Err  error  // the consent answer: wraps ErrCrossOrigin, or the hook's error
+}
+
+// Error implements the error interface.
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("discovery: %s redirects to another origin, %s: %s", e.From, e.To, unprefixed(e.Err))
+}
+
+// Unwrap returns the consent answer's error.
+func (e *RedirectError) Unwrap() error { return e.Err }
+
+// errNilContext is returned when a nil context.Context is passed.
+var errNilContext = errors.New("discovery: nil Context; pass context.Background() or a request's context")
 
 // Unwrap returns the cause.
 func (e *FetchError) Unwrap() error { return e.Err }

@@ -33,13 +33,21 @@ type Origin struct {
 // ParseOrigin returns an error wrapping [ErrInsecureOrigin] for http: unless the host is
 // loopback (localhost, 127.0.0.0/8 or ::1), and for every scheme other than https and
 // http; and an error wrapping [ErrInvalidOrigin] for anything that is not a host.
-// Error messages never repeat the userinfo, query or fragment of s.
+// Quotes, backticks and angle brackets around s, as people and models write them
+// ("<https://example.com>", "`example.com`"), are removed; a bare IPv6 literal gets an
+// error that says to bracket it. Error messages never repeat the userinfo, query or
+// fragment of s.
 func ParseOrigin(s string) (Origin, error) {
-	s = strings.TrimSpace(s)
+	s = cleanOrigin(s)
 	if s == "" {
 		return Origin{}, fmt.Errorf("%w: empty string", ErrInvalidOrigin)
 	}
 	if !strings.Contains(s, "://") {
+		if strings.Count(s, ":") >= 2 && !strings.HasPrefix(s, "[") {
+			if a, err := netip.ParseAddr(s); err == nil {
+				return Origin{}, fmt.Errorf("%w: bracket IPv6 literals, as in [%s] or https://[%s]:8443", ErrInvalidOrigin, a, a)
+			}
+		}
 		// A bare host ("example.com", "example.com:8443", "[::1]:8080"). A string with a
 		// scheme but no "//" ("javascript:alert(1)", "mailto:x@y") is refused below,
 		// because its "host" would then not parse.
@@ -56,6 +64,26 @@ func ParseOrigin(s string) (Origin, error) {
 		return Origin{}, fmt.Errorf("%w: not a URL", ErrInvalidOrigin)
 	}
 	return originOf(u)
+}
+
+// cleanOrigin trims what people and models put around an origin they quote: blanks,
+// matching quotes, backticks, angle brackets or parentheses, a Markdown link's
+// brackets, and a trailing comma or semicolon.
+func cleanOrigin(s string) string {
+	for range 4 {
+		s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), ",;"))
+		if len(s) < 2 {
+			return s
+		}
+		switch first, last := s[0], s[len(s)-1]; {
+		case first == last && (first == '"' || first == '\'' || first == '`'),
+			first == '<' && last == '>', first == '(' && last == ')', first == '[' && last == ']' && !strings.Contains(s, "::"):
+			s = s[1 : len(s)-1]
+			continue
+		}
+		return s
+	}
+	return s
 }
 
 // firstSegment returns s up to the first '/', '?' or '#'.

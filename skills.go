@@ -42,6 +42,9 @@ func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, e
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
+	if ctx == nil {
+		return nil, errNilContext
+	}
 	o, err := c.origin(origin)
 	if err != nil {
 		return nil, err
@@ -102,6 +105,9 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	}
 	if ix == nil || ix.Index == nil {
 		return nil, errors.New("discovery: GetSkill needs an index from ListSkills")
+	}
+	if ctx == nil {
+		return nil, errNilContext
 	}
 	// The whole call is bounded by SkillTimeout of network time: each request gets what
 	// is left, and time spent waiting for the user's consent is not counted.

@@ -1,0 +1,90 @@
+package discovery_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/discovery"
+)
+
+// TestRoughEdges: what a new user ran into.
+func TestRoughEdges(t *testing.T) {
+	t.Parallel()
+	t.Run("a refused redirect is a *RedirectError with both origins", func(t *testing.T) {
+		t.Parallel()
+		other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+discovery.SkillsPath, http.StatusMovedPermanently)
+		}))
+		_, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
+		var re *discovery.RedirectError
+		if !errors.Is(err, discovery.ErrCrossOrigin) || !errors.As(err, &re) || re.To.String() != other.URL || re.From.String() != s.URL {
+			t.Fatalf("error = %v (%+v)", err, re)
+		}
+		// The caller retries with the new origin.
+		if _, err := newClient(t, s, nil).Discover(t.Context(), re.To.String()); err != nil {
+			t.Errorf("retry at %s: %v", re.To, err)
+		}
+	})
+	t.Run("no doubled prefixes", func(t *testing.T) {
+		t.Parallel()
+		s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: ""}))
+		_, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
+		if err == nil || strings.Count(err.Error(), "discovery:") != 1 {
+			t.Errorf("error = %v", err)
+		}
+	})
+	t.Run("Structured's fetch warning names the document", func(t *testing.T) {
+		t.Parallel()
+		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == discovery.MCPPath {
+				w.WriteHeader(500)
+				return
+			}
+			fmt.Fprint(w, goodSkills)
+		}))
+		d, err := newClient(t, s, &discovery.Options{MaxRetries: -1}).Structured(t.Context(), s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range d.Warnings {
+			if w.Code == discovery.WarnFetch && w.URL != s.URL+discovery.MCPPath {
+				t.Errorf("fetch warning URL = %q", w.URL)
+			}
+		}
+		if !hasCode(d, discovery.WarnFetch) {
+			t.Errorf("no fetch warning: %v", d.Warnings)
+		}
+	})
+	t.Run("a nil context is an error, not a panic", func(t *testing.T) {
+		t.Parallel()
+		c, _ := discovery.NewClient(nil)
+		//lint:ignore SA1012 the point of the test
+		if _, err := c.Discover(nil, "example.com"); err == nil { //nolint:staticcheck
+			t.Error("nil context accepted")
+		}
+		//lint:ignore SA1012 the point of the test
+		if _, err := c.ListSkills(nil, "example.com"); err == nil { //nolint:staticcheck
+			t.Error("nil context accepted")
+		}
+	})
+	t.Run("localhost:PORT speaking plain http gets a hint", func(t *testing.T) {
+		t.Parallel()
+		plain := httptest.NewServer(docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+		defer plain.Close()
+		c, _ := discovery.NewClient(&discovery.Options{AllowPrivateOrigins: true, MaxRetries: -1})
+		bare := strings.TrimPrefix(plain.URL, "http://")
+		_, err := c.Discover(context.Background(), bare)
+		if err == nil || !strings.Contains(err.Error(), "try http://"+bare) {
+			t.Errorf("error = %v", err)
+		}
+		if _, err := c.Discover(context.Background(), plain.URL); err != nil {
+			t.Errorf("with the scheme: %v", err)
+		}
+	})
+}
