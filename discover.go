@@ -213,6 +213,9 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 		d.Fetches = append(d.Fetches, pointed.fetch)
 		d.Warnings = append(d.Warnings, pointed.warnings...)
 		switch {
+		case pointed.doc != nil && (pointed.doc.Shape == mcpjson.ShapeUnknown || pointed.doc.Shape == mcpjson.ShapeNone):
+			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
+				Message: "the document it points to is not an mcp.json this SDK can read (shape " + string(pointed.doc.Shape) + "); not used"})
 		case pointed.doc != nil && pointed.doc.Shape != mcpjson.ShapePointer:
 			d.MCP, d.mcpURL = pointed.doc, pointed.fetch.FinalURL
 		case pointed.doc != nil:
@@ -266,7 +269,7 @@ type docSpec[T any] struct {
 	path   string
 	accept string
 	typeOK func(mediaType string) bool
-	parse  func(data []byte) (*T, []Warning, error)
+	parse  func(data []byte, docURL string) (*T, []Warning, error) // docURL: where it was served from
 }
 
 var skillsSpec = docSpec[skillsmd.Document]{
@@ -274,7 +277,7 @@ var skillsSpec = docSpec[skillsmd.Document]{
 	path:   SkillsPath,
 	accept: "text/markdown, text/plain;q=0.9",
 	typeOK: func(mt string) bool { return mt == "text/markdown" || mt == "text/plain" || mt == "text/x-markdown" },
-	parse: func(data []byte) (*skillsmd.Document, []Warning, error) {
+	parse: func(data []byte, _ string) (*skillsmd.Document, []Warning, error) {
 		doc, err := skillsmd.Parse(data)
 		if err != nil {
 			return nil, nil, err
@@ -294,8 +297,10 @@ var mcpSpec = docSpec[mcpjson.Document]{
 	typeOK: func(mt string) bool {
 		return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
 	},
-	parse: func(data []byte) (*mcpjson.Document, []Warning, error) {
-		doc, err := mcpjson.Parse(data)
+	parse: func(data []byte, docURL string) (*mcpjson.Document, []Warning, error) {
+		// With the document's URL, endpoints that cannot be meant for a public site
+		// (private addresses, example domains, the document itself) are skipped.
+		doc, err := mcpjson.ParseWithOptions(data, mcpjson.Options{URL: docURL})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -428,7 +433,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		out.warnings = append(out.warnings, Warning{Code: WarnContentType, URL: shown,
 			Message: fmt.Sprintf("served as %s; read anyway", shown)})
 	}
-	doc, ws, err := parseMemo(c, u, body, spec)
+	doc, ws, err := parseMemo(c, u, out.fetch.FinalURL, body, spec)
 	if err != nil {
 		out.fetch.Published = false
 		return fail(&FetchError{URL: shown, Attempts: int(tr.attempts.Load()), Err: err}, true)
@@ -450,7 +455,7 @@ type parsed struct {
 
 // parseMemo parses body, or returns the parse of the same bytes from the last time.
 // The document is shared and read-only, as it already is between concurrent callers.
-func parseMemo[T any](c *Client, u string, body []byte, spec docSpec[T]) (*T, []Warning, error) {
+func parseMemo[T any](c *Client, u, docURL string, body []byte, spec docSpec[T]) (*T, []Warning, error) {
 	key := spec.key(u)
 	if v, ok := c.parsed.Load(key); ok {
 		if p, ok := v.(*parsed); ok && bytes.Equal(p.body, body) {
@@ -459,7 +464,7 @@ func parseMemo[T any](c *Client, u string, body []byte, spec docSpec[T]) (*T, []
 			}
 		}
 	}
-	doc, ws, err := spec.parse(body)
+	doc, ws, err := spec.parse(body, docURL)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -508,7 +513,7 @@ func recall[T any](c *Client, u string, spec docSpec[T]) (*T, []Warning, LastGoo
 	if !ok || c.now().Sub(lg.SavedAt) > c.maxStale || (lg.Kind != "" && lg.Kind != spec.kind) {
 		return nil, nil, LastGood{}, false
 	}
-	doc, ws, err := parseMemo(c, u, lg.Body, spec) // usually the bytes parsed last time
+	doc, ws, err := parseMemo(c, u, u, lg.Body, spec) // usually the bytes parsed last time
 	if err != nil {
 		return nil, nil, LastGood{}, false
 	}

@@ -75,7 +75,7 @@ func indexSpec(u string) docSpec[agentskills.Index] {
 		kind:   "skills-index",
 		accept: "application/json",
 		typeOK: mcpSpec.typeOK,
-		parse: func(data []byte) (*agentskills.Index, []Warning, error) {
+		parse: func(data []byte, _ string) (*agentskills.Index, []Warning, error) {
 			ix, err := agentskills.ParseIndex(data, u, agentskills.Lenient)
 			if err != nil {
 				return nil, nil, err

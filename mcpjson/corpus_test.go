@@ -69,7 +69,9 @@ func TestCorpus(t *testing.T) {
 					t.Errorf("%d tools, local %v", n, d.Servers[0].LocalOnly)
 				}
 			}},
-		"GeeksCAT__conf-2026-web__public-wellknown-mcp.json": {err: "no known mcp.json shape"}, // REST JSON files, no MCP endpoint
+		// REST JSON files, no MCP endpoint. Parse used to fail with ErrUnknownShape; a JSON
+		// object now always parses: unknown shape, no server, and a warning saying so.
+		"GeeksCAT__conf-2026-web__public-wellknown-mcp.json": {shape: mcpjson.ShapeUnknown, check: warnsNoServer},
 		"HemmaBo-se__hemmabo-mcp-server__wellknown-mcp.json": {shape: mcpjson.ShapeFlat,
 			servers: "HemmaBo Federation MCP Server=https://hemmabo-mcp-server.vercel.app/mcp(streamable-http)",
 			tools: "hemmabo_search_properties,hemmabo_search_availability,hemmabo_booking_quote,hemmabo_booking_negotiate," +
@@ -91,7 +93,7 @@ func TestCorpus(t *testing.T) {
 			err: "invalid JSON at line 16, column 5: trailing comma"},
 		"Lumen-Labs__brainapi-docs__public-wellknown-mcp.json": {shape: mcpjson.ShapeDocsSite,
 			servers: "brainapi-docs=https://brain-api.dev/mcp(streamable-http)"},
-		"MKWorldWide__AthenaCore__wellknown-mcp.json": {err: "no known mcp.json shape"}, // a repo permission manifest
+		"MKWorldWide__AthenaCore__wellknown-mcp.json": {shape: mcpjson.ShapeUnknown, check: warnsNoServer}, // a repo permission manifest
 		"MemTensor__MemOS-Docs__public-wellknown-mcp-noext.json": {shape: mcpjson.ShapeInitialize,
 			servers: "memos-api-mcp=(stdio)",
 			tools: "add_message,search_memory,delete_memory,add_feedback,get_user_profile,create_knowledge_base," +
@@ -155,5 +157,13 @@ func TestCorpus(t *testing.T) {
 				w.check(t, d)
 			}
 		})
+	}
+}
+
+// warnsNoServer checks that a document without a usable server says so at the root.
+func warnsNoServer(t *testing.T, d *mcpjson.Document) {
+	t.Helper()
+	if len(d.Servers) != 0 || !hasWarning(d, "", "nothing to connect to") {
+		t.Errorf("servers %v, warnings %v", d.Servers, d.Warnings)
 	}
 }

@@ -31,8 +31,12 @@ type Document struct {
 	Contact     string   // an email address or URL
 	Servers     []Server // MCP servers, in document order
 	Tools       []Tool   // plain HTTP services (spec shapes)
-	Pointer     string   // for ShapePointer: where the real document is ($ref, serverCard)
-	Warnings    []Problem
+	Pointer     string   // where the real document is ($ref, serverCard): set for ShapePointer, and kept beside other shapes
+	// ToolNames lists every MCP tool name the document gives, once each, in document
+	// order: those of its servers and those listed beside them. It is set even when
+	// no server is usable (a card that lists tools but no endpoint). Nil when none.
+	ToolNames []string
+	Warnings  []Problem
 }
 
 // Server is an MCP server listed in the document.
@@ -89,7 +93,7 @@ const (
 	ShapeSpec         Shape = "spec"             // {"mcp": {"spec_version", "status", ...}}
 	ShapeLegacy       Shape = "legacy"           // {"mcp": {"version", "services": [...]}} (2024 page)
 	ShapeMCPWrapper   Shape = "mcp-wrapper"      // {"mcp": {"endpoints": {...}}}, a near miss of the spec
-	ShapeCard2127     Shape = "server-card-2127" // SEP-2127 server card: "remotes"
+	ShapeCard2127     Shape = "server-card-2127" // SEP-2127 server card or MCP Registry server.json: "remotes", "packages"
 	ShapeCard1649     Shape = "server-card-1649" // SEP-1649 server card: "serverInfo" and "transport" with a URL
 	ShapeInitialize   Shape = "initialize"       // an MCP initialize result: "protocolVersion" and "serverInfo"
 	ShapeClientConfig Shape = "client-config"    // {"mcpServers": {id: {...}}}
@@ -98,8 +102,9 @@ const (
 	ShapeSEP1960      Shape = "sep-1960"         // "server_name" and "endpoints" keyed by transport
 	ShapeFlat         Shape = "flat"             // one server: "url", "endpoint", "mcp_endpoint", "sse_endpoint"...
 	ShapeLocal        Shape = "local"            // a local package or command, no URL
+	ShapeNone         Shape = "none"             // says there is no MCP server here: "mcp_available": false, "status": "not_provided", an empty "servers"
 	ShapePointer      Shape = "pointer"          // only "$ref" or "serverCard"
-	ShapeUnknown      Shape = "unknown"
+	ShapeUnknown      Shape = "unknown"          // a JSON object of no known shape: no server, and a warning
 )
 
 // Relation is where an endpoint lives relative to the discovery origin.
@@ -185,8 +190,10 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("mcpjson: invalid JSON at line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }
 
-// ValidationError reports a JSON document that cannot be used: not an object, missing
-// what its shape requires, or no known shape at all (MD-C-19).
+// ValidationError reports a JSON document that cannot be used: a value that is not an
+// object, or a spec-shaped document ({"mcp": {"spec_version" or "status"}}) that
+// breaks its schema (MD-C-19). Any other JSON object parses, with zero servers and a
+// warning when nothing in it is usable.
 type ValidationError struct {
 	Problems []Problem // at least one, each with SeverityError
 }
@@ -199,11 +206,16 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("mcpjson: invalid document: %s (and %d more problems)", e.Problems[0], len(e.Problems)-1)
 }
 
-// ErrUnknownShape is wrapped by the ValidationError of a JSON object that matches no
+// ErrUnknownShape was wrapped by the ValidationError of a JSON object that matched no
 // known shape of mcp.json.
+//
+// Deprecated: [Parse] no longer fails on a JSON object of unknown shape: it returns a
+// [Document] whose Shape is [ShapeUnknown], with no server and a warning. The variable
+// stays for compatibility; no function of this package returns it.
 var ErrUnknownShape = errors.New("mcpjson: not an MCP discovery document")
 
-// Unwrap returns ErrUnknownShape when no shape matched.
+// Unwrap returns ErrUnknownShape when a problem says no shape matched (never, since
+// Parse reads unknown shapes; kept for compatibility).
 func (e *ValidationError) Unwrap() error {
 	for _, p := range e.Problems {
 		if p.Message == unknownShapeMsg {
@@ -215,23 +227,47 @@ func (e *ValidationError) Unwrap() error {
 
 const unknownShapeMsg = "no known mcp.json shape: no \"mcp\" object, server card, \"mcpServers\", \"servers\" or server URL"
 
+// Options configures [ParseWithOptions]. The zero Options is what [Parse] uses.
+type Options struct {
+	// URL is the absolute URL the document was fetched from. "" means unknown: then
+	// endpoints are judged on their own. When set, an endpoint that is the document
+	// itself is skipped, and, if URL's host is public (not loopback, private or a
+	// local name), so are endpoints on loopback or private addresses and on the
+	// reserved example domains (example.com, .org, .net): in a public document they
+	// are development leftovers or placeholders that could only reach the reader's
+	// own machine or network. Relative endpoints are still kept as published; see
+	// [Resolve].
+	URL string
+}
+
 // Parse reads an mcp.json document for a client, in any of the shapes of [Shape]. It
-// returns a [*SyntaxError] (with line and column) for anything but one JSON value, and
-// a [*ValidationError] for a value that is not an object, a spec-shaped document that
-// lacks what the schema requires, or an object of no known shape.
+// is ParseWithOptions with the zero [Options].
+func Parse(data []byte) (*Document, error) {
+	return ParseWithOptions(data, Options{})
+}
+
+// ParseWithOptions reads an mcp.json document for a client, in any of the shapes of
+// [Shape]. It returns a [*SyntaxError] (with line and column) for anything but one
+// JSON value, and a [*ValidationError] for a value that is not an object or a
+// spec-shaped document that lacks what the schema requires (MD-C-19). Every other
+// JSON object gives a Document: one of an unknown shape, or one that says there is no
+// server here, has no server and a warning saying so.
 //
 // Unknown members are ignored at every level, null counts as absent, and an unknown
-// spec_version or status is a warning. An entry whose URL is unusable (javascript:,
-// data:, userinfo, plain http off loopback) is skipped with a warning naming its
-// pointer; the rest of the document is kept. Relative URLs are kept as published, with
-// a warning (see [Resolve]). Local stdio servers are kept and marked LocalOnly.
-// Strings that look like credentials are reported without their value.
-func Parse(data []byte) (*Document, error) {
+// spec_version or status is a warning. Only an https (or loopback http) URL under a
+// key that names an MCP endpoint becomes a server. An entry whose URL is unusable
+// (javascript:, data:, userinfo, plain http off loopback, a URI template, a
+// placeholder, and with opts.URL a private address or the document itself) is skipped
+// with a warning naming its pointer and why; the rest of the document is kept.
+// Relative URLs are kept as published, with a warning (see [Resolve]). Local commands
+// and packages are kept, marked LocalOnly, and never connected to. Strings that look
+// like credentials are reported without their value.
+func ParseWithOptions(data []byte, opts Options) (*Document, error) {
 	v, err := decode(data)
 	if err != nil {
 		return nil, err
 	}
-	d, err := normalize(v)
+	d, err := normalize(v, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -264,9 +300,9 @@ func Validate(data []byte) []Problem {
 	}
 	probs := validate(s, v)
 	if m, ok := dig(v, "mcp").(map[string]any); ok {
-		d := &Document{}
-		d.spec(m)
-		probs = append(probs, d.Warnings...)
+		r := newReader(Options{})
+		r.spec(m)
+		probs = append(probs, r.Warnings...)
 	}
 	return append(probs, scanSecrets(v, "")...)
 }

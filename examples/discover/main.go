@@ -108,11 +108,7 @@ func run(ctx context.Context, out io.Writer, origin string, how output, structur
 	}
 	switch how {
 	case modelOut:
-		if d.Skills == nil {
-			fmt.Fprintln(out, "(the origin publishes no skills.md)")
-			return 0
-		}
-		fmt.Fprint(out, d.Skills.ForModel(d.Origin.String()))
+		fmt.Fprint(out, d.ForModel(nil)) // fenced, labelled untrusted, redacted, within budget
 		return 0
 	case jsonOut:
 		enc := json.NewEncoder(out)

@@ -75,7 +75,7 @@ func TestRunModel(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	got := out.String()
-	if !strings.HasPrefix(got, "<untrusted-guidance-") || !strings.Contains(got, "- POST /api/v1/tickets: open a ticket. Ask the user first.") {
+	if !strings.HasPrefix(got, "<untrusted-site-guidance-") || !strings.Contains(got, "- POST /api/v1/tickets: open a ticket. Ask the user first.") {
 		t.Errorf("output:\n%s", got)
 	}
 }

@@ -1,0 +1,117 @@
+package mcpjson
+
+import (
+	"net/netip"
+	"net/url"
+	"strings"
+
+	"github.com/wellknown-dev/discovery/internal/httpx"
+)
+
+// unusable says why an endpoint that passes CheckURL (or is relative, or does not
+// parse) still cannot be used as written, or returns "":
+//   - a URI template ("/mcp/sse/{connector_id}"): a variable must be filled in first;
+//   - a placeholder host ("TODO:", "your-worker.workers.dev", "<host>"), and, in a
+//     public document (Options.URL), the reserved example domains (RFC 2606);
+//   - in a public document, a loopback or private address: it names the publisher's
+//     own machine or network, never the reader's server;
+//   - the document's own URL: an mcp.json is not an MCP endpoint.
+func (r *reader) unusable(raw string) string {
+	if strings.ContainsAny(raw, "{}") || strings.Contains(strings.ToLower(raw), "%7b") {
+		return "url is a URI template (a {variable} must be filled in before connecting)"
+	}
+	auth := authority(raw)
+	if placeholderHost(auth) {
+		return "url is a placeholder, not a real endpoint"
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	host := strings.ToLower(u.Hostname())
+	if r.public && host != "" {
+		switch {
+		case reservedHost(host):
+			return "url is on a reserved example domain (a placeholder) in a public document"
+		case !publicHost(host):
+			return "url is a loopback or private address in a public document (it cannot be the reader's endpoint)"
+		}
+	}
+	if r.base != nil {
+		ref := r.base.ResolveReference(u)
+		if endpointKey(ref.String()) == endpointKey(r.base.String()) {
+			return "url is the address of this mcp.json document itself, not an MCP endpoint"
+		}
+	}
+	return ""
+}
+
+// authority returns the part of a URL between "//" and the next "/", "?" or "#",
+// lower-cased; "" for a relative reference.
+func authority(raw string) string {
+	_, rest, ok := strings.Cut(raw, "//")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.ToLower(rest)
+}
+
+// placeholderHost reports a host that a template left unfilled.
+func placeholderHost(auth string) bool {
+	if auth == "" {
+		return false
+	}
+	if strings.ContainsAny(auth, "<>") {
+		return true
+	}
+	for _, w := range []string{"todo", "your-", "your_", "yourdomain", "yoursite", "your.", "xxx", "placeholder",
+		"changeme", "change-me", "replace-me", "replace_me"} {
+		if strings.HasPrefix(auth, w) || strings.Contains(auth, "."+w) || strings.Contains(auth, "@"+w) {
+			return true
+		}
+	}
+	return false
+}
+
+// reservedHost reports the RFC 2606 example domains and special-use names.
+func reservedHost(host string) bool {
+	for _, d := range []string{"example.com", "example.org", "example.net", "example", "test", "invalid"} {
+		if host == d || strings.HasSuffix(host, "."+d) {
+			return true
+		}
+	}
+	return false
+}
+
+// publicHost reports a host that is neither loopback, private, link-local nor a local
+// name (.local, .internal, .lan, .home.arpa).
+func publicHost(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if httpx.IsLoopbackHost(host) || host == "" {
+		return false
+	}
+	if a, err := netip.ParseAddr(host); err == nil {
+		a = a.Unmap()
+		return !(a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified())
+	}
+	for _, s := range []string{".local", ".internal", ".lan", ".home.arpa", ".localhost"} {
+		if strings.HasSuffix(host, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// endpointKey identifies an endpoint for de-duplication: scheme and host lower-cased,
+// no trailing slash, no fragment.
+func endpointKey(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	u.Scheme, u.Host, u.Fragment = strings.ToLower(u.Scheme), strings.ToLower(u.Host), ""
+	return strings.TrimSuffix(u.String(), "/")
+}

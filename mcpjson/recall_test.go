@@ -1,0 +1,170 @@
+package mcpjson_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/discovery/mcpjson"
+)
+
+// shapeCase is what a careful human reader extracts from one fixture of
+// testdata/wild-*.json: endpoint URLs, local command lines and tool names.
+type shapeCase struct {
+	endpoints []string
+	local     []string
+	tools     []string
+}
+
+// wildCases are the expectations for the fixtures that reproduce the shapes seen in
+// the survey (testdata/survey/notes.md, /testdata/mcpjson-shapes.md).
+var wildCases = map[string]shapeCase{
+	"wild-registry": {endpoints: []string{"https://notes.acme.dev/mcp"},
+		local: []string{"npx -y @acme/notes-mcp@2.0.1", "uvx acme-notes==2.0.1", "docker run -i --rm ghcr.io/acme/notes:2.0.1"}},
+	"wild-mcp-server-transports": {endpoints: []string{"https://mcp.acme.dev", "https://mcp.acme.dev/sse"}},
+	"wild-server-url":            {endpoints: []string{"https://atlas.acme.dev/mcp"}, local: []string{"uvx atlas-mcp"}},
+	"wild-mcpurl":                {endpoints: []string{"https://calc.acme.dev/mcp"}, tools: []string{"add", "sub"}},
+	"wild-endpoints-map":         {endpoints: []string{"https://mcp.store.dev/mcp", "https://mcp.store.dev/sse"}, local: []string{"store-mcp"}},
+	"wild-endpoints-array": {endpoints: []string{"https://pocket.acme.dev/mcp/v1", "http://localhost:25585/mcp/v1"},
+		local: []string{"pocket-cli mcp"}, tools: []string{"list_instances", "start_instance"}},
+	"wild-wrapper-servers-map": {endpoints: []string{"https://search.acme.dev/mcp"}, local: []string{"npx -y @acme/files-mcp"}},
+	"wild-commands":            {local: []string{"python3 agent/mcp_server.py"}, tools: []string{"dorado.verify", "dorado.board"}},
+	"wild-ide-config":          {local: []string{"node ${workspaceFolder}/build/index.js", "bash -lc 'cd ~/srv && ./run.sh'"}},
+	"wild-run-line":            {local: []string{"npx -y @acme/toolbox-mcp"}, tools: []string{"json_format", "base64"}},
+	"wild-tools-grouped": {endpoints: []string{"https://ledger.acme.dev/api/mcp"},
+		tools: []string{"get_balances", "search_transactions", "record_transaction"}},
+	"wild-tools-no-endpoint": {tools: []string{"get_packages", "book_consultation"}},
+	"wild-tools-dynamic":     {endpoints: []string{"https://dyn.acme.dev/mcp"}, tools: []string{"ping"}},
+	"wild-no-server":         {},
+	"wild-not-provided":      {},
+	"wild-empty-servers":     {},
+	"wild-stub":              {},
+	"wild-unusable":          {endpoints: []string{"https://real.acme.dev/mcp"}},
+	"wild-companion": {endpoints: []string{"https://docs.acme.dev/mcp"}, local: []string{"python -m deals_mcp"},
+		tools: []string{"search_deals", "deal_of_the_day", "search_docs"}},
+	"wild-entry-url-and-stdio": {endpoints: []string{"https://council.acme.dev/mcp"}, local: []string{"npx -y gspc-mcp@0.2.1"},
+		tools: []string{"board_totals"}},
+	"wild-endpoint-object": {endpoints: []string{"https://docs.acme.dev/api/mcp"}, tools: []string{"search_docs"}},
+	"wild-transport-keyed": {endpoints: []string{"https://dex.acme.dev/api/mcp"}, local: []string{"node mcp-server/build/index.js"},
+		tools: []string{"dex_health", "dex_quote"}},
+	"wild-flat-url-tools": {endpoints: []string{"https://frameworks-mcp.acme.app"}, tools: []string{"analyze", "calculate_risk"}},
+	"wild-rest-tools":     {tools: []string{"selic"}},
+	"wild-mcp-string":     {endpoints: []string{"https://control.acme.dev/api/v1/mcp"}},
+	"wild-connection":     {endpoints: []string{"https://api.market.acme.dev/mcp"}, tools: []string{"discover_apis"}},
+	"wild-stdio-list":     {local: []string{"prompts"}, tools: []string{"list_prompts", "get_prompt"}},
+	"wild-local-install": {endpoints: []string{"https://mcp.conveyancer.acme.dev/mcp"},
+		local: []string{"npm install -g @acme/conveyancer"}},
+}
+
+// TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local
+// servers and tool names a careful reader sees that Parse finds (targets: 95%, 90%
+// and 90%), that no fixture fails, and that nothing else becomes a server.
+func TestShapeRecall(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("testdata/wild-*.json")
+	if len(files) != len(wildCases) {
+		t.Errorf("%d wild fixtures, %d expectations", len(files), len(wildCases))
+	}
+	var ep, epGot, loc, locGot, tl, tlGot int
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		want, ok := wildCases[name]
+		if !ok {
+			t.Errorf("%s: no expectation", name)
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := mcpjson.Parse(data)
+		if err != nil {
+			t.Errorf("%s: Parse failed on a JSON object: %v", name, err)
+			continue
+		}
+		urls, cmds := map[string]bool{}, map[string]bool{}
+		for _, s := range d.Servers {
+			if s.LocalOnly {
+				cmds[s.Command] = true
+			} else {
+				urls[s.URL] = true
+			}
+		}
+		tools := map[string]bool{}
+		for _, n := range d.ToolNames {
+			tools[n] = true
+		}
+		count := func(want []string, got map[string]bool, what string) int {
+			n := 0
+			for _, w := range want {
+				if got[w] {
+					n++
+				} else {
+					t.Errorf("%s: %s %q missed", name, what, w)
+				}
+			}
+			return n
+		}
+		ep, epGot = ep+len(want.endpoints), epGot+count(want.endpoints, urls, "endpoint")
+		loc, locGot = loc+len(want.local), locGot+count(want.local, cmds, "local server")
+		tl, tlGot = tl+len(want.tools), tlGot+count(want.tools, tools, "tool")
+		if len(urls) > len(want.endpoints) {
+			t.Errorf("%s: %d endpoints, a reader sees %d: %v", name, len(urls), len(want.endpoints), urls)
+		}
+		if len(d.Servers) == 0 && len(d.Warnings) == 0 {
+			t.Errorf("%s: no server and no warning saying why", name)
+		}
+	}
+	pct := func(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }
+	t.Logf("endpoints %d/%d (%.0f%%), local %d/%d (%.0f%%), tools %d/%d (%.0f%%)",
+		epGot, ep, pct(epGot, ep), locGot, loc, pct(locGot, loc), tlGot, tl, pct(tlGot, tl))
+	if pct(epGot, ep) < 95 || pct(locGot, loc) < 90 || pct(tlGot, tl) < 90 {
+		t.Errorf("recall under target")
+	}
+}
+
+// TestParseOptions checks the rules that need the document's URL.
+func TestParseOptions(t *testing.T) {
+	t.Parallel()
+	doc := []byte(`{"servers": [
+		{"name": "self", "url": "https://acme.dev/.well-known/mcp.json"},
+		{"name": "loop", "url": "http://localhost:8000/sse"},
+		{"name": "lan", "url": "https://192.168.1.20/mcp"},
+		{"name": "example", "url": "https://mcp.example.com/mcp"},
+		{"name": "real", "url": "https://mcp.acme.dev/mcp"}]}`)
+	d, err := mcpjson.ParseWithOptions(doc, mcpjson.Options{URL: "https://acme.dev/.well-known/mcp.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := servers(d); got != "real=https://mcp.acme.dev/mcp()" {
+		t.Errorf("servers = %q", got)
+	}
+	for i, why := range []string{"itself", "loopback or private", "loopback or private", "reserved example domain"} {
+		if !hasWarning(d, fmt.Sprintf("/servers/%d/url", i), why) {
+			t.Errorf("no warning %q for /servers/%d: %v", why, i, d.Warnings)
+		}
+	}
+	// Without the document URL, loopback and example endpoints are kept (local testing).
+	d, err = mcpjson.Parse(doc)
+	if err != nil || len(d.Servers) != 5 {
+		t.Errorf("Parse: %d servers, %v", len(d.Servers), err)
+	}
+	// A local document may list local endpoints.
+	d, err = mcpjson.ParseWithOptions(doc, mcpjson.Options{URL: "http://localhost:3000/.well-known/mcp.json"})
+	if err != nil || len(d.Servers) != 5 {
+		t.Errorf("local document: %d servers, %v", len(d.Servers), err)
+	}
+	// Non-object JSON is still an error; every object parses.
+	for _, s := range []string{`[]`, `"x"`, `3`} {
+		if _, err := mcpjson.Parse([]byte(s)); err == nil {
+			t.Errorf("Parse(%s) succeeded", s)
+		}
+	}
+	for _, s := range []string{`{}`, `{"tools": 3}`, `{"mcpServers": []}`, `{"servers": {"a": 1}}`, `{"transport": {"stdio": 1}}`} {
+		if d, err := mcpjson.Parse([]byte(s)); err != nil {
+			t.Errorf("Parse(%s) = %v, %v", s, d, err)
+		}
+	}
+}
