@@ -28,5 +28,5 @@ func ExampleValidate() {
 	}
 	// Output:
 	// /mcp/status: error: value must be one of 'draft', 'stable'
-	// /mcp/status: warning: unknown status "beta"; treated as not stable
+	// /mcp/status: error: unknown status "beta"; treated as not stable
 }

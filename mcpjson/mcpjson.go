@@ -277,9 +277,11 @@ func ParseWithOptions(data []byte, opts Options) (*Document, error) {
 
 // Validate checks data against the published schema of its spec_version exactly as the
 // spec's author wrote it (status enum included, formats asserted), plus the checks a
-// client makes (usable URLs, no credentials), and returns every problem found. No
-// problem of SeverityError means the document is valid. It is what a site owner runs
-// before publishing.
+// client makes (usable URLs, no credentials), and returns every problem found, each
+// with SeverityError: it is strict, for a site owner before publishing, and anything a
+// lenient client would have to interpret (a relative or plain-http server URL, an entry
+// it skips, a credential) is an error here. An empty result means the document is
+// valid.
 func Validate(data []byte) []Problem {
 	v, err := decode(data)
 	if err != nil {
@@ -304,5 +306,11 @@ func Validate(data []byte) []Problem {
 		r.spec(m)
 		probs = append(probs, r.Warnings...)
 	}
-	return append(probs, scanSecrets(v, "")...)
+	probs = append(probs, scanSecrets(v, "")...)
+	// What a client reads with a warning (a relative or plain-http URL, an entry it
+	// had to skip, a published credential) is, for the publisher, a violation to fix.
+	for i := range probs {
+		probs[i].Severity = SeverityError
+	}
+	return probs
 }

@@ -262,3 +262,23 @@ func hasWarning(d *mcpjson.Document, ptr, contains string) bool {
 	}
 	return false
 }
+
+// TestValidateIsStrict: for a publisher, what a client would only warn about is an
+// error: a relative server URL, plain http, a published credential.
+func TestValidateIsStrict(t *testing.T) {
+	for _, doc := range []string{
+		`{"mcp": {"spec_version": "2026-06-13", "status": "stable", "servers": [{"name": "a", "url": "/mcp", "transport": "streamable-http"}]}}`,
+		`{"mcp": {"spec_version": "2026-06-13", "status": "stable", "servers": [{"name": "a", "url": "http://mcp.example.com/mcp", "transport": "streamable-http"}]}}`,
+		`{"mcp": {"spec_version": "2026-06-13", "status": "stable", "notes": "key AKIAIOSFODNN7EXAMPLF"}}`,
+	} {
+		probs := mcpjson.Validate([]byte(doc))
+		if len(probs) == 0 {
+			t.Errorf("%s: no problem", doc)
+		}
+		for _, p := range probs {
+			if p.Severity != mcpjson.SeverityError {
+				t.Errorf("%s: %+v is not an error", doc, p)
+			}
+		}
+	}
+}
