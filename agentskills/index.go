@@ -86,8 +86,10 @@ type rawEntry struct {
 	Description any             `json:"description"`
 	Type        string          `json:"type"`
 	URL         string          `json:"url"`
-	Digest      string          `json:"digest"`
+	Digest      rawDigest       `json:"digest"`
+	SHA256      string          `json:"sha256"` // a bare hex digest, seen instead of "digest"
 	Files       json.RawMessage `json:"files"`
+	Path        string          `json:"path"` // a v0.1 skill folder, seen instead of "files"
 }
 
 // ParseIndex parses a skills index fetched from indexURL. It decides the version from
@@ -95,6 +97,15 @@ type rawEntry struct {
 // ErrUnknownSchema (warn and do not process, as the RFC says); no $schema is v0.1.0 (or
 // the interim draft when "version" is "0.2.0"). In Lenient mode an entry without
 // "files" but with type, url and digest is read as v0.2.0 with a warning.
+//
+// Lenient mode also reads, each with a Warning diagnostic, the deviations seen in
+// published indexes whose meaning is clear: a $schema that spells the v0.2.0
+// identifier another way (another agentskills.io host or path, http, a trailing
+// slash, the version in "version"); type "skill" for skill-md; a digest written as
+// an object ({"sha256": "<hex>"}) or as a bare "sha256" field; v0.1.0 file paths
+// prefixed with the skill's folder; a v0.1.0 "path" naming the skill folder instead
+// of "files". Strict mode refuses all of these. A lowercase skill.md listed instead
+// of SKILL.md is accepted with a warning in both modes.
 //
 // An entry is skipped, with a diagnostic, when it cannot be used safely: an unknown
 // type, a digest that is not sha256 and 64 lowercase hex digits, a URL that is not
@@ -121,6 +132,9 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	switch {
 	case raw.Schema != nil && *raw.Schema == SchemaV020:
 		ix.Version = V020
+	case raw.Schema != nil && mode != Strict && schemaVariant(*raw.Schema, raw.Version):
+		ix.Version = V020
+		ix.diag(Warning, "schema", "/$schema", "$schema "+quoteURL(*raw.Schema)+" is a variant spelling of "+SchemaV020+"; read as v0.2.0")
 	case raw.Schema != nil:
 		return nil, fmt.Errorf("%w: %s (known: %s); not processed", ErrUnknownSchema, quoteURL(*raw.Schema), SchemaV020)
 	case raw.Version == "0.2.0":
@@ -140,7 +154,7 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 			ix.Skills = append(ix.Skills, entry)
 		}
 	}
-	if len(ix.Skills) == 0 && len(raw.Skills) > 0 && ix.Version == V010 && !anyFiles(raw.Skills) {
+	if len(ix.Skills) == 0 && len(raw.Skills) > 0 && ix.Version == V010 && !anyFiles(raw.Skills, mode) {
 		// No entry has the shape of any version: a different document that happens to
 		// have a "skills" array (ids and display names, pages instead of SKILL.md).
 		return nil, fmt.Errorf("%w: no entry has files (v0.1.0) or type, url and digest (v0.2.0)", ErrNotIndex)
@@ -148,14 +162,24 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	return ix, nil
 }
 
-func anyFiles(entries []json.RawMessage) bool {
+func anyFiles(entries []json.RawMessage, mode Mode) bool {
 	for _, m := range entries {
 		var e rawEntry
-		if json.Unmarshal(m, &e) == nil && (len(e.Files) > 0 || e.Type != "" && e.URL != "" && e.Digest != "") {
+		if json.Unmarshal(m, &e) != nil {
+			continue
+		}
+		name, _ := e.Name.(string)
+		if len(e.Files) > 0 || e.v020Shaped() || mode != Strict && folderPath(name, e.Path) {
 			return true
 		}
 	}
 	return false
+}
+
+// v020Shaped reports an entry with the fields of a v0.2.0 entry: type, url and a
+// digest in any of the spellings ParseIndex reads.
+func (e rawEntry) v020Shaped() bool {
+	return e.Type != "" && e.URL != "" && (e.Digest.present() || e.SHA256 != "")
 }
 
 func (ix *Index) diag(sev Severity, code, at, msg string) {
@@ -196,7 +220,7 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 	out := IndexEntry{Name: name, Description: desc, Type: TypeSkillMD}
 
 	version := ix.Version
-	if version == V010 && len(e.Files) == 0 && e.Type != "" && e.URL != "" && e.Digest != "" {
+	if version == V010 && len(e.Files) == 0 && e.v020Shaped() {
 		if mode == Strict {
 			ix.diag(Error, "version", at, "v0.2.0-shaped entry in an index without $schema; skipped")
 			return IndexEntry{}, false
@@ -209,12 +233,19 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 		switch e.Type {
 		case TypeSkillMD, TypeArchive:
 			out.Type = e.Type
+		case typeSkill:
+			if mode == Strict {
+				ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s, not %s; skipped", quoteDoc(name), quoteDoc(e.Type), TypeSkillMD))
+				return IndexEntry{}, false
+			}
+			ix.diag(Warning, "type", at, fmt.Sprintf("entry %s has type %s; read as %s", quoteDoc(name), quoteDoc(e.Type), TypeSkillMD))
+			out.Type = TypeSkillMD
 		default:
 			ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quoteDoc(name), quoteDoc(e.Type)))
 			return IndexEntry{}, false
 		}
-		if !ValidDigest(e.Digest) {
-			ix.diag(Error, "digest", at, "entry "+quoteDoc(name)+" has no valid digest (sha256: and 64 lowercase hex digits); it cannot be verified, so it is skipped")
+		digest, ok := ix.entryDigest(at, name, e, mode)
+		if !ok {
 			return IndexEntry{}, false
 		}
 		u, why := resolveArtifact(base, e.URL)
@@ -222,9 +253,18 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 			ix.diag(Error, "url", at, "entry "+quoteDoc(name)+": "+why+"; skipped")
 			return IndexEntry{}, false
 		}
-		out.URL, out.Digest = u, e.Digest
+		out.URL, out.Digest = u, digest
 	default: // V010, V020Interim: a file list under <index dir>/<name>/
-		files, ok := ix.files(at, name, e.Files, base, version == V020Interim)
+		raw := e.Files
+		if len(raw) == 0 && version == V010 && e.Path != "" {
+			if mode == Strict || !folderPath(name, e.Path) {
+				ix.diag(Error, "files", at, "entry "+quoteDoc(name)+" has \"path\" "+quoteDoc(e.Path)+" instead of \"files\"; skipped")
+				return IndexEntry{}, false
+			}
+			ix.diag(Warning, "files", at, "entry "+quoteDoc(name)+" names its folder in \"path\" instead of listing \"files\"; read as [\"SKILL.md\"]")
+			raw = json.RawMessage(`["SKILL.md"]`)
+		}
+		files, ok := ix.files(at, name, raw, base, version == V020Interim, mode)
 		if !ok {
 			return IndexEntry{}, false
 		}
@@ -239,7 +279,7 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 
 // files checks a v0.1.0 (strings) or interim ({path, digest}) file list and resolves
 // each file to <index dir>/<name>/<path>, SKILL.md first.
-func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, digests bool) ([]IndexFile, bool) {
+func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, digests bool, mode Mode) ([]IndexFile, bool) {
 	var list []IndexFile
 	if digests {
 		var fs []struct {
@@ -267,8 +307,11 @@ func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, dige
 		ix.diag(Error, "files", at+"/files", "entry "+quoteDoc(name)+" lists no files; skipped")
 		return nil, false
 	}
+	if mode != Strict {
+		ix.stripFolder(at, name, list)
+	}
 	dir := base.ResolveReference(&url.URL{Path: url.PathEscape(name) + "/"})
-	skill := -1
+	skill, lower := -1, -1
 	for i := range list {
 		f := &list[i]
 		if why := unsafeFilePath(f.Path); why != "" {
@@ -280,9 +323,17 @@ func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, dige
 			return nil, false
 		}
 		f.URL = dir.ResolveReference(&url.URL{Path: f.Path}).String()
-		if f.Path == SkillFile {
+		switch f.Path {
+		case SkillFile:
 			skill = i
+		case lowerSkillFile:
+			lower = i
 		}
+	}
+	if skill < 0 && lower >= 0 {
+		// The Agent Skills guidance accepts a lowercase skill.md with a warning, in both modes.
+		ix.diag(Warning, "files", at+"/files", "entry "+quoteDoc(name)+" lists skill.md, not SKILL.md; read as its SKILL.md")
+		skill = lower
 	}
 	if skill < 0 {
 		ix.diag(Error, "files", at+"/files", "entry "+quoteDoc(name)+" does not list SKILL.md; skipped")

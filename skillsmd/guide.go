@@ -70,9 +70,8 @@ var headingsByWord = func() map[string][]int {
 	return m
 }()
 
-// classify returns the kind a heading names, or kindOther.
-func classify(heading string) kind {
-	h := normalizeHeading(heading)
+// classifyNormalized returns the kind a normalised heading names, or kindOther.
+func classifyNormalized(h string) kind {
 	w, _, _ := strings.Cut(h, " ")
 	for _, i := range headingsByWord[w] {
 		hk := headingKinds[i]
@@ -302,91 +301,8 @@ func (p *parser) finish() {
 	if d.Purpose == "" {
 		d.Purpose = d.Summary
 	}
-	d.BaseURL = p.findBaseURL()
-}
-
-// baseLabel matches a label that states the API base ("Base URL: x", "Base path: x",
-// "API base: x", "Submission API base: x", "Base: x") at the start of a line; the
-// bold markers of "**API Base:** x" are already gone from the text.
-var baseLabel = regexp.MustCompile(`(?i)^\s*(?:[\w-]+\s+){0,3}?(?:api\s+)?base(?:\s+(?:url|path|uri|endpoint))?\s*[:=]\s*(\S+)`)
-
-// findBaseURL returns the API base the document states: from an API section first,
-// then from the preamble, then from anywhere.
-func (p *parser) findBaseURL() string {
-	var fromPreamble, fromOther string
-	for i, s := range p.doc.Sections {
-		for l := range allLines(s) {
-			if !containsFold(l, "base") {
-				continue // most lines name no base: skip the regexp
-			}
-			m := baseLabel.FindStringSubmatch(l)
-			if m == nil {
-				continue
-			}
-			v := strings.Trim(m[1], "`<>\"'")
-			v = strings.TrimRight(v, ".,;)")
-			if !plausibleBase(v) {
-				continue
-			}
-			switch p.kinds[i] {
-			case kindAPI:
-				return v
-			case kindPreamble:
-				if fromPreamble == "" {
-					fromPreamble = v
-				}
-			default:
-				if fromOther == "" {
-					fromOther = v
-				}
-			}
-		}
-	}
-	if fromPreamble != "" {
-		return fromPreamble
-	}
-	return fromOther
-}
-
-// allLines yields a section's items, then the lines of its text.
-func allLines(s Section) func(yield func(string) bool) {
-	return func(yield func(string) bool) {
-		for _, it := range s.Items {
-			if !yield(it) {
-				return
-			}
-		}
-		for rest := s.Text; rest != ""; {
-			var line string
-			line, rest, _ = strings.Cut(rest, "\n")
-			if !yield(line) {
-				return
-			}
-		}
-	}
-}
-
-// containsFold reports whether s contains the lower-case ASCII word, ignoring case.
-func containsFold(s, word string) bool {
-	for i := 0; i+len(word) <= len(s); i++ {
-		j := 0
-		for j < len(word) && (s[i+j]|0x20) == word[j] {
-			j++
-		}
-		if j == len(word) {
-			return true
-		}
-	}
-	return false
-}
-
-// plausibleBase accepts an absolute http(s) URL without userinfo, or an absolute path.
-func plausibleBase(v string) bool {
-	if strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") {
-		return true
-	}
-	u, err := url.Parse(v)
-	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
+	p.frontmatterBase()
+	d.BaseURL = p.pickBase()
 }
 
 // ResolveBase returns the document's API base as an absolute URL on origin (such as
@@ -425,6 +341,9 @@ func (p *parser) diagnose(size int) {
 	for _, f := range secrets.ScanBytes(p.src) {
 		p.warn(p.lineOf(f.Offset), WarnCredential,
 			"possible "+f.Kind+" published in the document (value not shown); remove it and rotate the credential")
+	}
+	if d.BaseURL == "" && p.placeholder > 0 {
+		p.warn(p.placeholder, WarnBasePlaceholder, "the API base is written as a placeholder, not a URL or path; resolve the endpoints against the origin")
 	}
 	if d.BaseURL == "" && !p.has(kindAPI) {
 		if loc := endpointMention.FindIndex(p.src); loc != nil {

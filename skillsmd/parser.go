@@ -22,6 +22,11 @@ type parser struct {
 	section int    // index of the current section, -1 before the first
 	kinds   []kind // kind of each section, parallel to doc.Sections
 	stack   []open // enclosing headings, outermost first
+
+	bases       []baseCandidate // statements of the API base, in document order
+	placeholder int             // first line where the base is only a placeholder, or 0
+	baseNext    int             // strength of the heading naming the base, while its value is awaited; 0 otherwise
+	baseLeft    int             // blocks after that heading still to read for the value
 }
 
 // open is a heading whose section is still open, for kind inheritance.
@@ -98,6 +103,11 @@ func (p *parser) block(n ast.Node) {
 		p.record = true
 		t := strings.TrimSpace(p.blockText(b))
 		p.record = false
+		if p.baseNext > 0 {
+			first, _, _ := strings.Cut(t, "\n")
+			p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
+		}
+		p.scanParagraph(b, t, p.tier(), true)
 		if summary {
 			p.doc.Summary = t
 			return
@@ -109,18 +119,35 @@ func (p *parser) block(n ast.Node) {
 		p.record = true
 		items := p.listItems(b)
 		p.record = false
+		if p.baseNext > 0 {
+			lines := make([]string, len(items))
+			for i, it := range items {
+				lines[i] = it.text
+			}
+			p.baseFromNext(lines, func() int { return p.lineOfNode(b) })
+		}
+		tier := p.tier()
 		for _, it := range items {
 			s.Items = append(s.Items, it.text)
+			node := it.node
+			p.scanLine(it.text, tier, true, func() int { return p.lineOfNode(node) })
 		}
 		p.typedItems(items)
 	case *east.Table:
 		p.current()
+		p.baseNext = 0
 		p.record = true
 		t := p.tableText(b)
 		p.record = false
 		p.addText(t)
+		p.tableRows(t, b)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		p.addText(strings.TrimRight(p.rawLines(b), "\n"))
+		code := strings.TrimRight(p.rawLines(b), "\n")
+		if p.baseNext > 0 {
+			first, _, _ := strings.Cut(strings.TrimSpace(code), "\n")
+			p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
+		}
+		p.addText(code)
 	case *ast.HTMLBlock:
 		p.rawHTML(p.rawLines(b), p.lineOfNode(b))
 	case *ast.ThematicBreak:
@@ -139,7 +166,9 @@ func (p *parser) heading(title string, level, line int) {
 	for len(p.stack) > 0 && p.stack[len(p.stack)-1].level >= level {
 		p.stack = p.stack[:len(p.stack)-1]
 	}
-	k := classify(title)
+	norm := normalizeHeading(title)
+	k := classifyNormalized(norm)
+	p.baseHeading(norm)
 	if k == kindOther && len(p.stack) > 0 {
 		k = p.stack[len(p.stack)-1].kind
 	}

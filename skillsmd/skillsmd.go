@@ -38,9 +38,9 @@ type Document struct {
 	// "More info", "Links", "Docs", "Support"...). Subsections belong to their parent's
 	// kind unless their own heading names another. Empty when the document says nothing.
 	Purpose      string     // what the API is for: the Purpose section, else the Summary
-	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"); see ResolveBase
+	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**"), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata); "" if none; see ResolveBase
 	API          []string   // the API section's items and paragraphs
-	Auth         []string   // auth rules
+	Auth         []string   // auth rules: the Auth section's items and paragraphs, then "Authentication: ..." label lines, table rows and frontmatter keys found elsewhere
 	SafeActions  []string   // actions the document calls safe
 	RiskyActions []string   // actions that need the user's approval, and prohibitions
 	Limits       []string   // rate limits and other limits
@@ -111,6 +111,9 @@ const (
 	WarnTooLong     = "too-long"       // over MaxRecommendedSize: the spec asks for a short document
 	WarnRawHTML     = "raw-html"       // a <script> or <iframe> element
 	WarnTooComplex  = "too-complex"    // nesting or links beyond the parser's limits, read as text
+	// WarnBasePlaceholder: the document states its API base only as a template
+	// ("{BASE_URL}", "https://<your-deployment>.example"), so BaseURL is empty.
+	WarnBasePlaceholder = "base-placeholder"
 )
 
 // MaxRecommendedSize is the size above which a document gets a WarnTooLong warning.

@@ -1,0 +1,149 @@
+package agentskills_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/discovery/agentskills"
+)
+
+// indexShapes gives each index fixture under testdata (one per shape seen in
+// published indexes, see testdata/skillsindex-shapes.md at the module root) the
+// skills Lenient and Strict mode must read, and the diagnostic codes.
+var indexShapes = []struct {
+	file         string
+	lenient      string // name=path, joined by " "
+	lenientDiags string
+	strict       string
+	strictErr    error // errors.Is, or nil
+	strictDiags  string
+	lenientErr   error
+}{
+	{file: "index-schema-variant.json",
+		lenient:      "site-overview=/.well-known/agent-skills/site-overview/SKILL.md contact=/.well-known/skills/contact/SKILL.md",
+		lenientDiags: "schema,type,digest,digest", strictErr: agentskills.ErrUnknownSchema},
+	{file: "index-schema-http-slash.json", lenient: "browse-posts=/.well-known/agent-skills/browse-posts/SKILL.md",
+		lenientDiags: "schema", strictErr: agentskills.ErrUnknownSchema},
+	{file: "index-schema-version-elsewhere.json", lenient: "find-api=/.well-known/agent-skills/find-api/SKILL.md",
+		lenientDiags: "schema", strictErr: agentskills.ErrUnknownSchema},
+	{file: "index-v010-folder-prefix.json", lenient: "trading=/.well-known/skills/trading/SKILL.md", lenientDiags: "files",
+		strictDiags: "files"},
+	{file: "index-v010-lower-skill.json", lenient: "gpu-orchestration=/.well-known/skills/gpu-orchestration/skill.md", lenientDiags: "files",
+		strict: "gpu-orchestration=/.well-known/skills/gpu-orchestration/skill.md", strictDiags: "files"},
+	{file: "index-v010-path-folder.json", lenient: "cloud-cli=/.well-known/skills/cloud-cli/SKILL.md pm=/.well-known/skills/pm/SKILL.md",
+		lenientDiags: "files,files", strictErr: agentskills.ErrNotIndex},
+	// Another schema altogether (no v0.2.0 shape, no agentskills.io identifier): refused in both modes.
+	{file: "index-schema-other.json", lenientErr: agentskills.ErrUnknownSchema, strictErr: agentskills.ErrUnknownSchema},
+}
+
+func TestIndexShapes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range indexShapes {
+		t.Run(tc.file, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(filepath.Join("testdata", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range []struct {
+				mode         agentskills.Mode
+				skills, diag string
+				err          error
+			}{{agentskills.Lenient, tc.lenient, tc.lenientDiags, tc.lenientErr}, {agentskills.Strict, tc.strict, tc.strictDiags, tc.strictErr}} {
+				ix, err := agentskills.ParseIndex(data, legacyIndexURL, m.mode)
+				if m.err != nil {
+					if !errors.Is(err, m.err) {
+						t.Errorf("mode %d: error = %v, want %v", m.mode, err, m.err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("mode %d: %v", m.mode, err)
+				}
+				if entries(ix) != m.skills || codes(ix.Diagnostics) != m.diag {
+					t.Errorf("mode %d: skills %q, diags %q (%v)\nwant %q, %q", m.mode, entries(ix), codes(ix.Diagnostics), ix.Diagnostics, m.skills, m.diag)
+				}
+				for _, d := range ix.Diagnostics {
+					if d.Message == "" {
+						t.Errorf("diagnostic without a reason: %v", d)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestIndexShapeFigures computes, over the shape fixtures, the share of skill names
+// Lenient mode reads: the figure measured on unseen published indexes (issue 11),
+// here over our own fixtures, where it must be 100%.
+func TestIndexShapeFigures(t *testing.T) {
+	t.Parallel()
+	want, got := 0, 0
+	for _, tc := range indexShapes {
+		if tc.lenientErr != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want += len(strings.Fields(tc.lenient))
+		if ix, err := agentskills.ParseIndex(data, legacyIndexURL, agentskills.Lenient); err == nil {
+			got += len(ix.Skills)
+		}
+	}
+	if got != want {
+		t.Errorf("skill names read: %d/%d", got, want)
+	}
+	t.Logf("index shapes: skill names %d/%d", got, want)
+}
+
+// TestIndexVariantRules covers the edges of the lenient readings.
+func TestIndexVariantRules(t *testing.T) {
+	t.Parallel()
+	hex := strings.TrimPrefix(agentskills.Digest([]byte("x")), "sha256:")
+	entry := func(schema, extra string) string {
+		return `{"$schema": "` + schema + `", "skills": [{"name": "a", "type": "skill-md", "description": "d", "url": "/a/SKILL.md"` + extra + `}]}`
+	}
+	tests := []struct {
+		name, doc string
+		err       error
+		skills    string
+	}{
+		{"other host is not a variant", entry("https://agentskills.example.com/discovery/0.2.0/schema.json", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
+		{"version 0.20 is not 0.2", entry("https://schemas.agentskills.io/discovery/0.20/schema.json", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
+		{"version 0.3 is not 0.2", entry("https://schemas.agentskills.io/discovery/0.3.0/schema.json", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
+		{"userinfo is not a variant", entry("https://u:p@schemas.agentskills.io/discovery/0.2.0/schema.json", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
+		{"digest object with algorithm and value", entry(agentskills.SchemaV020, `, "digest": {"algorithm": "SHA256", "value": "`+hex+`"}`), nil, "a=/a/SKILL.md"},
+		{"digest object with another algorithm", entry(agentskills.SchemaV020, `, "digest": {"sha512": "`+hex+`"}`), nil, ""},
+		{"bare sha256 in upper case", entry(agentskills.SchemaV020, `, "sha256": "`+strings.ToUpper(hex)+`"`), nil, ""},
+		{"digest string wins over bare sha256", entry(agentskills.SchemaV020, `, "digest": "sha256:`+hex+`", "sha256": "bad"`), nil, "a=/a/SKILL.md"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ix, err := agentskills.ParseIndex([]byte(tc.doc), legacyIndexURL, agentskills.Lenient)
+			if tc.err != nil {
+				if !errors.Is(err, tc.err) {
+					t.Fatalf("error = %v, want %v", err, tc.err)
+				}
+				if strings.Contains(err.Error(), "u:p@") {
+					t.Errorf("error repeats userinfo: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if entries(ix) != tc.skills {
+				t.Errorf("skills %q, want %q (%v)", entries(ix), tc.skills, ix.Diagnostics)
+			}
+			if tc.skills == "" && len(ix.Diagnostics) == 0 {
+				t.Error("a skipped entry must come with a diagnostic")
+			}
+		})
+	}
+}

@@ -1,0 +1,162 @@
+package agentskills
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strings"
+)
+
+// Index shapes seen in published indexes that deviate from the RFC but whose meaning
+// is clear. Lenient mode reads them with a warning; Strict mode refuses them, except
+// the lowercase skill.md, which the Agent Skills guidance accepts with a warning in
+// both modes.
+
+// typeSkill is an entry type written instead of TypeSkillMD.
+const typeSkill = "skill"
+
+// lowerSkillFile is the lowercase spelling of SkillFile.
+const lowerSkillFile = "skill.md"
+
+// rawDigest is an entry's "digest" as written: a string ("sha256:<hex>"), or an
+// object ({"sha256": "<hex>"} or {"algorithm": "sha256", "value": "<hex>"}).
+type rawDigest struct {
+	text   string // the string form
+	object bool   // written as an object
+	hex    string // the object's sha256 value
+}
+
+// UnmarshalJSON accepts a string, an object or null; any other value leaves the
+// digest empty, so that the entry is skipped for want of a valid digest.
+func (d *rawDigest) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		return json.Unmarshal(b, &d.text)
+	case len(b) > 0 && b[0] == '{':
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil
+		}
+		d.object = true
+		if v, ok := m["sha256"].(string); ok {
+			d.hex = v
+		} else if alg, _ := m["algorithm"].(string); strings.EqualFold(alg, "sha256") {
+			d.hex, _ = m["value"].(string)
+		}
+	}
+	return nil
+}
+
+// present reports whether a digest was written in any form.
+func (d rawDigest) present() bool { return d.text != "" || d.object }
+
+// entryDigest returns the entry's digest as "sha256:<hex>": the "digest" string; in
+// Lenient mode also a digest object or a bare "sha256" field, with a warning. It
+// records a diagnostic and returns false when no valid digest is found.
+func (ix *Index) entryDigest(at, name string, e rawEntry, mode Mode) (string, bool) {
+	d, how := e.Digest.text, ""
+	switch {
+	case d != "":
+	case e.Digest.object:
+		d, how = withPrefix(e.Digest.hex), "an object"
+	case e.SHA256 != "":
+		d, how = withPrefix(e.SHA256), "a bare \"sha256\" field"
+	}
+	if how != "" && mode == Strict {
+		ix.diag(Error, "digest", at, "entry "+quoteDoc(name)+" gives its digest as "+how+", not a \"digest\" string; skipped")
+		return "", false
+	}
+	if !ValidDigest(d) {
+		ix.diag(Error, "digest", at, "entry "+quoteDoc(name)+" has no valid digest (sha256: and 64 lowercase hex digits); it cannot be verified, so it is skipped")
+		return "", false
+	}
+	if how != "" {
+		ix.diag(Warning, "digest", at, "entry "+quoteDoc(name)+" gives its digest as "+how+"; read as a \"digest\" string")
+	}
+	return d, true
+}
+
+// withPrefix adds "sha256:" to a bare hex digest.
+func withPrefix(h string) string {
+	if strings.HasPrefix(h, DigestPrefix) {
+		return h
+	}
+	return DigestPrefix + h
+}
+
+// folderPath reports a v0.1 "path" that names the skill's own folder or its
+// SKILL.md: "name", "name/", "name/SKILL.md" or "SKILL.md".
+func folderPath(name, p string) bool {
+	if name == "" || p == "" {
+		return false
+	}
+	p = strings.TrimPrefix(p, "./")
+	return p == name || p == name+"/" || p == name+"/"+SkillFile || p == SkillFile
+}
+
+// stripFolder removes a leading "<name>/" from v0.1 file paths when the list has no
+// SKILL.md of its own but a "<name>/SKILL.md" (the paths were written from the
+// skills folder, not the skill's folder), with a warning.
+func (ix *Index) stripFolder(at, name string, list []IndexFile) {
+	prefix := name + "/"
+	found := false
+	for _, f := range list {
+		switch f.Path {
+		case SkillFile, lowerSkillFile:
+			return
+		case prefix + SkillFile, prefix + lowerSkillFile:
+			found = true
+		}
+	}
+	if !found {
+		return
+	}
+	for i := range list {
+		list[i].Path = strings.TrimPrefix(list[i].Path, prefix)
+	}
+	ix.diag(Warning, "files", at+"/files", "entry "+quoteDoc(name)+" lists its files under "+quoteDoc(prefix)+"; read relative to the skill folder")
+}
+
+// schemaVariant reports a $schema that is clearly the v0.2.0 index identifier spelled
+// another way: an http(s) URL on agentskills.io or one of its subdomains whose path,
+// or the index's "version", says 0.2. Examples: "http://schemas.agentskills.io/
+// discovery/0.2.0/schema.json/", "https://agentskills.io/schemas/v0.2.0/skills-index.json",
+// "https://schemas.agentskills.io/discovery/schema.json" with "version": "0.2.0".
+// Trailing slashes, case and "www." do not matter.
+func schemaVariant(schema, version string) bool {
+	u, err := url.Parse(strings.TrimSpace(schema))
+	if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.User != nil {
+		return false
+	}
+	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if host != "agentskills.io" && !strings.HasSuffix(host, ".agentskills.io") {
+		return false
+	}
+	path := strings.ToLower(u.Path)
+	if !strings.Contains(path, "schema") && !strings.Contains(path, "discovery") && !strings.Contains(path, "index") {
+		return false
+	}
+	return mentions02(path) || mentions02(strings.ToLower(u.RawQuery)) || strings.HasPrefix(strings.TrimPrefix(version, "v"), "0.2")
+}
+
+// mentions02 reports a "0.2" version in s that is not part of a longer number:
+// "0.2.0", "v0.2", "0.2.1"; not "10.2" or "0.20".
+func mentions02(s string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], "0.2")
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isDigit(s[j-1]) && s[j-1] != '.'
+		end := j + 3
+		after := end == len(s) || !isDigit(s[end])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -1,0 +1,522 @@
+package skillsmd
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"unsafe"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// The API base and the auth rules are stated in many ways in real documents: a
+// labelled bullet ("- Base URL: x"), a bold label line inside a paragraph ("**API
+// Base:** `x`", often several labels on consecutive lines of one paragraph), a table
+// row ("| Base URL | x |"), a frontmatter key ("api_base: x", also under "metadata:"
+// and one namespace below it), a heading ("## Base URL") whose next block is the
+// value, or only a path ("Base path: `/v0`"). The parser collects every statement it
+// meets while it walks the blocks it already parsed, and finish picks one. Code blocks
+// are not read for labels: an example's variables are not the document's statement.
+
+// baseCandidate is one statement of the API base.
+type baseCandidate struct {
+	value    string
+	tier     int // 0: an API section or a base heading; 1: frontmatter, summary or preamble; 2: elsewhere
+	strength int // 3: "API base", "api_url"...; 2: "Base URL", "Base path", a base heading or table row; 1: a bare "API:" label
+	order    int // document order
+}
+
+// better reports whether c should be preferred to o.
+func (c baseCandidate) better(o baseCandidate) bool {
+	if c.tier != o.tier {
+		return c.tier < o.tier
+	}
+	if c.strength != o.strength {
+		return c.strength > o.strength
+	}
+	return c.order < o.order
+}
+
+// baseLabelRe finds labels that state the API base: "API base", "API Base URL",
+// "api_base", "apiBase", "Base URL", "baseUrl", "Base path", "API URL", "API root",
+// "API endpoint", and the weak "API" and "Base", each followed by ":" or "=".
+var baseLabelRe = regexp.MustCompile(`(?i)(?:^|[^\w./-])["']?(api[ _-]?base(?:[ _-]?(?:url|uri|path))?|base[ _-]?(?:url|uri|path|endpoint)|api[ _-]?(?:url|root|endpoint|host)|api|base)["']?\s*[:=]\s*`)
+
+// authLabelRe finds labels that state an auth rule at the start of a line.
+var authLabelRe = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}?(auth|authentication|authorization|auth method|auth type|api keys?|credentials)\s*:\s*(\S.*)$`)
+
+// labelStrength rates a base label found by baseLabelRe (lower-cased): 3 for
+// "api base"-like labels, 2 for "base url"-like ones and "base", 1 for "api".
+func labelStrength(label string) int {
+	l := keyFolder.Replace(strings.ToLower(label))
+	switch {
+	case l == "api":
+		return 1
+	case l == "base" || strings.HasPrefix(l, "base"):
+		return 2
+	}
+	return 3
+}
+
+// weakLabel reports labels that only count at the start of a line ("API: x", "Base:
+// x"), not in the middle of prose.
+func weakLabel(label string) bool {
+	l := strings.ToLower(label)
+	return l == "api" || l == "base"
+}
+
+// baseHeadings are normalised headings whose next block is the API base.
+var baseHeadings = map[string]int{
+	"base url": 2, "base path": 2, "base uri": 2, "base": 2, "api base": 3, "api base url": 3,
+	"api url": 3, "api root": 3, "api endpoint": 3, "api base path": 3,
+}
+
+// baseRowLabels are normalised first cells of a table row whose other cells state
+// the API base.
+var baseRowLabels = map[string]int{
+	"base url": 2, "base path": 2, "base uri": 2, "base": 2, "api base": 3, "api base url": 3,
+	"api url": 3, "api root": 3, "api endpoint": 3, "api base path": 3,
+	"api": 1, "rest api": 1, "http api": 1,
+}
+
+// authRowLabels are normalised first cells of a table row that states auth.
+var authRowLabels = map[string]bool{
+	"auth": true, "authentication": true, "authorization": true, "api key": true, "api keys": true, "credentials": true,
+}
+
+// baseKeys are frontmatter keys (lower-cased, without "_", "-" and spaces) that state
+// the API base, read at the top level, under "metadata", and one map below that
+// ("metadata: {moltbot: {api_base: ...}}").
+var baseKeys = map[string]int{
+	"apibase": 3, "apibaseurl": 3, "apiurl": 3, "apiroot": 3, "apiendpoint": 3,
+	"baseurl": 2, "basepath": 2, "baseuri": 2,
+}
+
+// addBase records a candidate.
+func (p *parser) addBase(v string, tier, strength int) {
+	p.bases = append(p.bases, baseCandidate{value: v, tier: tier, strength: strength, order: len(p.bases)})
+}
+
+// notePlaceholder remembers the first line where the base is a placeholder.
+func (p *parser) notePlaceholder(line int) {
+	if p.placeholder == 0 {
+		p.placeholder = max(line, 1)
+	}
+}
+
+// tier returns the candidate tier of the current section.
+func (p *parser) tier() int {
+	switch p.kind() {
+	case kindAPI:
+		return 0
+	case kindPreamble:
+		return 1
+	}
+	return 2
+}
+
+// scanLine looks for base and auth labels in one line of plain text. line returns
+// the line number, computed only when a placeholder is met.
+func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
+	if !hasLabelHint(l) {
+		return
+	}
+	if labelFollows(l, "base") || labelFollows(l, "api") {
+		for _, m := range baseLabelRe.FindAllStringSubmatchIndex(l, -1) {
+			label := l[m[2]:m[3]]
+			if weakLabel(label) && !labelAtStart(l[:m[2]]) {
+				continue
+			}
+			v, placeholder := baseValue(l[m[1]:])
+			switch {
+			case v != "":
+				p.addBase(v, tier, labelStrength(label))
+			case placeholder:
+				p.notePlaceholder(line())
+			}
+		}
+	}
+	if !authToo || p.kind() == kindAuth {
+		return
+	}
+	if labelFollows(l, "auth") || labelFollows(l, "api key") || labelFollows(l, "credential") {
+		if m := authLabelRe.FindStringSubmatch(strings.TrimSpace(l)); m != nil && !isHeaderExample(m[2]) {
+			p.addAuth(strings.TrimSpace(l))
+		}
+	}
+}
+
+// labelFollows is a fast check that word (lower-case ASCII) occurs in s, ignoring
+// case, followed within a few letters, spaces, quotes, "_" or "-" by ":" or "=":
+// "API Base:", "api_base =", "Authentication:". Most lines that name an API
+// ("GET /api/v1/x") fail it without running a regular expression.
+func labelFollows(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for j < len(word) && (s[i+j]|0x20) == word[j] {
+			j++
+		}
+		if j < len(word) {
+			continue
+		}
+		for k, n := i+j, 0; k < len(s) && n < 16; k, n = k+1, n+1 {
+			c := s[k]
+			if c == ':' || c == '=' {
+				return true
+			}
+			if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c == ' ' || c == '_' || c == '-' || c == '"' || c == '\'' || c == '*' || c == '`') {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// isHeaderExample reports an auth value that is only a header name with nothing
+// after it, such as a stray "Authorization:" column title.
+func isHeaderExample(v string) bool { return strings.TrimSpace(v) == "" }
+
+// addAuth adds an auth rule once.
+func (p *parser) addAuth(t string) {
+	for _, a := range p.doc.Auth {
+		if a == t {
+			return
+		}
+	}
+	p.doc.Auth = append(p.doc.Auth, t)
+}
+
+// labelAtStart reports whether the text before a weak label is at most two words
+// with no punctuation: "API:", "- Customer API:", "REST API:".
+func labelAtStart(prefix string) bool {
+	prefix = strings.TrimLeft(prefix, " \t-+>#|\"'")
+	if strings.ContainsAny(prefix, ":.,;()=") {
+		return false
+	}
+	return len(strings.Fields(prefix)) <= 2
+}
+
+// baseValue reads the value after a base label: its first field when that is a URL
+// or a path, else the first http(s) URL later on the line ("Set X (e.g.
+// https://x.example)"). placeholder reports a value that is a template such as
+// "{BASE_URL}", "<api_base>" or "https://<your-deployment>.example".
+func baseValue(rest string) (v string, placeholder bool) {
+	f := firstField(rest)
+	f = strings.Trim(f, "`\"'*[]")
+	f = strings.TrimRight(f, ".,;:)")
+	if plausibleBase(f) {
+		return f, false
+	}
+	if isPlaceholder(f) {
+		return "", true
+	}
+	if i := strings.Index(rest, "http"); i >= 0 {
+		u := rest[i:]
+		if j := strings.IndexAny(u, " \t`\"'<>()[]"); j >= 0 {
+			u = u[:j]
+		}
+		u = strings.TrimRight(u, ".,;:*")
+		if (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) && plausibleBase(u) {
+			return u, false
+		}
+	}
+	return "", false
+}
+
+// isPlaceholder reports a template rather than a value: braces, angle brackets, a
+// shell variable, or an upper-case identifier such as API_BASE.
+func isPlaceholder(v string) bool {
+	if v == "" {
+		return false
+	}
+	if strings.ContainsAny(v, "{}<>") || strings.HasPrefix(v, "$") {
+		return true
+	}
+	upper := len(v) >= 3
+	for _, r := range v {
+		if !(r >= 'A' && r <= 'Z' || r == '_' || r >= '0' && r <= '9') {
+			upper = false
+			break
+		}
+	}
+	return upper && strings.Contains(v, "_")
+}
+
+// scanParagraph reads the source lines of a paragraph (or of the paragraphs of a
+// blockquote) for labels: consecutive label lines of one paragraph ("**Docs:** x",
+// "**API Base:** y") are separate statements, although the plain text joins them.
+func (p *parser) scanParagraph(n ast.Node, text string, tier int, authToo bool) {
+	if !hasLabelHint(text) {
+		return // the plain text holds every label the source lines do
+	}
+	p.scanLines(n, tier, authToo)
+}
+
+// scanLines reads the source lines of a paragraph, or of a blockquote's paragraphs.
+func (p *parser) scanLines(n ast.Node, tier int, authToo bool) {
+	switch b := n.(type) {
+	case *ast.Paragraph:
+		lines := b.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			raw := seg.Value(p.src)
+			if !hasLabelHint(unsafeString(raw)) {
+				continue
+			}
+			l := stripMarkup(string(raw))
+			p.scanLine(l, tier, authToo, func() int { return p.lineOf(seg.Start) })
+		}
+	case *ast.Blockquote:
+		for c := b.FirstChild(); c != nil; c = c.NextSibling() {
+			p.scanLines(c, tier, authToo)
+		}
+	}
+}
+
+// hasLabelHint is a fast single pass for lines that may hold a base or auth label:
+// "api", "auth", "base" or "credential" followed by ":" or "=" (see labelFollows).
+func hasLabelHint(l string) bool {
+	if strings.IndexByte(l, ':') < 0 && strings.IndexByte(l, '=') < 0 {
+		return false // the common case, checked at memory speed
+	}
+	for i := 0; i+3 <= len(l); i++ {
+		var word string
+		switch l[i] | 0x20 {
+		case 'a':
+			switch l[i+1] | 0x20 {
+			case 'p':
+				word = "api"
+			case 'u':
+				word = "auth"
+			}
+		case 'b':
+			word = "base"
+		case 'c':
+			word = "credential"
+		}
+		if word != "" && labelFollows(l[i:min(len(l), i+len(word)+16)], word) {
+			return true
+		}
+	}
+	return false
+}
+
+// labelWord is a fast check that a table's first cell may name the base or auth:
+// it contains "api", "base", "auth" or "cred", in any case.
+func labelWord(l string) bool {
+	for i := 0; i+3 <= len(l); i++ {
+		a, b, c := l[i]|0x20, l[i+1]|0x20, l[i+2]|0x20
+		switch {
+		case a == 'a' && (b == 'p' && c == 'i' || b == 'u' && c == 't'),
+			a == 'b' && b == 'a' && c == 's',
+			a == 'c' && b == 'r' && c == 'e':
+			return true
+		}
+	}
+	return false
+}
+
+// stripMarkup drops the emphasis and code markers of a source line, so that
+// "**API Base:** `https://x`" reads "API Base: https://x".
+func stripMarkup(l string) string {
+	if !strings.ContainsAny(l, "*`") {
+		return l
+	}
+	return markupStripper.Replace(l)
+}
+
+var markupStripper = strings.NewReplacer("*", "", "`", "")
+
+// keyFolder removes the separators of a label or key: "API_Base-URL" -> "APIBaseURL".
+var keyFolder = strings.NewReplacer("_", "", "-", "", " ", "")
+
+// unsafeString views b as a string without copying, for read-only checks.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// baseHeading notes a heading (normalised) that names the API base: one of the
+// next blocks of its section holds the value.
+func (p *parser) baseHeading(norm string) {
+	p.baseNext, p.baseLeft = 0, 0
+	if s, ok := baseHeadings[norm]; ok {
+		p.baseNext, p.baseLeft = s, baseBlocks
+	}
+}
+
+// baseBlocks is how many blocks after a base heading are read for its value: the
+// URL may follow a sentence ("Set your base URL first:").
+const baseBlocks = 3
+
+// baseFromNext reads a block after a base heading: a line that is only a URL or a
+// path, or a labelled one ("- Production: https://x"), the first one found.
+func (p *parser) baseFromNext(lines []string, line func() int) {
+	s := p.baseNext
+	for _, l := range lines {
+		f := strings.Fields(l)
+		v := ""
+		switch {
+		case len(f) == 1:
+			v = strings.TrimRight(strings.Trim(f[0], "`<>\"'*"), ".,;")
+			if isPlaceholder(v) {
+				p.notePlaceholder(line())
+				continue
+			}
+		case len(f) > 1 && strings.HasSuffix(f[0], ":") && len(f[0]) <= 24:
+			v, _ = baseValue(strings.Join(f[1:], " "))
+		}
+		if v != "" && plausibleBase(v) {
+			p.addBase(v, 0, s)
+			p.baseNext, p.baseLeft = 0, 0
+			return
+		}
+	}
+	if p.baseLeft--; p.baseLeft <= 0 {
+		p.baseNext = 0
+	}
+}
+
+// tableRows reads the rows of a table (as rendered by tableText) for a first cell
+// that names the API base or auth.
+func (p *parser) tableRows(text string, n ast.Node) {
+	tier := p.tier()
+	for rest := text; rest != ""; {
+		var row string
+		row, rest, _ = strings.Cut(rest, "\n")
+		label, cells, ok := strings.Cut(row, " | ")
+		if !ok || len(label) > 40 || !labelWord(label) {
+			continue
+		}
+		l := normalizeHeading(label)
+		if s, ok := baseRowLabels[l]; ok {
+			v, placeholder := rowValue(cells, s > 1)
+			switch {
+			case v != "":
+				p.addBase(v, tier, s)
+			case placeholder:
+				p.notePlaceholder(p.lineOfNode(n))
+			}
+			continue
+		}
+		if authRowLabels[l] && p.kind() != kindAuth {
+			if v := strings.TrimSpace(strings.ReplaceAll(cells, " | ", " ")); v != "" && v != "-" && v != "—" {
+				p.addAuth(strings.TrimSpace(label) + ": " + v)
+			}
+		}
+	}
+}
+
+// rowValue returns the first URL in the cells, or (when paths is true, or for a bare
+// "API" row) the first absolute path.
+func rowValue(cells string, _ bool) (v string, placeholder bool) {
+	for _, f := range strings.Fields(strings.ReplaceAll(cells, " | ", " ")) {
+		f = strings.TrimRight(strings.Trim(f, "`\"'*[]()<>"), ".,;:")
+		if plausibleBase(f) {
+			return f, false
+		}
+		if isPlaceholder(f) && strings.Contains(strings.ToLower(f), "base") {
+			placeholder = true
+		}
+	}
+	return "", placeholder
+}
+
+// frontmatterBase reads base keys from the frontmatter: top level, "metadata", and
+// one map below "metadata".
+func (p *parser) frontmatterBase() {
+	fm := p.doc.Frontmatter
+	if fm == nil {
+		return
+	}
+	p.baseKeysIn(fm)
+	meta, _ := fm["metadata"].(map[string]any)
+	if meta == nil {
+		return
+	}
+	p.baseKeysIn(meta)
+	for _, v := range meta {
+		if ns, ok := v.(map[string]any); ok {
+			p.baseKeysIn(ns)
+		}
+	}
+}
+
+// baseKeysIn adds the base and auth keys of one frontmatter map, in key order so
+// the result does not depend on map iteration.
+func (p *parser) baseKeysIn(m map[string]any) {
+	var found []baseCandidate
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		nk := keyFolder.Replace(strings.ToLower(k))
+		if nk == "auth" || nk == "authentication" {
+			if t := strings.TrimSpace(s); t != "" {
+				p.addAuth(k + ": " + t)
+			}
+			continue
+		}
+		st, ok := baseKeys[nk]
+		if !ok {
+			continue
+		}
+		s = strings.TrimSpace(s)
+		switch {
+		case plausibleBase(s):
+			found = append(found, baseCandidate{value: s, strength: st, order: len(found)})
+		case isPlaceholder(s):
+			p.notePlaceholder(1)
+		}
+	}
+	// Deterministic order: strongest first, then by value.
+	for len(found) > 0 {
+		best := 0
+		for i, c := range found {
+			if c.strength > found[best].strength || c.strength == found[best].strength && c.value < found[best].value {
+				best = i
+			}
+		}
+		p.addBase(found[best].value, 1, found[best].strength)
+		found = append(found[:best], found[best+1:]...)
+	}
+}
+
+// pickBase returns the best candidate, or "".
+func (p *parser) pickBase() string {
+	if len(p.bases) == 0 {
+		return ""
+	}
+	best := p.bases[0]
+	for _, c := range p.bases[1:] {
+		if c.better(best) {
+			best = c
+		}
+	}
+	return best.value
+}
+
+// containsFold reports whether s contains the lower-case ASCII word, ignoring case.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for j < len(word) && (s[i+j]|0x20) == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
+}
+
+// plausibleBase accepts an absolute http(s) URL without userinfo, or an absolute path.
+func plausibleBase(v string) bool {
+	if strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") {
+		return !strings.ContainsAny(v, "{}<>")
+	}
+	if !strings.HasPrefix(v, "https://") && !strings.HasPrefix(v, "http://") {
+		return false
+	}
+	u, err := url.Parse(v)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil &&
+		!strings.ContainsAny(v, "{}<>")
+}

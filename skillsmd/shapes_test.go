@@ -1,0 +1,98 @@
+package skillsmd_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/discovery/skillsmd"
+)
+
+// baseShapes gives each base/auth fixture (one per way real documents state them;
+// see testdata/skillsmd-shapes.md at the module root) the API base a careful reader
+// extracts, whether auth is stated, and the warning expected when there is no base.
+var baseShapes = []struct {
+	file, title, h2, base string
+	auth                  bool
+	warning               string
+}{
+	{"base-label-lines.md", "Parcel Tracker", "Reading", "https://parcels.example.net/api", true, ""},
+	{"base-summary-labels.md", "Fetcher - HTTP client for agents", "Endpoints", "https://api.fetcher.example", false, ""},
+	{"base-frontmatter-nested.md", "Chat Room", "Send a message", "https://chat.example.org/api/v1", false, ""},
+	{"base-frontmatter-top.md", "Notes", "", "https://notes.example.com/v2", true, ""},
+	{"base-heading.md", "Ride Demo", "Base URL|Authentication", "https://rides.example.app", true, ""},
+	{"base-heading-paragraph.md", "Credit Agent", "Description|Base URL|Auth", "http://localhost:3000", true, ""},
+	{"base-heading-list.md", "Bounty Listings", "Base URL|Quick Start", "https://listings.example.org", false, ""},
+	{"base-table.md", "Deals", "Tools|Settings", "https://deals.example.com/api/v1", true, ""},
+	{"base-api-label.md", "Five to Six", "Entry Points", "https://five.example.io/api/v1", false, ""},
+	{"base-path-only.md", "Inventory", "Overview", "/v0", true, ""},
+	{"base-example-url.md", "Bounty Board", "Create account", "https://board.example.com", false, ""},
+	{"base-two-labels.md", "Forum", "Rules", "https://forum.example.red/forum/api", false, ""},
+	{"base-placeholder.md", "Town Game", "Register", "", false, skillsmd.WarnBasePlaceholder},
+}
+
+// TestBaseShapes checks every shape fixture and computes the figures measured on
+// unseen documents for issue 11 (title, H2 headings, API base), which must be 100%
+// over our own fixtures.
+func TestBaseShapes(t *testing.T) {
+	t.Parallel()
+	var titles, h2s, bases int
+	for _, tc := range baseShapes {
+		d := parse(t, tc.file)
+		var h2 []string
+		for _, s := range d.Sections {
+			if s.Level == 2 {
+				h2 = append(h2, s.Heading)
+			}
+		}
+		if d.Title == tc.title {
+			titles++
+		} else {
+			t.Errorf("%s: Title = %q, want %q", tc.file, d.Title, tc.title)
+		}
+		if strings.Join(h2, "|") == tc.h2 {
+			h2s++
+		} else {
+			t.Errorf("%s: H2 = %q, want %q", tc.file, strings.Join(h2, "|"), tc.h2)
+		}
+		if d.BaseURL == tc.base {
+			bases++
+		} else {
+			t.Errorf("%s: BaseURL = %q, want %q", tc.file, d.BaseURL, tc.base)
+		}
+		if (len(d.Auth) > 0) != tc.auth {
+			t.Errorf("%s: Auth = %q, want stated: %v", tc.file, d.Auth, tc.auth)
+		}
+		if tc.base == "" {
+			if !strings.Contains(codes(d), tc.warning) || tc.warning == "" {
+				t.Errorf("%s: no base and no warning saying why: %q", tc.file, codes(d))
+			}
+			for _, w := range d.Warnings {
+				if strings.Contains(w.Message, "BASE_URL") {
+					t.Errorf("%s: warning quotes the document: %v", tc.file, w)
+				}
+			}
+		}
+	}
+	n := len(baseShapes)
+	t.Logf("shape fixtures: title %d/%d, H2 %d/%d, API base %d/%d", titles, n, h2s, n, bases, n)
+}
+
+// TestBaseNotFromCode checks that labels inside code blocks and prose that merely
+// mentions an API are not read as the API base.
+func TestBaseNotFromCode(t *testing.T) {
+	t.Parallel()
+	for _, doc := range []string{
+		"# T\n\n## Setup\n\n```bash\nBASE_URL=https://example.com/api\n```\n",
+		"# T\n\nThe API docs: https://example.com/docs explain more.\n",
+		"# T\n\n- The database: postgres://db.example.com\n",
+		"# T\n\n- GET /api/v1/items: list the items.\n",
+	} {
+		d, err := skillsmd.Parse([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.BaseURL != "" {
+			t.Errorf("BaseURL = %q from %q", d.BaseURL, doc)
+		}
+	}
+}
