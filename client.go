@@ -148,7 +148,8 @@ type Client struct {
 	maxStale       time.Duration
 	lastGood       LastGoodStore
 	logger         *slog.Logger
-	http           *http.Client // cache → retries → counting → base transport
+	http           *http.Client // cache → retries → counting → base transport, for public origins
+	httpPrivate    *http.Client // the same stack with its own cache partition, for private origins
 	now            func() time.Time
 	closeIdleConns func()
 	guard          *dialGuard        // private-address guard shared by every transport
@@ -301,16 +302,20 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 			tr.attempts.Add(1)
 		}
 	}
-	c.http = &http.Client{
-		// Cache outside the retries: a fresh hit never touches the network and a
-		// revalidation is retried as a unit (dependencies.md §2.2).
-		Transport: &httpcache.Transport{
-			Transport:           belowCache{base: &retryablehttp.RoundTripper{Client: rc}},
-			Cache:               cache,
-			MarkCachedResponses: true,
-		},
-		CheckRedirect: c.checkRedirect, // reached only if a 3xx ever comes back through the stack
+	below := belowCache{base: &retryablehttp.RoundTripper{Client: rc}}
+	stack := func(cache Cache) *http.Client {
+		return &http.Client{
+			// Cache outside the retries: a fresh hit never touches the network and a
+			// revalidation is retried as a unit (dependencies.md §2.2).
+			Transport:     &httpcache.Transport{Transport: below, Cache: cache, MarkCachedResponses: true},
+			CheckRedirect: c.checkRedirect, // reached only if a 3xx ever comes back through the stack
+		}
 	}
+	// One cache partition per policy class, as for connection pools: a fresh copy a
+	// private origin fetched must never answer a public origin's request (a pointer or
+	// a consented redirect to that URL) without the private-address guard seeing it.
+	c.http = stack(cache)
+	c.httpPrivate = stack(partition{cache, "private-origin "})
 	c.closeIdleConns = inner.CloseIdleConnections
 	return c, nil
 }
@@ -413,6 +418,21 @@ func (b belowCache) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return resp, err
 }
+
+// partition is a Cache whose keys carry a prefix: one Cache, separate key spaces.
+type partition struct {
+	Cache
+	prefix string
+}
+
+// Get returns the response stored under key in the partition.
+func (p partition) Get(key string) ([]byte, bool) { return p.Cache.Get(p.prefix + key) }
+
+// Set stores a response under key in the partition.
+func (p partition) Set(key string, value []byte) { p.Cache.Set(p.prefix+key, value) }
+
+// Delete removes key from the partition.
+func (p partition) Delete(key string) { p.Cache.Delete(p.prefix + key) }
 
 // stripStaleIfError removes the stale-if-error directive from Cache-Control.
 func stripStaleIfError(h http.Header) {
@@ -578,7 +598,12 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 			return nil, func() {}, err
 		}
 		req.Header = header.Clone()
-		resp, err := c.http.Do(req)
+		hc := c.http
+		if privateOrigin(tr.origin) {
+			hc = c.httpPrivate
+		}
+		tr.belowErr, tr.belowResp = nil, nil // what the cache sees below is per round
+		resp, err := hc.Do(req)
 		resp, err = uncache(resp, err, tr)
 		var cn *consentNeeded
 		if err == nil || !errors.As(err, &cn) {

@@ -329,7 +329,9 @@ func fetchDoc[T any](ctx context.Context, c *Client, o Origin, spec docSpec[T]) 
 // and read-only.
 func fetchShared[T any](ctx context.Context, c *Client, o Origin, u string, spec docSpec[T]) outcome[T] {
 	shown := redactString(u)
-	v, err := c.flight.do(ctx, spec.key(u), func(ctx context.Context) any { return fetchURL(ctx, c, o, u, spec) })
+	// Callers share a fetch only for the same kind, URL and discovery origin: the origin
+	// sets the private-address policy and the consent decisions of the fetch.
+	v, err := c.flight.do(ctx, spec.key(u)+" for "+o.String(), func(ctx context.Context) any { return fetchURL(ctx, c, o, u, spec) })
 	if err != nil {
 		return outcome[T]{fetch: Fetch{URL: shown}, err: fmt.Errorf("discovery: GET %s: %w", shown, err)}
 	}

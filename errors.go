@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Sentinel errors. Test for them with [errors.Is]; messages may change.
@@ -96,12 +98,14 @@ func (e *FetchError) Error() string {
 }
 
 // unprefixed returns err's text without a leading "discovery: ", so that wrapping one
-// of this package's errors does not say "discovery:" twice.
+// of this package's errors does not say "discovery:" twice, and scrubbed: a cause from
+// net/http may quote a URL the site chose (a Location header that does not parse), with
+// its userinfo or query.
 func unprefixed(err error) string {
 	if err == nil {
 		return "<nil>"
 	}
-	return strings.TrimPrefix(err.Error(), "discovery: ")
+	return secrets.Scrub(strings.TrimPrefix(err.Error(), "discovery: "))
 }
 
 // RedirectError reports a redirect to another origin that was not followed: the

@@ -190,10 +190,14 @@ func (c *cappedBody) Close() error { return c.rc.Close() }
 // credentialHeaders are the request headers that carry the caller's credentials.
 var credentialHeaders = []string{"Authorization", "Cookie", "Proxy-Authorization"}
 
+// hasCredentials reports a credential header in any spelling: net/http sends the
+// keys of a Header map as they are, so "authorization" set directly counts too.
 func hasCredentials(h http.Header) bool {
-	for _, k := range credentialHeaders {
-		if h.Get(k) != "" {
-			return true
+	for k, vs := range h {
+		for _, c := range credentialHeaders {
+			if strings.EqualFold(k, c) && len(vs) > 0 {
+				return true
+			}
 		}
 	}
 	return false

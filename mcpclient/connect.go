@@ -211,7 +211,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	defer cancel()
 	cs, err := client.Connect(cctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: o.ProtocolVersion})
 	if err != nil {
-		return nil, fmt.Errorf("mcpclient: connect to %s: %w", redactURL(endpoint), err)
+		return nil, fmt.Errorf("mcpclient: connect to %s: %w", redactURL(endpoint), scrub(err))
 	}
 	s := &Session{Name: name, Endpoint: redactURL(endpoint), cs: cs, opts: o}
 	if ir := cs.InitializeResult(); ir != nil {
@@ -267,6 +267,9 @@ func IsRead(req *http.Request) bool {
 		return false
 	}
 	for _, m := range msgs {
+		if m.bad {
+			return false
+		}
 		if m.Method == "" {
 			continue // a response to the server's own request
 		}
@@ -287,8 +290,10 @@ func Subject(req *http.Request) string {
 	var parts []string
 	for _, m := range msgs {
 		switch {
-		case m.Method == "tools/call" && m.Params.Name != "":
-			parts = append(parts, "tool "+m.Params.Name)
+		case m.bad:
+			parts = append(parts, "a malformed or ambiguous request")
+		case m.Method == "tools/call" && m.Name != "":
+			parts = append(parts, "tool "+m.Name)
 		case m.Method != "":
 			parts = append(parts, m.Method)
 		}
@@ -297,35 +302,145 @@ func Subject(req *http.Request) string {
 }
 
 type message struct {
-	Method string `json:"method"`
-	Params struct {
-		Name string `json:"name"`
-	} `json:"params"`
+	Method string
+	Name   string // params.name
+	bad    bool   // ambiguous: a key that only differs in case, or a duplicate
 }
 
-// peekMessages reads the JSON-RPC message (or batch) in a POST body and restores it.
+// peekMessages reads the JSON-RPC message (or batch) in a POST body and restores the
+// body whole. A body over maxPeek bytes is not classified (nil, false).
 func peekMessages(req *http.Request) ([]message, bool) {
 	if req.Method != http.MethodPost || req.Body == nil {
 		return nil, false
 	}
-	data, err := io.ReadAll(io.LimitReader(req.Body, maxPeek+1))
-	req.Body.Close()
-	req.Body = io.NopCloser(bytes.NewReader(data))
-	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	orig, getBody := req.Body, req.GetBody
+	data, err := io.ReadAll(io.LimitReader(orig, maxPeek+1))
 	if err != nil || len(data) > maxPeek {
+		// Too large to classify: give the transport everything, the part read first.
+		req.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(data), orig), orig}
+		req.GetBody = getBody
 		return nil, false
 	}
+	orig.Close()
+	req.Body = io.NopCloser(bytes.NewReader(data))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '[' {
-		var batch []message
+		var batch []json.RawMessage
 		if json.Unmarshal(data, &batch) != nil {
 			return nil, false
 		}
-		return batch, true
+		out := make([]message, 0, len(batch))
+		for _, m := range batch {
+			msg, ok := decodeMessage(m)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, msg)
+		}
+		return out, true
+	}
+	m, ok := decodeMessage(data)
+	return []message{m}, ok
+}
+
+// decodeMessage reads method and params.name exactly as a case-sensitive JSON-RPC
+// server would. encoding/json matches keys without regard to case and keeps the last
+// duplicate, so a body with "method" and "Method" (or two "method" keys) could be read
+// here as one method and by the server as another: such a message is marked bad, and
+// bad messages are writes.
+func decodeMessage(data []byte) (message, bool) {
+	fields, ok := objectFields(data)
+	if !ok {
+		return message{}, false
 	}
 	var m message
-	if json.Unmarshal(data, &m) != nil {
+	m.bad = fields[ambiguousKey] != nil || spelledOddly(fields, "method", "params", "result", "error")
+	if raw, ok := fields["method"]; ok {
+		if json.Unmarshal(raw, &m.Method) != nil {
+			return message{}, false
+		}
+	} else if fields["result"] == nil && fields["error"] == nil {
+		m.bad = true // neither a request nor a response
+	}
+	if raw, ok := fields["params"]; ok {
+		if params, ok := objectFields(raw); ok {
+			if n, ok := params["name"]; ok {
+				_ = json.Unmarshal(n, &m.Name)
+			}
+			if params[ambiguousKey] != nil || spelledOddly(params, "name") {
+				m.bad = true
+			}
+		}
+	}
+	return m, true
+}
+
+// spelledOddly reports a key that equals one of names when case is ignored but is not
+// spelled exactly so ("Method"): servers disagree on such keys.
+func spelledOddly(fields map[string]json.RawMessage, names ...string) bool {
+	for k := range fields {
+		for _, n := range names {
+			if k != n && strings.EqualFold(k, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ambiguousKey marks, in objectFields' result, an object whose keys collide when case
+// is ignored.
+const ambiguousKey = "\x00ambiguous"
+
+// objectFields returns the members of a JSON object by exact key, with ambiguousKey set
+// when two keys are equal ignoring case.
+func objectFields(data []byte) (map[string]json.RawMessage, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, false
 	}
-	return []message{m}, true
+	out := map[string]json.RawMessage{}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		key, ok := t.(string)
+		if !ok {
+			return nil, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		folded := strings.ToLower(key)
+		if seen[folded] {
+			out[ambiguousKey] = json.RawMessage("true")
+		}
+		seen[folded] = true
+		out[key] = v
+	}
+	return out, true
+}
+
+// scrubbed is an error whose text is redacted: the SDK's and net/http's errors quote the
+// endpoint URL, which the site chose and which may carry a token in its query.
+type scrubbed struct{ err error }
+
+// Error implements the error interface.
+func (e scrubbed) Error() string { return discovery.Redact(e.err.Error()) }
+
+// Unwrap returns the original error.
+func (e scrubbed) Unwrap() error { return e.err }
+
+func scrub(err error) error {
+	if err == nil {
+		return nil
+	}
+	return scrubbed{err}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -272,6 +273,14 @@ func TestIsRead(t *testing.T) {
 		{"DELETE", ``, "abc", true, ""},
 		{"DELETE", ``, "", false, ""},
 		{"PUT", `{"method":"ping"}`, "", false, ""},
+		// Disguises: keys that differ only in case, duplicates, no method at all.
+		{"POST", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"delete_all"},"Method":"ping"}`, "", false, "a malformed or ambiguous request"},
+		{"POST", `{"jsonrpc":"2.0","id":2,"Method":"tools/call","method":"ping"}`, "", false, "a malformed or ambiguous request"},
+		{"POST", `{"jsonrpc":"2.0","id":2,"method":"tools/call","method":"ping"}`, "", false, "a malformed or ambiguous request"},
+		{"POST", `{"jsonrpc":"2.0","id":2,"METHOD":"tools/call"}`, "", false, "a malformed or ambiguous request"},
+		{"POST", `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"mEthod":"tools/call","method":"ping"}]`, "", false, "ping, a malformed or ambiguous request"},
+		{"POST", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","Name":"b"}}`, "", false, "a malformed or ambiguous request"},
+		{"POST", `{"jsonrpc":"2.0","id":2}`, "", false, "a malformed or ambiguous request"},
 	} {
 		req, _ := http.NewRequest(tc.method, "https://mcp.example/mcp", strings.NewReader(tc.body))
 		if tc.header != "" {
@@ -410,5 +419,33 @@ func TestConnectFromDiscovery(t *testing.T) {
 	srv.mu.Unlock()
 	if after != before {
 		t.Errorf("a denied connection reached the server")
+	}
+}
+
+// TestIsReadKeepsLargeBodies: a body too large to classify is a write, and reaches the
+// transport whole.
+func TestIsReadKeepsLargeBodies(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"upload","arguments":{"data":"` + strings.Repeat("x", 5<<20) + `"}}}`
+	req, _ := http.NewRequest("POST", "https://mcp.example/mcp", io.NopCloser(strings.NewReader(body)))
+	req.ContentLength = -1
+	if mcpclient.IsRead(req) {
+		t.Error("a 5 MiB body was classified as a read")
+	}
+	if got := readAll(req); got != body {
+		t.Errorf("body after classification: %d bytes, want %d", len(got), len(body))
+	}
+}
+
+// TestErrorsAreRedacted: a server's URL with a token in its query never reaches an error.
+func TestErrorsAreRedacted(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hj, _ := w.(http.Hijacker)
+		conn, _, _ := hj.Hijack()
+		conn.Close() // drop the connection: the SDK's error quotes the URL
+	}))
+	defer ts.Close()
+	_, err := mcpclient.ConnectURL(t.Context(), localClient(t, nil), ts.URL+"/mcp?access_token=QSECRETVALUE77", false, nil)
+	if err == nil || strings.Contains(err.Error(), "QSECRETVALUE77") {
+		t.Errorf("error = %v", err)
 	}
 }

@@ -318,7 +318,7 @@ func (s *Session) callError(method string, err error) error {
 		}
 		return fmt.Errorf("mcpclient: %s: error %d: %s", method, we.Code, quote(we.Message))
 	}
-	return fmt.Errorf("mcpclient: %s: %w", method, err)
+	return fmt.Errorf("mcpclient: %s: %w", method, scrub(err))
 }
 
 // legacySkills reads the drafts, in order of trust: skill://index.json, FastMCP
