@@ -1,0 +1,60 @@
+// Package tools gives a model function-calling tools over discovery and a skills
+// catalog: discover a site's guidance, list and read Agent Skills, list a site's MCP
+// servers. Each [Tool] has a JSON Schema (draft 2020-12) for its input and its
+// structured output; [Toolset.Call] validates the input, runs the tool and returns a
+// [Result] whose Text is bounded for a model's context window.
+//
+// Quick start:
+//
+//	c, err := discovery.NewClient(&discovery.Options{Consent: askUser})
+//	if err != nil {
+//		return err
+//	}
+//	cat := catalog.New(&catalog.Options{Approvals: catalog.NewMemoryApprovals()})
+//	ts := tools.New(c, cat, &tools.Options{Approve: askUserAboutSkill})
+//	for _, t := range ts.Tools() {
+//		register(t.Name, t.Description, t.InputSchema) // with the model's API
+//	}
+//	res, err := ts.Call(ctx, "discover_site", json.RawMessage(`{"origin": "example.com"}`))
+//
+// # Tools
+//
+//   - discover_site(origin, structured?): the site's /.well-known/skills.md rendered
+//     for a model (or, for a site that publishes only mcp.json, its servers and
+//     tools); with structured, mcp.json as well.
+//   - list_skills(origin?): the catalog's skills; with origin, that site's
+//     well-known skills index is added to the catalog first.
+//   - read_skill(name): activates a skill: its SKILL.md and the list of its other
+//     files. The catalog may require the user's approval ([Options.Approve]).
+//   - read_skill_file(name, path, offset?): one file of an activated skill.
+//   - list_mcp_servers(origin): the MCP servers a site's mcp.json lists. Nothing is
+//     connected to.
+//
+// # Errors
+//
+// Every error is written for the model to act on. An input that does not match the
+// schema is an [*InputError] (wrapping [ErrInvalidInput]) naming each offending JSON
+// pointer and what to send instead; an unknown tool wraps [ErrUnknownTool]; a skill
+// that needs the user's approval wraps catalog.ErrNeedsApproval (and
+// *catalog.ApprovalError) and tells the model to ask the user. Errors of the
+// discovery client and the catalog are wrapped with %w, so errors.Is and errors.As
+// reach them.
+//
+// # Security
+//
+// Everything a site, a skill or an MCP server published is untrusted data. Text puts
+// such content inside a fence whose closing tag carries a random nonce (as
+// skillsmd.Document.ForModel does), labelled with where it came from, so the
+// content cannot close the fence. Site text other than SKILL.md and skill files is
+// passed through discovery.Redact. Skill content is shown as published (an approved
+// skill's instructions must stay intact), without control and bidi characters.
+//
+// The origins a model passes are subject to the discovery Client's policy: a Client
+// without discovery.Options.AllowPrivateOrigins refuses localhost and private
+// addresses, which is what an agent whose model chooses origins should use.
+//
+// # Concurrency
+//
+// A Toolset is safe for concurrent use by multiple goroutines. The Client and the
+// Catalog it is given are too; an [ApprovalFunc] may be called concurrently.
+package tools
