@@ -635,9 +635,9 @@ func TestNoCredentialsToOtherOrigins(t *testing.T) {
 		t.Errorf("same-origin call: Authorization = %v", a)
 	}
 	// Another origin: the prompt says credentials would be sent; this user says no.
-	for _, h := range []string{"Authorization", "Cookie", "Proxy-Authorization"} {
+	for _, h := range []string{"Authorization", "Cookie", "Proxy-Authorization", "authorization", "COOKIE"} {
 		req, _ = http.NewRequestWithContext(t.Context(), http.MethodGet, other.URL+"/api", nil)
-		req.Header.Set(h, "secret-value")
+		req.Header[h] = []string{"secret-value"} // as written: net/http sends the key as is
 		resp, err := hc.Do(req)
 		if err == nil {
 			resp.Body.Close()
@@ -660,8 +660,8 @@ func TestNoCredentialsToOtherOrigins(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	if credAsks != 3 {
-		t.Errorf("%d consent requests said credentials would be sent, want 3", credAsks)
+	if credAsks != 5 {
+		t.Errorf("%d consent requests said credentials would be sent, want 5", credAsks)
 	}
 	// Without credentials, the same call is allowed (this user's rule) and carries none.
 	if resp, err := hc.Get(other.URL + "/api"); err != nil {
@@ -964,5 +964,66 @@ func TestNoSecretsInReports(t *testing.T) {
 	}
 	if !strings.Contains(all, "card.json") {
 		t.Errorf("the reports lost what they are about:\n%s", all)
+	}
+}
+
+// TestCacheAndFlightKeepThePolicy (class 2, found by review): a fresh copy in the HTTP
+// cache, or a fetch in flight, made for a private origin never answers a public
+// origin's request for the same URL; and a consented redirect never loops on consent.
+func TestCacheAndFlightKeepThePolicy(t *testing.T) {
+	t.Parallel()
+	var loop string
+	var private atomic.Int32
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Host == "example.com" {
+			http.Redirect(w, r, loop+r.URL.Path, http.StatusFound)
+			return
+		}
+		private.Add(1)
+		w.Header().Set("Content-Type", "text/markdown")
+		w.Header().Set("Cache-Control", "max-age=3600")
+		fmt.Fprint(w, "# Internal admin\n\nSECRET-INTRANET-CONTENT\n")
+	}))
+	loop = s.URL
+	var asks atomic.Int32
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true, MaxRetries: -1,
+		InsecureAllowPrivateHosts: []string{"example.com"},
+		Consent: func(context.Context, *discovery.ConsentRequest) (bool, error) { asks.Add(1); return true, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Discover(t.Context(), s.URL); err != nil { // the private origin, cached fresh
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	d, err := c.Discover(ctx, "https://example.com")
+	if !errors.Is(err, discovery.ErrPrivateAddress) {
+		t.Fatalf("the public origin got %v, %v", d, err)
+	}
+	if n := asks.Load(); n != 1 {
+		t.Errorf("consent asked %d times, want 1", n)
+	}
+	if n := private.Load(); n != 1 {
+		t.Errorf("the private server was reached %d times, want 1 (the private origin's own fetch)", n)
+	}
+}
+
+// TestSecretsInBadLocations (class 9, found by review): a Location header that does
+// not parse is quoted by net/http; the error repeats no userinfo or query from it.
+func TestSecretsInBadLocations(t *testing.T) {
+	t.Parallel()
+	for _, loc := range []string{
+		"https://u:PWSECRET99@other.example.com/%zz",
+		"https://other.example.com/%zz?access_token=SECRETQUERY123",
+	} {
+		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Location"] = []string{loc}
+			w.WriteHeader(http.StatusFound)
+		}))
+		_, err := newClient(t, s, &discovery.Options{Consent: discovery.AllowAll, MaxRetries: -1}).Discover(t.Context(), s.URL)
+		if err == nil || strings.Contains(err.Error(), "PWSECRET99") || strings.Contains(err.Error(), "SECRETQUERY123") {
+			t.Errorf("Location %q: error = %v", loc, err)
+		}
 	}
 }
