@@ -988,7 +988,7 @@ func TestCacheAndFlightKeepThePolicy(t *testing.T) {
 	var asks atomic.Int32
 	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true, MaxRetries: -1,
 		InsecureAllowPrivateHosts: []string{"example.com"},
-		Consent: func(context.Context, *discovery.ConsentRequest) (bool, error) { asks.Add(1); return true, nil }})
+		Consent:                   func(context.Context, *discovery.ConsentRequest) (bool, error) { asks.Add(1); return true, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
