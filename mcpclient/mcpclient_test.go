@@ -345,8 +345,7 @@ func TestConnectFromDiscovery(t *testing.T) {
 	t.Parallel()
 	srv := &skillServer{skills: threeSkills(), declare: true}
 	mcpTS := srv.start(t)
-	var site *httptest.Server
-	site = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != discovery.MCPPath {
 			http.NotFound(w, r)
 			return

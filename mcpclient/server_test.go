@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -85,12 +84,6 @@ func (s *skillServer) readCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.reads)
-}
-
-func (s *skillServer) readURIs() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.reads)
 }
 
 type listArgs struct {

@@ -494,20 +494,6 @@ func (p *parser) pickBase() string {
 	return best.value
 }
 
-// containsFold reports whether s contains the lower-case ASCII word, ignoring case.
-func containsFold(s, word string) bool {
-	for i := 0; i+len(word) <= len(s); i++ {
-		j := 0
-		for j < len(word) && (s[i+j]|0x20) == word[j] {
-			j++
-		}
-		if j == len(word) {
-			return true
-		}
-	}
-	return false
-}
-
 // plausibleBase accepts an absolute http(s) URL without userinfo, or an absolute path.
 func plausibleBase(v string) bool {
 	if strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") {

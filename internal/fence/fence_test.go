@@ -26,7 +26,7 @@ func TestWrapUnforgeable(t *testing.T) {
 			}
 		}
 	}
-	if Nonce() == Nonce() {
+	if a, b := Nonce(), Nonce(); a == b {
 		t.Error("nonces repeat")
 	}
 	if got := Clean("abc\ndef", "", 5); got != "ab…" && len(got) > 5 {
