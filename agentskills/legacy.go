@@ -3,6 +3,7 @@ package agentskills
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Readers for the pre-final drafts of skills over MCP. None gives an integrity-bound
@@ -127,4 +128,82 @@ func ParseFastMCPManifest(data []byte) (string, []Resource, []Diagnostic, error)
 		res = append(res, r)
 	}
 	return raw.Skill, res, diags, nil
+}
+
+// LegacyArchive is a skill that a draft skill://index.json offers as an archive: the
+// April 2026 draft's entries of type "archive" and the June 2026 draft's archives[].
+// Archives were removed from the extension; read them only behind an explicit option,
+// digest first, with ReadArchive's hardening.
+type LegacyArchive struct {
+	Name        string
+	Description string
+	URI         string // the archive resource
+	Root        string // the skill's root: the archive URI minus its suffix
+	MimeType    string // as published, or "" (then the suffix decides)
+	Digest      string // "" when the draft gives none: the content is unverified
+}
+
+// ParseLegacyArchives returns the archive entries of a draft skill://index.json, the
+// ones ParseLegacyIndex skips. An archive whose digest is malformed, or whose URI has
+// no .zip, .tar.gz or .tgz suffix to derive the skill's root from, is skipped with a
+// diagnostic.
+func ParseLegacyArchives(data []byte) ([]LegacyArchive, []Diagnostic, error) {
+	var raw struct {
+		Schema *string `json:"$schema"`
+		Skills []struct {
+			Name        string         `json:"name"`
+			Type        string         `json:"type"`
+			Description string         `json:"description"`
+			URL         string         `json:"url"`
+			Digest      string         `json:"digest"`
+			Frontmatter map[string]any `json:"frontmatter"`
+			Archives    []struct {
+				URL      string `json:"url"`
+				MimeType string `json:"mimeType"`
+				Digest   string `json:"digest"`
+			} `json:"archives"`
+		} `json:"skills"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil || raw.Skills == nil {
+		return nil, nil, fmt.Errorf("%w: not a draft skill://index.json", ErrNotIndex)
+	}
+	var out []LegacyArchive
+	var diags []Diagnostic
+	add := func(at, name, desc, uri, mime, digest string) {
+		if digest != "" && !ValidDigest(digest) {
+			diags = append(diags, Diagnostic{Severity: Warning, Code: "digest", Where: at,
+				Message: "archive digest is not sha256: and 64 lowercase hex digits; skipped"})
+			return
+		}
+		root := ""
+		for _, suffix := range []string{".tar.gz", ".tgz", ".zip"} {
+			if r, ok := strings.CutSuffix(uri, suffix); ok {
+				root = r
+			}
+		}
+		u, err := ParseSkillURI(root + "/" + SkillFile)
+		if root == "" || err != nil {
+			diags = append(diags, Diagnostic{Severity: Warning, Code: "archive", Where: at,
+				Message: "archive URI has no .zip, .tar.gz or .tgz suffix under a skill:// path; skipped"})
+			return
+		}
+		if name == "" {
+			name = u.Name()
+		}
+		out = append(out, LegacyArchive{Name: name, Description: desc, URI: uri, Root: u.Root(), MimeType: mime, Digest: digest})
+	}
+	for i, s := range raw.Skills {
+		at := fmt.Sprintf("/skills/%d", i)
+		if raw.Schema != nil && s.Type == TypeArchive {
+			add(at, s.Name, s.Description, s.URL, "", s.Digest)
+		}
+		if raw.Schema == nil {
+			name, _ := s.Frontmatter["name"].(string)
+			desc, _ := s.Frontmatter["description"].(string)
+			for j, a := range s.Archives {
+				add(fmt.Sprintf("%s/archives/%d", at, j), name, desc, a.URL, a.MimeType, a.Digest)
+			}
+		}
+	}
+	return out, diags, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,6 +53,12 @@ type Options struct {
 	// FastMCP manifests, a resources/list scan) used when a server does not declare
 	// the Skills Extension.
 	NoLegacy bool
+
+	// DraftArchives lets the draft reader use the archives a draft skill://index.json
+	// offers (removed from the final extension): the archive is read whole, its digest
+	// verified first when given, and unpacked in memory with agentskills.ReadArchive's
+	// hardening. false: archive skills are reported and skipped.
+	DraftArchives bool
 
 	// Timeout bounds connecting (discover or initialize). 0: [DefaultTimeout].
 	Timeout time.Duration
@@ -116,6 +123,9 @@ type Session struct {
 
 	cs   *mcp.ClientSession
 	opts Options
+
+	mu       sync.Mutex
+	archives map[string]*agentskills.Archive // draft archives unpacked, by resource URI
 }
 
 // Support is what a server declared of the Skills Extension.

@@ -76,8 +76,9 @@ type Skill struct {
 	// window. Files not in it are never read.
 	Entry *agentskills.Entry
 
-	files []agentskills.Resource // draft readers: what can be checked
-	root  string                 // the skill root (skill://path), for the acting window of drafts
+	files   []agentskills.Resource     // draft readers: what can be checked
+	root    string                     // the skill root (skill://path), for the acting window of drafts
+	archive *agentskills.LegacyArchive // a draft archive skill (Options.DraftArchives)
 }
 
 // Dynamic reports whether the server lists no files for the skill ("dynamic").
@@ -230,6 +231,9 @@ func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte,
 			return nil, fmt.Errorf("%w: %s is outside the skill", ErrNotListed, quote(uri))
 		}
 	}
+	if sk.archive != nil {
+		return s.fromArchive(ctx, sk, uri)
+	}
 	data, err := s.read(ctx, uri)
 	if err != nil {
 		return nil, err
@@ -243,6 +247,45 @@ func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte,
 		if err := agentskills.Verify(data, want.Size, want.Digest); err != nil {
 			return nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
 		}
+	}
+	return data, nil
+}
+
+// fromArchive returns one file of a draft archive skill, reading, verifying and
+// unpacking the archive on first use.
+func (s *Session) fromArchive(ctx context.Context, sk *Skill, uri string) ([]byte, error) {
+	s.mu.Lock()
+	a := s.archives[sk.archive.URI]
+	s.mu.Unlock()
+	if a == nil {
+		data, err := s.read(ctx, sk.archive.URI)
+		if err != nil {
+			return nil, err
+		}
+		if sk.archive.Digest != "" {
+			if err := agentskills.Verify(data, -1, sk.archive.Digest); err != nil {
+				return nil, fmt.Errorf("mcpclient: %s: %w", quote(sk.archive.URI), err)
+			}
+		}
+		a, err = agentskills.ReadArchive(data, agentskills.FormatOf(sk.archive.MimeType, sk.archive.URI),
+			agentskills.Limits{MaxBytes: s.opts.MaxSkillBytes, MaxEntries: s.opts.MaxSkillFiles})
+		if err != nil {
+			return nil, fmt.Errorf("mcpclient: %s: %w", quote(sk.archive.URI), err)
+		}
+		s.mu.Lock()
+		if s.archives == nil {
+			s.archives = map[string]*agentskills.Archive{}
+		}
+		s.archives[sk.archive.URI] = a
+		s.mu.Unlock()
+	}
+	rel, ok := strings.CutPrefix(uri, sk.root+"/")
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
+	}
+	data, ok := a.Get(rel)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s is not in the archive", ErrNotListed, quote(uri))
 	}
 	return data, nil
 }
@@ -326,8 +369,9 @@ func (s *Session) callError(method string, err error) error {
 func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 	out := &Listing{}
 	found := map[string]bool{} // SKILL.md URIs already listed
-	if data, err := s.read(ctx, "skill://index.json"); err == nil {
-		entries, diags, err := agentskills.ParseLegacyIndex(data)
+	index, indexErr := s.read(ctx, "skill://index.json")
+	if indexErr == nil {
+		entries, diags, err := agentskills.ParseLegacyIndex(index)
 		if err == nil {
 			out.Warnings = append(out.Warnings, "skills from a draft skill://index.json: non-standard, verified only where a digest is given")
 			for _, d := range diags {
@@ -346,6 +390,28 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 				}
 				found[sk.URI] = true
 				out.Skills = append(out.Skills, sk)
+			}
+		}
+	}
+	if indexErr == nil {
+		archives, diags, err := agentskills.ParseLegacyArchives(index)
+		switch {
+		case err != nil || len(archives) == 0:
+		case !s.opts.DraftArchives:
+			out.Warnings = append(out.Warnings, fmt.Sprintf("skill://index.json offers %d skills as archives (a draft form); skipped: set Options.DraftArchives to read them", len(archives)))
+		default:
+			for _, d := range diags {
+				out.Warnings = append(out.Warnings, "skill://index.json: "+d.String())
+			}
+			for i := range archives {
+				a := &archives[i]
+				uri := a.Root + "/" + agentskills.SkillFile
+				if found[uri] {
+					continue // the same skill as skill-md: that one is preferred
+				}
+				found[uri] = true
+				out.Skills = append(out.Skills, Skill{Name: a.Name, Description: a.Description, URI: uri, Source: SourceLegacyIndex,
+					Verified: a.Digest != "", root: a.Root, archive: a})
 			}
 		}
 	}
