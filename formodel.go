@@ -268,7 +268,7 @@ func renderIndex(r *modelRender, ix *SkillsIndex) {
 	var skills []string
 	for _, e := range ix.Index.Skills {
 		line := e.Name + ": " + e.Description
-		if !e.Verified() {
+		if !e.HasDigests() {
 			line += " (unverified)"
 		}
 		skills = append(skills, line)

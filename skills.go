@@ -122,7 +122,7 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	if entry == nil {
 		return nil, fmt.Errorf("discovery: the index lists no skill %q", name)
 	}
-	sk := &Skill{Entry: *entry, Verified: entry.Verified()}
+	sk := &Skill{Entry: *entry, Verified: entry.HasDigests()}
 	switch {
 	case len(entry.Files) > 0: // v0.1.0 or interim: one request per file
 		var total int64

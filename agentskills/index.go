@@ -61,9 +61,10 @@ type IndexFile struct {
 	Digest string // interim only
 }
 
-// Verified reports whether the entry's content can be checked against a digest. v0.1.0
-// content cannot: label it unverified.
-func (e IndexEntry) Verified() bool {
+// HasDigests reports whether the entry publishes digests for all its content, so that
+// a fetch can be verified against them. It says nothing of a fetch that happened:
+// v0.1.0 entries have none, so label their content unverified.
+func (e IndexEntry) HasDigests() bool {
 	if e.Digest != "" {
 		return true
 	}
@@ -74,6 +75,12 @@ func (e IndexEntry) Verified() bool {
 	}
 	return len(e.Files) > 0
 }
+
+// Verified is the former name of HasDigests.
+//
+// Deprecated: it never meant that content was verified, only that it can be; use
+// HasDigests.
+func (e IndexEntry) Verified() bool { return e.HasDigests() }
 
 type rawIndex struct {
 	Schema  *string           `json:"$schema"`

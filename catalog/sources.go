@@ -180,7 +180,7 @@ func (w *webSource) list(ctx context.Context) ([]item, []string, error) {
 	for _, e := range ix.Index.Skills {
 		items = append(items, item{Entry: Entry{
 			SkillName: e.Name, Description: e.Description, Kind: Web, From: ix.Origin.String(),
-			URI: e.URL, Digest: e.Digest, Verified: e.Verified(),
+			URI: e.URL, Digest: e.Digest, Verified: e.HasDigests(),
 		}, src: w})
 	}
 	return items, warns, nil
