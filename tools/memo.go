@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/skillsmd"
 )
 
@@ -12,7 +14,7 @@ const maxMemo = 64
 
 // skillsRender is what discover_site shows of one skills.md for one origin.
 type skillsRender struct {
-	text     string // skillsmd.Document.ForModel, bounded; its nonce is replaced on each use
+	text     string // discovery.Discovery.ForModel, within the budget; its nonce is replaced on each use
 	nonce    string // the nonce in text; "" when it could not be found (then text is not reused)
 	title    string
 	baseURL  string
@@ -21,6 +23,7 @@ type skillsRender struct {
 
 type memoKey struct {
 	doc    *skillsmd.Document
+	mcp    *mcpjson.Document
 	origin string
 }
 
@@ -33,11 +36,12 @@ type memo struct {
 	m  map[memoKey]*skillsRender
 }
 
-// renderSkills renders doc for discover_site: ForModel bounded to the budget, and the
-// summary fields. A rendering is computed once per document and origin; each call
-// gets it with a fresh nonce, exactly as a new ForModel call would render it.
-func (t *Toolset) renderSkills(doc *skillsmd.Document, origin string) skillsRender {
-	key := memoKey{doc, origin}
+// renderSite renders d for discover_site: Discovery.ForModel within the budget (skills.md
+// with its unmapped sections, mcp.json's servers and tools), and the summary fields. A
+// rendering is computed once per pair of documents and origin; each call gets it with
+// a fresh nonce, exactly as a new ForModel call would render it.
+func (t *Toolset) renderSite(d *discovery.Discovery, origin string) skillsRender {
+	key := memoKey{d.Skills, d.MCP, origin}
 	t.memo.mu.Lock()
 	r, ok := t.memo.m[key]
 	t.memo.mu.Unlock()
@@ -46,18 +50,21 @@ func (t *Toolset) renderSkills(doc *skillsmd.Document, origin string) skillsRend
 		out.text = renonce(r.text, r.nonce)
 		return out
 	}
-	r = &skillsRender{title: clean(doc.Title, maxField)}
-	if u, err := doc.ResolveBase(origin); err == nil && u != nil {
-		r.baseURL = clean(u.String(), maxField)
-	} else if doc.BaseURL != "" {
-		r.baseURL = clean(doc.BaseURL, maxField)
-	}
-	for _, s := range doc.Sections {
-		if s.Heading != "" && len(r.sections) < maxListed {
-			r.sections = append(r.sections, clean(s.Heading, maxField))
+	r = &skillsRender{}
+	if doc := d.Skills; doc != nil {
+		r.title = clean(doc.Title, maxField)
+		if u, err := doc.ResolveBase(origin); err == nil && u != nil {
+			r.baseURL = clean(u.String(), maxField)
+		} else if doc.BaseURL != "" {
+			r.baseURL = clean(doc.BaseURL, maxField)
+		}
+		for _, s := range doc.Sections {
+			if s.Heading != "" && len(r.sections) < maxListed {
+				r.sections = append(r.sections, clean(s.Heading, maxField))
+			}
 		}
 	}
-	r.text = bound(doc.ForModel(origin), t.budget)
+	r.text = d.ForModel(&discovery.ModelOptions{Budget: t.budget * 3 / 4})
 	r.nonce = guidanceNonce(r.text)
 	t.memo.mu.Lock()
 	if t.memo.m == nil || len(t.memo.m) >= maxMemo {
@@ -72,7 +79,7 @@ func (t *Toolset) renderSkills(doc *skillsmd.Document, origin string) skillsRend
 // tag name, which appears exactly three times (the opening tag, the label, the
 // closing tag). It returns "" for a rendering of another form.
 func guidanceNonce(text string) string {
-	const open = "<untrusted-guidance-"
+	const open = "<untrusted-site-guidance-"
 	if !strings.HasPrefix(text, open) {
 		return ""
 	}
@@ -82,7 +89,7 @@ func guidanceNonce(text string) string {
 		return ""
 	}
 	nonce := rest[:end]
-	if strings.Count(text, nonce) != 3 || !strings.Contains(text, "</untrusted-guidance-"+nonce+">") {
+	if strings.Count(text, nonce) != 3 || !strings.Contains(text, "</untrusted-site-guidance-"+nonce+">") {
 		return ""
 	}
 	return nonce

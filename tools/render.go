@@ -15,9 +15,6 @@ import (
 // nonceLen is the length of a fence nonce: 16 base32 characters, 80 random bits.
 const nonceLen = 16
 
-// minFence is the least room a fenced block needs to show anything useful.
-const minFence = 320
-
 // newNonce returns nonceLen random lower-case base32 characters.
 func newNonce() string { return strings.ToLower(rand.Text()[:nonceLen]) }
 

@@ -70,18 +70,11 @@ func (t *Toolset) discoverSite(ctx context.Context, in *compiled, input json.Raw
 	sum := siteSummary{Origin: origin, Warnings: warnings(d.Warnings)}
 
 	var b strings.Builder
-	if d.Skills != nil {
-		r := t.renderSkills(d.Skills, origin)
-		sum.Title, sum.BaseURL, sum.Sections = r.title, r.baseURL, r.sections
-		b.WriteString(r.text)
-	}
+	r := t.renderSite(d, origin)
+	sum.Title, sum.BaseURL, sum.Sections = r.title, r.baseURL, r.sections
+	b.WriteString(r.text)
 	if d.MCP != nil {
 		sum.MCPServers = siteServers(d.MCP)
-		if room := t.budget - b.Len(); room >= minFence {
-			b.WriteString(renderMCP(origin, d.MCP, room, "call list_mcp_servers for every server"))
-		} else if cut := "[cut: the MCP servers of /.well-known/mcp.json are not shown: over the output budget; call list_mcp_servers]\n"; len(cut) <= room {
-			b.WriteString(cut)
-		}
 	}
 	if len(sum.Warnings) > 0 {
 		room := t.budget - b.Len()

@@ -143,12 +143,12 @@ func TestDiscoverSite(t *testing.T) {
 		t.Parallel()
 		res, m := call(t, ts, tools.DefaultTextBudget, "discover_site", fmt.Sprintf(`{"origin": %q}`, full.URL))
 		closedFences(t, res.Text)
-		for _, want := range []string{"<untrusted-guidance-", "Ask before changing a ticket", full.URL + "/api/v1"} {
+		for _, want := range []string{"<untrusted-site-guidance-", "Ask before changing a ticket", full.URL + "/api/v1"} {
 			if !strings.Contains(res.Text, want) {
 				t.Errorf("text lacks %q:\n%s", want, res.Text)
 			}
 		}
-		if strings.Contains(res.Text, "s3cr3t") || strings.Contains(res.Text, "untrusted-mcp") {
+		if strings.Contains(res.Text, "s3cr3t") || strings.Contains(res.Text, "MCP servers") {
 			t.Errorf("text:\n%s", res.Text)
 		}
 		if m["origin"] != full.URL || m["title"] != "Ticket Tracker" || m["base_url"] != full.URL+"/api/v1" {
@@ -162,7 +162,7 @@ func TestDiscoverSite(t *testing.T) {
 		t.Parallel()
 		res, m := call(t, ts, tools.DefaultTextBudget, "discover_site", fmt.Sprintf(`{"origin": %q, "structured": true}`, full.URL))
 		closedFences(t, res.Text)
-		if !strings.Contains(res.Text, "<untrusted-guidance-") || !strings.Contains(res.Text, `MCP server "tickets"`) {
+		if !strings.Contains(res.Text, "<untrusted-site-guidance-") || !strings.Contains(res.Text, "- tickets: "+full.URL+"/mcp") {
 			t.Errorf("text:\n%s", res.Text)
 		}
 		servers, _ := m["mcp_servers"].([]any)
@@ -185,8 +185,8 @@ func TestDiscoverSite(t *testing.T) {
 		t.Parallel()
 		res, m := call(t, tsMCP, tools.DefaultTextBudget, "discover_site", fmt.Sprintf(`{"origin": %q}`, mcpOnly.URL))
 		closedFences(t, res.Text)
-		for _, want := range []string{"<untrusted-mcp-", `MCP server "tickets": /mcp, transport streamable-http, same-origin`,
-			"Tools: get_ticket, list_tickets", `MCP server "partner": https://partner.example.net/mcp, transport sse, other-origin`} {
+		for _, want := range []string{"<untrusted-site-guidance-", "- tickets: " + mcpOnly.URL + "/mcp (streamable-http, same-origin); tools: get_ticket, list_tickets",
+			"- partner: https://partner.example.net/mcp (sse, other-origin)"} {
 			if !strings.Contains(res.Text, want) {
 				t.Errorf("text lacks %q:\n%s", want, res.Text)
 			}

@@ -156,7 +156,7 @@ func TestToolsInMemory(t *testing.T) {
 		want string
 	}{
 		{"discover_site", origin, "Ask before changing a ticket."},
-		{"discover_site", map[string]any{"origin": site.URL, "structured": true}, `MCP server "tickets"`},
+		{"discover_site", map[string]any{"origin": site.URL, "structured": true}, "- tickets: " + site.URL + "/mcp (streamable-http, same-origin)"},
 		{"list_skills", map[string]any{}, "- deploy: Deploy the app. [local]"},
 		{"list_skills", origin, "- ledger: Export the ledger. [web " + site.URL + "]"},
 		{"read_skill", map[string]any{"name": "deploy"}, "Deploy with care."},
