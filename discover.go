@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wellknown-dev/discovery/diag"
 	"github.com/wellknown-dev/discovery/internal/httpx"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/skillsmd"
@@ -93,6 +94,12 @@ type Warning struct {
 	URL     string
 	Line    int
 	Message string
+}
+
+// Diagnostic returns w in the module's common shape (see package diag), which the
+// parsers' skillsmd.Warning, mcpjson.Problem and agentskills.Diagnostic also convert to.
+func (w Warning) Diagnostic() diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Warning, Code: w.Code, Source: w.URL, Line: w.Line, Message: w.Message}
 }
 
 // String returns a readable form of the Warning.

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wellknown-dev/discovery/diag"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
@@ -30,28 +31,15 @@ const (
 )
 
 // Severity tells whether a diagnostic stopped something.
-type Severity int
+type Severity = diag.Severity
 
+// Severities, the module's one Severity type.
 const (
 	// Warning: loaded anyway.
-	Warning Severity = iota + 1
+	Warning = diag.Warning
 	// Error: the skill, entry or file was not loaded.
-	Error
+	Error = diag.Error
 )
-
-// String returns a readable form of the Severity.
-func (s Severity) String() string {
-	switch s {
-	case Warning:
-		return "warning"
-	case Error:
-		return "error"
-	}
-	return fmt.Sprintf("Severity(%d)", int(s))
-}
-
-// MarshalText encodes the severity as its String.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Diagnostic is one finding about a skill, an index or an archive.
 type Diagnostic struct {
@@ -59,6 +47,11 @@ type Diagnostic struct {
 	Code     string // stable identifier such as "name-mismatch" or "unknown-type"
 	Where    string // a file path, a JSON pointer ("/skills/2") or a line ("SKILL.md:3"); "" for the whole input
 	Message  string
+}
+
+// Diagnostic returns d in the module's common shape.
+func (d Diagnostic) Diagnostic() diag.Diagnostic {
+	return diag.Diagnostic{Severity: d.Severity, Code: d.Code, Where: d.Where, Message: d.Message}
 }
 
 // String returns a readable form of the Diagnostic.

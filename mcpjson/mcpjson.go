@@ -17,6 +17,8 @@ package mcpjson
 import (
 	"errors"
 	"fmt"
+
+	"github.com/wellknown-dev/discovery/diag"
 )
 
 // Document is an mcp.json normalised from whatever shape it was published in. It is
@@ -137,28 +139,15 @@ func (r Relation) String() string {
 }
 
 // Severity tells how serious a [Problem] is.
-type Severity int
+type Severity = diag.Severity
 
+// Severities, the module's one Severity type.
 const (
 	// SeverityError: the document, or the entry at Pointer, does not conform.
-	SeverityError Severity = iota + 1
+	SeverityError = diag.Error
 	// SeverityWarning: accepted, with a remark, or an entry skipped while the rest is kept.
-	SeverityWarning
+	SeverityWarning = diag.Warning
 )
-
-// MarshalText encodes the severity as its String.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// String returns a readable form of the Severity.
-func (s Severity) String() string {
-	switch s {
-	case SeverityError:
-		return "error"
-	case SeverityWarning:
-		return "warning"
-	}
-	return fmt.Sprintf("Severity(%d)", int(s))
-}
 
 // Problem is one finding about a document, located by an RFC 6901 JSON pointer such as
 // "/mcp/servers/0/url" ("" is the whole document).
@@ -166,6 +155,11 @@ type Problem struct {
 	Pointer  string
 	Message  string
 	Severity Severity
+}
+
+// Diagnostic returns p in the module's common shape.
+func (p Problem) Diagnostic() diag.Diagnostic {
+	return diag.Diagnostic{Severity: p.Severity, Where: p.Pointer, Message: p.Message}
 }
 
 // String returns a readable form of the Problem.

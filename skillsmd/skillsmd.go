@@ -24,6 +24,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/wellknown-dev/discovery/diag"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
@@ -84,6 +85,12 @@ type Warning struct {
 	Line    int
 	Code    string // stable identifier such as "frontmatter" or "unsafe-link"
 	Message string
+}
+
+// Diagnostic returns w in the module's common shape (every skills.md diagnostic is a
+// warning: the document is still read).
+func (w Warning) Diagnostic() diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Warning, Code: w.Code, Line: w.Line, Message: w.Message}
 }
 
 // errBadOrigin is returned by Resolve for an origin that is not an absolute URL.
