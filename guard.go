@@ -246,6 +246,9 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 	if d == nil || d.Origin.IsZero() || d.client == nil {
 		return fmt.Errorf("discovery: Authorize on a Discovery not returned by a Client")
 	}
+	if ctx == nil {
+		return errNilContext
+	}
 	if c.u == nil || !c.u.IsAbs() {
 		return fmt.Errorf("%w: request URL is not absolute", ErrInvalidOrigin)
 	}
@@ -294,6 +297,9 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 func (d *Discovery) ConnectEndpoint(ctx context.Context, srv mcpjson.Server) (*url.URL, error) {
 	if d == nil || d.Origin.IsZero() || d.client == nil {
 		return nil, fmt.Errorf("discovery: ConnectEndpoint on a Discovery not returned by a Client")
+	}
+	if ctx == nil {
+		return nil, errNilContext
 	}
 	switch {
 	case srv.LocalOnly:
@@ -359,6 +365,9 @@ func (d *Discovery) authorizeConnect(ctx context.Context, u *url.URL, subject st
 func (d *Discovery) AuthorizeConnect(ctx context.Context, rawURL string) error {
 	if d == nil || d.Origin.IsZero() || d.client == nil {
 		return fmt.Errorf("discovery: AuthorizeConnect on a Discovery not returned by a Client")
+	}
+	if ctx == nil {
+		return errNilContext
 	}
 	if strings.TrimSpace(rawURL) == "" {
 		return fmt.Errorf("%w: empty endpoint URL", ErrInvalidOrigin)

@@ -72,6 +72,15 @@ func TestRoughEdges(t *testing.T) {
 		if _, err := c.ListSkills(nil, "example.com"); err == nil { //nolint:staticcheck
 			t.Error("nil context accepted")
 		}
+		s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+		d, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		//lint:ignore SA1012 the point of the test
+		if err := d.AuthorizeConnect(nil, "/mcp"); err == nil { //nolint:staticcheck
+			t.Error("nil context accepted")
+		}
 	})
 	t.Run("localhost:PORT speaking plain http gets a hint", func(t *testing.T) {
 		t.Parallel()
