@@ -18,26 +18,44 @@ type LegacyEntry struct {
 	Digest      string // June draft only; "" when unverified
 }
 
+// rawLegacy is a draft skill://index.json, April or June 2026.
+type rawLegacy struct {
+	Schema *string `json:"$schema"`
+	Skills []struct {
+		Name        string            `json:"name"`
+		Type        string            `json:"type"`
+		Description string            `json:"description"`
+		URL         string            `json:"url"`
+		Digest      string            `json:"digest"`
+		Frontmatter map[string]any    `json:"frontmatter"`
+		Archives    []json.RawMessage `json:"archives"` // decoded one by one: a bad one is skipped
+	} `json:"skills"`
+}
+
+// legacyArchive is one element of a June-2026 entry's archives.
+type legacyArchive struct {
+	URL      string `json:"url"`
+	MimeType string `json:"mimeType"`
+	Digest   string `json:"digest"`
+}
+
+func decodeLegacy(data []byte) (*rawLegacy, error) {
+	var raw rawLegacy
+	if err := json.Unmarshal(data, &raw); err != nil || raw.Skills == nil {
+		return nil, fmt.Errorf("%w: not a draft skill://index.json", ErrNotIndex)
+	}
+	return &raw, nil
+}
+
 // ParseLegacyIndex reads the skill://index.json of the April 2026 draft ($schema of the
 // discovery index; types skill-md, archive, mcp-resource-template; no digests) or of
 // the June 2026 draft (no $schema; {frontmatter, url?, digest?, archives?}). It returns
 // the skill-md entries; archives, templates (never expanded) and unknown types are
 // skipped with a diagnostic, as are June entries whose digest is malformed.
 func ParseLegacyIndex(data []byte) ([]LegacyEntry, []Diagnostic, error) {
-	var raw struct {
-		Schema *string `json:"$schema"`
-		Skills []struct {
-			Name        string         `json:"name"`
-			Type        string         `json:"type"`
-			Description string         `json:"description"`
-			URL         string         `json:"url"`
-			Digest      string         `json:"digest"`
-			Frontmatter map[string]any `json:"frontmatter"`
-			Archives    []any          `json:"archives"`
-		} `json:"skills"`
-	}
-	if err := json.Unmarshal(data, &raw); err != nil || raw.Skills == nil {
-		return nil, nil, fmt.Errorf("%w: not a draft skill://index.json", ErrNotIndex)
+	raw, err := decodeLegacy(data)
+	if err != nil {
+		return nil, nil, err
 	}
 	var out []LegacyEntry
 	var diags []Diagnostic
@@ -148,24 +166,9 @@ type LegacyArchive struct {
 // no .zip, .tar.gz or .tgz suffix to derive the skill's root from, is skipped with a
 // diagnostic.
 func ParseLegacyArchives(data []byte) ([]LegacyArchive, []Diagnostic, error) {
-	var raw struct {
-		Schema *string `json:"$schema"`
-		Skills []struct {
-			Name        string         `json:"name"`
-			Type        string         `json:"type"`
-			Description string         `json:"description"`
-			URL         string         `json:"url"`
-			Digest      string         `json:"digest"`
-			Frontmatter map[string]any `json:"frontmatter"`
-			Archives    []struct {
-				URL      string `json:"url"`
-				MimeType string `json:"mimeType"`
-				Digest   string `json:"digest"`
-			} `json:"archives"`
-		} `json:"skills"`
-	}
-	if err := json.Unmarshal(data, &raw); err != nil || raw.Skills == nil {
-		return nil, nil, fmt.Errorf("%w: not a draft skill://index.json", ErrNotIndex)
+	raw, err := decodeLegacy(data)
+	if err != nil {
+		return nil, nil, err
 	}
 	var out []LegacyArchive
 	var diags []Diagnostic
@@ -200,7 +203,13 @@ func ParseLegacyArchives(data []byte) ([]LegacyArchive, []Diagnostic, error) {
 		if raw.Schema == nil {
 			name, _ := s.Frontmatter["name"].(string)
 			desc, _ := s.Frontmatter["description"].(string)
-			for j, a := range s.Archives {
+			for j, raw := range s.Archives {
+				var a legacyArchive
+				if json.Unmarshal(raw, &a) != nil {
+					diags = append(diags, Diagnostic{Severity: Warning, Code: "archive", Where: fmt.Sprintf("%s/archives/%d", at, j),
+						Message: "archive is not an object with url, mimeType and digest; skipped"})
+					continue
+				}
 				add(fmt.Sprintf("%s/archives/%d", at, j), name, desc, a.URL, a.MimeType, a.Digest)
 			}
 		}
