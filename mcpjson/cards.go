@@ -46,7 +46,7 @@ var flatKeys = []struct {
 // are not REST routes: on its own it is usually the site's home page.
 func flatURL(v map[string]any) (ptr, u string) {
 	for _, f := range flatKeys {
-		if s := str(v, f.key); s != "" {
+		if s := str(v, f.key); s != "" && !launcherLine(s) { // "mcp_server": "npx pkg" is a local command
 			return "/" + f.key, s
 		}
 	}
@@ -61,10 +61,38 @@ func flatURL(v map[string]any) (ptr, u string) {
 		}
 		return "/transport/endpoint", s
 	}
-	if s := str(v, "url"); s != "" && (has(v, "transport") || has(v, "transports") || mcpToolList(v["tools"]) && mcpLikeURL(s)) {
+	if s := str(v, "url"); s != "" && (has(v, "transport") || has(v, "transports") || mcpToolList(v["tools"]) && mcpLikeURL(s) || mcpPathURL(s)) {
 		return "/url", s
 	}
 	return "", ""
+}
+
+// mcpPathURL reports a URL whose path names an MCP endpoint: a segment "mcp", a last
+// segment "sse" ("https://x.run.app/sse", "https://x.dev/api/mcp/v1"), or a query
+// value "mcp" ("/api.php?action=mcp"). A bare
+// top-level "url" with such a path is the server's endpoint, not a home page.
+func mcpPathURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	for _, vals := range u.Query() { // "?action=mcp"
+		for _, q := range vals {
+			if strings.EqualFold(q, "mcp") {
+				return true
+			}
+		}
+	}
+	segs := strings.Split(strings.Trim(strings.ToLower(u.Path), "/"), "/")
+	if segs[len(segs)-1] == "sse" {
+		return true
+	}
+	for _, s := range segs {
+		if s == "mcp" {
+			return true
+		}
+	}
+	return false
 }
 
 // mcpLikeURL reports a URL that is not just a site's home page: it has a path, or
@@ -90,6 +118,11 @@ func (r *reader) card(v map[string]any) {
 		Capabilities: capabilities(v["capabilities"]),
 		Tools:        r.topTools(v, ""),
 	}
+	if len(base.Tools) == 0 && (isObject(v["inputSchema"]) || isObject(v["input_schema"])) {
+		if n := str(v, "name"); n != "" { // the document is one tool definition
+			r.addToolNames([]string{n})
+		}
+	}
 	r.addToolNames(base.Tools)
 	r.SpecVersion = firstString(str(v, "spec_version"), str(v, "protocolVersion"), str(v, "schema_version"), str(v, "mcpVersion"), str(v, "mcp_version"))
 	if r.SpecVersion == "" && (r.Shape == ShapeDocsSite || r.Shape == ShapeFlat) {
@@ -111,7 +144,7 @@ func (r *reader) card(v map[string]any) {
 		s.Transport = r.flatTransport(ptr, v)
 		r.addServer("", ptr, s)
 	}
-	for _, k := range []string{"endpoints", "transports", "transport"} {
+	for _, k := range []string{"endpoints", "transports", "transport", "connections"} {
 		r.endpoints("/"+k, v[k], base)
 	}
 	if list, ok := v["companion_servers"].([]any); ok {
@@ -365,12 +398,20 @@ func launcherLine(s string) bool {
 	return launchers[w]
 }
 
-// topLocal reads a local manifest at the top level of a card: a command, a package,
-// a "run" or "install" line, a "server" or "transport" object with a command, or a
-// stdio transport beside a name.
-func (r *reader) topLocal(v map[string]any, base Server) {
-	cmd := localCommand(v)
-	ptr := ""
+// topLocalCommand returns the command line a card gives at its top level for running
+// its server locally, and its pointer: a command, a "server" object with a command,
+// an "install" line, an "installation", "install" or "config" object with a command
+// (or one per transport: {"stdio": {"command": ...}}), or an npm or PyPI package name.
+func topLocalCommand(v map[string]any) (cmd, ptr string) {
+	cmd = localCommand(v)
+	if cmd == "" {
+		for _, f := range flatKeys {
+			if s := strings.TrimSpace(str(v, f.key)); launcherLine(s) {
+				cmd, ptr = s, "/"+f.key
+				break
+			}
+		}
+	}
 	if cmd == "" {
 		if s, ok := v["server"].(map[string]any); ok {
 			cmd, ptr = localCommand(s), "/server"
@@ -386,6 +427,27 @@ func (r *reader) topLocal(v map[string]any, base Server) {
 			}
 		}
 	}
+	if cmd == "" { // {"installation": {"stdio": {"command": ...}}}, {"config": {"command": ...}}
+		for _, k := range []string{"installation", "install", "config"} {
+			in, ok := v[k].(map[string]any)
+			if !ok {
+				continue
+			}
+			if c := commandLine(in); c != "" && (k == "config" || has(in, "command")) {
+				cmd, ptr = c, "/"+k
+				break
+			}
+			for _, kk := range append([]string{"stdio"}, sortedKeys(in)...) { // stdio is the plain local run
+				if c := str(in[kk], "command"); c != "" {
+					cmd, ptr = commandLine(in[kk].(map[string]any)), "/"+k+"/"+pointerToken(kk)
+					break
+				}
+			}
+			if cmd != "" {
+				break
+			}
+		}
+	}
 	if cmd == "" {
 		if in, ok := firstOf(v, "installation", "install").(map[string]any); ok {
 			if p := str(in, "npm"); p != "" {
@@ -395,8 +457,16 @@ func (r *reader) topLocal(v map[string]any, base Server) {
 			}
 		}
 	}
+	return cmd, ptr
+}
+
+// topLocal reads a local manifest at the top level of a card: a command, a package,
+// a "run" or "install" line, a "server" or "transport" object with a command, or a
+// stdio transport beside a name.
+func (r *reader) topLocal(v map[string]any, base Server) {
+	cmd, ptr := topLocalCommand(v)
 	if cmd == "" {
-		if stdioTransport(v["transport"]) && len(r.Servers) == 0 {
+		if (stdioTransport(v["transport"]) || listsStdio(v["transport"]) || listsStdio(v["transports"])) && len(r.Servers) == 0 {
 			cmd = firstString(str(v, "package"), base.Name, str(v, "server"))
 		}
 	}
@@ -413,6 +483,31 @@ func (r *reader) topLocal(v map[string]any, base Server) {
 // even with an HTTP transport: it listens on the user's machine.
 func (r *reader) packages(v map[string]any, base Server) {
 	list, _ := v["packages"].([]any)
+	if m, ok := v["packages"].(map[string]any); ok { // {"pypi": {"name": ...}}: keyed by registry
+		for _, k := range sortedKeys(m) {
+			p, ok := m[k].(map[string]any)
+			if !ok {
+				continue
+			}
+			switch strings.ToLower(k) {
+			case "npm", "pypi", "oci", "docker", "nuget":
+			default:
+				continue
+			}
+			q := map[string]any{"registryType": k}
+			for kk, e := range p {
+				q[kk] = e
+			}
+			if !has(p, "registryType") {
+				q["registryType"] = k
+			}
+			if cmd := packageCommand(q); cmd != "" {
+				s := base
+				s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, cmd
+				r.addLocal("/packages/"+pointerToken(k), s)
+			}
+		}
+	}
 	for i, e := range list {
 		ptr := fmt.Sprintf("/packages/%d", i)
 		p, ok := e.(map[string]any)
@@ -508,7 +603,7 @@ func transportMap(v any) bool {
 		if k == "type" || k == "url" || k == "endpoint" {
 			return false
 		}
-		if normalizeTransport(k) != TransportUnknown || strings.EqualFold(k, "mcp") || strings.EqualFold(k, "messages") {
+		if normalizeTransport(k) != TransportUnknown || namesMCP(k) || strings.EqualFold(k, "messages") {
 			switch e.(type) {
 			case string, map[string]any:
 				n++
@@ -516,6 +611,18 @@ func transportMap(v any) bool {
 		}
 	}
 	return n > 0
+}
+
+// namesMCP reports a key that names an MCP endpoint without naming its transport:
+// "alternate_mcp", "mcp-backup", "remoteMcp".
+func namesMCP(k string) bool {
+	for _, w := range strings.FieldsFunc(k, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ' ' }) {
+		if strings.EqualFold(w, "mcp") {
+			return true
+		}
+	}
+	l := strings.ToLower(k)
+	return strings.HasSuffix(l, "mcp") && len(k) > 3 && k[len(k)-3] == 'M'
 }
 
 // endpointMap maps {"transport": url or {"url": ...}} objects: one server per
@@ -535,7 +642,7 @@ func (r *reader) endpointMap(at string, m map[string]any, base Server) {
 		if strings.EqualFold(k, "mcp") {
 			s.Transport = TransportStreamableHTTP
 		}
-		if s.Transport == TransportUnknown {
+		if s.Transport == TransportUnknown && !namesMCP(k) {
 			r.warn(ptr, "endpoint "+quote(k)+" is not a known transport; skipped")
 			continue
 		}
@@ -675,7 +782,7 @@ func normalizeTransport(s string) Transport {
 	case "http+sse", "sse", "http-sse", "legacy-sse", "server-sent-events":
 		return TransportSSE
 	case "streamable-http", "streamable_http", "streamablehttp", "http", "https", "http-streamable",
-		"http_streamable", "streamable", "json-rpc", "jsonrpc", "jsonrpc-http", "json-rpc-http", "mcp-http":
+		"http_streamable", "streamable", "shttp", "json-rpc", "jsonrpc", "jsonrpc-http", "json-rpc-http", "mcp-http":
 		return TransportStreamableHTTP
 	case "ws", "wss", "websocket":
 		return TransportWebSocket
@@ -697,10 +804,26 @@ func transportURL(v any) string {
 // localKeys reports a local-only manifest: a command, a package, a run or install
 // line, a stdio transport, or a server object with a command.
 func localKeys(v map[string]any) bool {
-	if localCommand(v) != "" || has(v["server"], "command") {
+	if cmd, _ := topLocalCommand(v); cmd != "" || has(v["server"], "command") {
+		return true
+	}
+	if _, u := flatURL(v); u == "" && !has(v, "remotes") && !has(v, "servers") && !has(v, "mcpServers") &&
+		(listsStdio(v["transport"]) || listsStdio(v["transports"])) {
 		return true
 	}
 	return stdioTransport(v["transport"])
+}
+
+// listsStdio reports a list of transport names that includes stdio ("transports":
+// ["stdio", "shttp"]): without a URL, the server is run locally.
+func listsStdio(v any) bool {
+	list, _ := v.([]any)
+	for _, e := range list {
+		if s, _ := e.(string); strings.EqualFold(strings.TrimSpace(s), "stdio") {
+			return true
+		}
+	}
+	return false
 }
 
 // stdioTransport reports a transport given as "stdio" (or "npm"...), or a list of

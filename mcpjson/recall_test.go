@@ -11,7 +11,7 @@ import (
 )
 
 // shapeCase is what a careful human reader extracts from one fixture of
-// testdata/wild-*.json: endpoint URLs, local command lines and tool names.
+// testdata/wild-*.json and wild2-*.json: endpoint URLs, local command lines and tool names.
 type shapeCase struct {
 	endpoints []string
 	local     []string
@@ -56,6 +56,19 @@ var wildCases = map[string]shapeCase{
 	"wild-stdio-list":     {local: []string{"prompts"}, tools: []string{"list_prompts", "get_prompt"}},
 	"wild-local-install": {endpoints: []string{"https://mcp.conveyancer.acme.dev/mcp"},
 		local: []string{"npm install -g @acme/conveyancer"}},
+	// Round 2 of the survey.
+	"wild2-bare-mcp-url":       {endpoints: []string{"https://signals-mcp-1234.run.acme.dev/sse"}},
+	"wild2-connections-map":    {endpoints: []string{"https://folio.acme.dev/api/v1/mcp/sse"}, tools: []string{"get_projects"}},
+	"wild2-config-command":     {local: []string{"npx -y ctx-health"}, tools: []string{"check_health"}},
+	"wild2-home-url":           {},
+	"wild2-command-in-url-key": {local: []string{"npx reviews-mcp"}, tools: []string{"search_reviews", "submit_review"}},
+	"wild2-endpoints-alt-mcp": {endpoints: []string{"https://folio.acme.dev/api/mcp", "https://folio-mirror.acme.app/api/mcp"},
+		tools: []string{"get_profile"}},
+	"wild2-transports-stdio-list": {local: []string{"car-mcp-server"}},
+	"wild2-single-tool":           {tools: []string{"hire_a_human"}},
+	"wild2-query-mcp-url":         {endpoints: []string{"https://guide.acme.dev/api.php?action=mcp"}},
+	"wild2-install-per-transport": {local: []string{"python server.py", "uvx sales-insight==1.2.0"},
+		tools: []string{"query_sales", "run_forecast", "cancel_task"}},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local
@@ -63,7 +76,7 @@ var wildCases = map[string]shapeCase{
 // and 90%), that no fixture fails, and that nothing else becomes a server.
 func TestShapeRecall(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob("testdata/wild-*.json")
+	files, _ := filepath.Glob("testdata/wild*-*.json")
 	if len(files) != len(wildCases) {
 		t.Errorf("%d wild fixtures, %d expectations", len(files), len(wildCases))
 	}

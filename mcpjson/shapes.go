@@ -64,9 +64,9 @@ func detectShape(v map[string]any) Shape {
 		return ShapeDocsSite
 	case isObject(v["servers"]):
 		return ShapeServersMap
-	case flat == "" && (transportMap(v["endpoints"]) || transportMap(v["transports"])):
+	case flat == "" && (transportMap(v["endpoints"]) || transportMap(v["transports"]) || transportMap(v["connections"])):
 		return ShapeSEP1960
-	case flat != "" || isArray(v["endpoints"]) || isArray(v["transports"]) || transportMap(v["transport"]) ||
+	case flat != "" || objectList(v["endpoints"]) || objectList(v["transports"]) || transportMap(v["transport"]) ||
 		isArray(v["companion_servers"]):
 		return ShapeFlat
 	case localKeys(v):
@@ -77,6 +77,18 @@ func detectShape(v map[string]any) Shape {
 		return ShapePointer
 	}
 	return ShapeUnknown
+}
+
+// objectList reports a JSON array holding at least one object (endpoint entries, not
+// a list of transport names).
+func objectList(v any) bool {
+	list, _ := v.([]any)
+	for _, e := range list {
+		if isObject(e) {
+			return true
+		}
+	}
+	return false
 }
 
 // wrapper maps {"mcp": {...}} objects that are not the spec's: a near miss with

@@ -7,7 +7,8 @@ import (
 )
 
 // toolKeys are the keys, beside "tools", under which cards list MCP tool names.
-var toolKeys = []string{"advertised_tools", "advertisedTools", "mcpTools", "mcp_tools", "tool_names", "toolNames"}
+var toolKeys = []string{"advertised_tools", "advertisedTools", "mcpTools", "mcp_tools", "tool_names", "toolNames",
+	"tools_summary", "toolsSummary"}
 
 // topTools reads the tool names an object lists: "tools", then "capabilities.tools",
 // then the other keys of toolKeys, and a single "tool" name. at is the object's pointer.
