@@ -67,7 +67,7 @@ func weakLabel(label string) bool {
 
 // baseHeadings are normalised headings whose next block is the API base.
 var baseHeadings = map[string]int{
-	"base url": 2, "base path": 2, "base uri": 2, "base": 2, "api base": 3, "api base url": 3,
+	"base url": 2, "base path": 2, "base uri": 2, "base": 2, "base address": 2, "api base": 3, "api base url": 3,
 	"api url": 3, "api root": 3, "api endpoint": 3, "api base path": 3,
 }
 

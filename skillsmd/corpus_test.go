@@ -54,7 +54,10 @@ func TestCorpus(t *testing.T) {
 			title: "Bloom Skill",
 			h2: "Try It Now (No Registration)|Why Bloom?|Register (One Time)|Playbooks|Submit Your Findings|Evaluation Roles|" +
 				"Reputation & Tiers|Agent Missions|Heartbeat (Silent, Every 24h)|Privacy & Data Policy|Language|Identity & Compatibility|Links",
-			warnings: skillsmd.WarnNoAPI, // endpoints in code blocks, no API section or base
+			// No API section or base: endpoints in code blocks, 7 of 8 absolute ones under /api
+			// (the eighth is a static /paste-blocks/index.json).
+			base:     "https://bloomprotocol.ai/api",
+			warnings: skillsmd.WarnBaseInferred,
 			check: func(t *testing.T, d *skillsmd.Document) {
 				if d.Frontmatter["title"] != "Bloom Tribe Skill — AI Agent Onboarding" {
 					t.Errorf("frontmatter = %v", d.Frontmatter)
@@ -70,13 +73,15 @@ func TestCorpus(t *testing.T) {
 			title: "ZenBin Agent Instructions",
 			h2: "What is ZenBin?|Quick Start|API Reference|URL Patterns|Use Cases for Agents|Example: Create an Agent Dashboard Site|" +
 				"Notes for Agents|Reserved Subdomains|Rate Limits|Authentication Protection|Support",
+			// No base is stated; the curl examples all call https://zenbin.org/v1/...
+			base: "https://zenbin.org/v1",
 			// A documentation example holds "password": "mysecretpassword123".
-			warnings: skillsmd.WarnCredential,
+			warnings: skillsmd.WarnBaseInferred + "," + skillsmd.WarnCredential,
 			check: func(t *testing.T, d *skillsmd.Document) {
 				if !strings.HasPrefix(d.Purpose, "ZenBin is a headless HTML sandbox") || len(d.Limits) == 0 || len(d.Auth) == 0 {
 					t.Errorf("Purpose %q, Limits %q, Auth %q", d.Purpose, d.Limits, d.Auth)
 				}
-				if w := d.Warnings[0]; w.Line != 291 || strings.Contains(w.Message, "mysecretpassword123") {
+				if w := d.Warnings[1]; w.Line != 291 || strings.Contains(w.Message, "mysecretpassword123") {
 					t.Errorf("credential warning %v", w)
 				}
 			},

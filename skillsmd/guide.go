@@ -303,6 +303,11 @@ func (p *parser) finish() {
 	}
 	p.frontmatterBase()
 	d.BaseURL = p.pickBase()
+	if d.BaseURL == "" && p.placeholder == 0 {
+		// Last resort, below every statement: the endpoints' common prefix.
+		d.BaseURL = p.inferBase()
+		p.inferred = d.BaseURL != ""
+	}
 }
 
 // ResolveBase returns the document's API base as an absolute URL on origin (such as
@@ -344,6 +349,9 @@ func (p *parser) diagnose(size int) {
 	}
 	if d.BaseURL == "" && p.placeholder > 0 {
 		p.warn(p.placeholder, WarnBasePlaceholder, "the API base is written as a placeholder, not a URL or path; resolve the endpoints against the origin")
+	}
+	if p.inferred {
+		p.warn(p.endpointLine, WarnBaseInferred, "the document states no API base; BaseURL is inferred from the endpoint URLs it documents")
 	}
 	if d.BaseURL == "" && !p.has(kindAPI) {
 		if loc := endpointMention.FindIndex(p.src); loc != nil {

@@ -23,10 +23,13 @@ type parser struct {
 	kinds   []kind // kind of each section, parallel to doc.Sections
 	stack   []open // enclosing headings, outermost first
 
-	bases       []baseCandidate // statements of the API base, in document order
-	placeholder int             // first line where the base is only a placeholder, or 0
-	baseNext    int             // strength of the heading naming the base, while its value is awaited; 0 otherwise
-	baseLeft    int             // blocks after that heading still to read for the value
+	bases        []baseCandidate // statements of the API base, in document order
+	placeholder  int             // first line where the base is only a placeholder, or 0
+	baseNext     int             // strength of the heading naming the base, while its value is awaited; 0 otherwise
+	baseLeft     int             // blocks after that heading still to read for the value
+	endpoints    []endpoint      // absolute endpoint URLs, for a base no label states (see inferBase)
+	inferred     bool            // doc.BaseURL came from inferBase
+	endpointLine int             // line of the block holding the first endpoint, or 0
 }
 
 // open is a heading whose section is still open, for kind inheritance.
@@ -108,6 +111,7 @@ func (p *parser) block(n ast.Node) {
 			p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
 		}
 		p.scanParagraph(b, t, p.tier(), true)
+		p.noteEndpoints(t, b)
 		if summary {
 			p.doc.Summary = t
 			return
@@ -131,6 +135,7 @@ func (p *parser) block(n ast.Node) {
 			s.Items = append(s.Items, it.text)
 			node := it.node
 			p.scanLine(it.text, tier, true, func() int { return p.lineOfNode(node) })
+			p.noteEndpoints(it.text, node)
 		}
 		p.typedItems(items)
 	case *east.Table:
@@ -141,6 +146,7 @@ func (p *parser) block(n ast.Node) {
 		p.record = false
 		p.addText(t)
 		p.tableRows(t, b)
+		p.noteEndpoints(t, b)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
 		code := strings.TrimRight(p.rawLines(b), "\n")
 		if p.baseNext > 0 {
@@ -148,6 +154,7 @@ func (p *parser) block(n ast.Node) {
 			p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
 		}
 		p.addText(code)
+		p.noteEndpoints(code, b)
 	case *ast.HTMLBlock:
 		p.rawHTML(p.rawLines(b), p.lineOfNode(b))
 	case *ast.ThematicBreak:

@@ -28,6 +28,12 @@ var baseShapes = []struct {
 	{"base-example-url.md", "Bounty Board", "Create account", "https://board.example.com", false, ""},
 	{"base-two-labels.md", "Forum", "Rules", "https://forum.example.red/forum/api", false, ""},
 	{"base-placeholder.md", "Town Game", "Register", "", false, skillsmd.WarnBasePlaceholder},
+	{"base2-endpoints.md", "Parcel Lockers", "Reserve|Read|Files", "https://lockers.example.net/api/v1", false, ""},
+	{"base2-endpoints-curl.md", "Quote Board", "Post a quote|Read quotes", "https://quotes.example.org/board", false, ""},
+	{"base2-label-wins.md", "Town Hall", "Vote", "https://town.example.com/api/hall", false, ""},
+	{"base2-placeholder-host.md", "Night Bar", "Enter", "", false, skillsmd.WarnBasePlaceholder},
+	{"base2-frontmatter-unclosed.md", "Town Door Playbook", "Base Address|Rules|Errors", "http://localhost:4300", false, ""},
+	{"base2-frontmatter-unopened.md", "Town Vote Protocol", "Register", "https://vote.example.org/api/vote", false, ""},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on
@@ -86,6 +92,17 @@ func TestBaseNotFromCode(t *testing.T) {
 		"# T\n\nThe API docs: https://example.com/docs explain more.\n",
 		"# T\n\n- The database: postgres://db.example.com\n",
 		"# T\n\n- GET /api/v1/items: list the items.\n",
+		// One curl command, not after a method: too little to infer a base from.
+		"# T\n\n```\ncurl https://api.example.com/repos/o/r/releases/latest\n```\n",
+		// Endpoints split evenly between two hosts.
+		"# T\n\n- GET https://a.example.com/api/x\n- GET https://b.example.com/api/y\n",
+		// URLs that are not after a method nor in a curl command.
+		"# T\n\nSee https://example.com/api/a and https://example.com/api/b.\n",
+		// Placeholder hosts.
+		"# T\n\n- POST https://YOUR_DOMAIN/api/a\n- POST https://YOUR_DOMAIN/api/b\n",
+		// A developer's local server in the examples is not the API.
+		"# T\n\n```\ncurl http://localhost:3000/api/a\ncurl -X POST http://localhost:3000/api/b\n```\n",
+		"# T\n\n- GET http://127.0.0.1:8080/v1/a\n- GET http://10.0.0.5/v1/b\n",
 	} {
 		d, err := skillsmd.Parse([]byte(doc))
 		if err != nil {

@@ -39,7 +39,7 @@ type Document struct {
 	// "More info", "Links", "Docs", "Support"...). Subsections belong to their parent's
 	// kind unless their own heading names another. Empty when the document says nothing.
 	Purpose      string     // what the API is for: the Purpose section, else the Summary
-	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**"), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata); "" if none; see ResolveBase
+	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**"), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata); failing those, the common prefix of the absolute endpoint URLs (with a WarnBaseInferred warning); "" if none; see ResolveBase
 	API          []string   // the API section's items and paragraphs
 	Auth         []string   // auth rules: the Auth section's items and paragraphs, then "Authentication: ..." label lines, table rows and frontmatter keys found elsewhere
 	SafeActions  []string   // actions the document calls safe
@@ -121,6 +121,10 @@ const (
 	// WarnBasePlaceholder: the document states its API base only as a template
 	// ("{BASE_URL}", "https://<your-deployment>.example"), so BaseURL is empty.
 	WarnBasePlaceholder = "base-placeholder"
+	// WarnBaseInferred: the document states no API base, so BaseURL is the common
+	// prefix of the absolute endpoint URLs it documents ("GET https://x/api/a",
+	// "curl https://x/api/b" give "https://x/api"). Any stated base outranks it.
+	WarnBaseInferred = "base-inferred"
 )
 
 // MaxRecommendedSize is the size above which a document gets a WarnTooLong warning.
@@ -334,7 +338,7 @@ func normalizeNewlines(b []byte) []byte {
 // warning; an unclosed "---" is not frontmatter (it is a thematic break).
 func (d *Document) readFrontmatter(src []byte) []byte {
 	if !bytes.HasPrefix(src, []byte("---")) {
-		return src
+		return d.readUnopenedFrontmatter(src)
 	}
 	first, _, ok := bytes.Cut(src, []byte("\n"))
 	if !ok || len(bytes.TrimSpace(first)) != 3 {
@@ -355,6 +359,11 @@ func (d *Document) readFrontmatter(src []byte) []byte {
 	}
 	var m map[string]any
 	_, err := frontmatter.MustParse(bytes.NewReader(src[:end]), &m, yamlFormat)
+	if err != nil {
+		if out, ok := d.readUnclosedFrontmatter(src, len(first)+1); ok {
+			return out
+		}
+	}
 	switch {
 	case err != nil:
 		d.Warnings = append(d.Warnings, Warning{Line: 1, Code: WarnFrontmatter,
@@ -364,6 +373,84 @@ func (d *Document) readFrontmatter(src []byte) []byte {
 	}
 	blank := bytes.Repeat([]byte("\n"), bytes.Count(src[:end], []byte("\n")))
 	return append(blank, src[end:]...)
+}
+
+// readUnclosedFrontmatter reads a frontmatter whose closing "---" line is missing,
+// so that the next "---" found (a thematic break far below) does not swallow the
+// title and sections: when the block up to that line is not YAML, the lines from
+// body (just after the opening line) to the first blank line are tried alone. It
+// reports false, changing nothing, unless they decode to a mapping.
+func (d *Document) readUnclosedFrontmatter(src []byte, body int) ([]byte, bool) {
+	end := bytes.Index(src[body:], []byte("\n\n"))
+	if end < 0 {
+		return nil, false
+	}
+	end += body + 1 // just past the last frontmatter line
+	var m map[string]any
+	if err := yaml.Unmarshal(src[body:end], &m); err != nil || len(m) == 0 {
+		return nil, false
+	}
+	d.Frontmatter, _ = jsonCompatible(m).(map[string]any)
+	d.Warnings = append(d.Warnings, Warning{Line: 1, Code: WarnFrontmatter,
+		Message: "the frontmatter has no closing \"---\" line; it was read up to the first blank line"})
+	blank := bytes.Repeat([]byte("\n"), bytes.Count(src[:end], []byte("\n")))
+	return append(blank, src[end:]...), true
+}
+
+// maxUnopenedLines bounds the lines read for a frontmatter without its opening line.
+const maxUnopenedLines = 64
+
+// readUnopenedFrontmatter reads a frontmatter whose opening "---" line is missing:
+// the document starts with at least two "key: value" lines (indented lines may
+// continue them), then a "---" line, with no blank line between. Markdown would make
+// those lines a setext H2 heading before the title; a careful reader sees the
+// frontmatter. It is read only when it decodes to a mapping, with a warning; src is
+// returned with the block blanked, as readFrontmatter does.
+func (d *Document) readUnopenedFrontmatter(src []byte) []byte {
+	if len(src) == 0 || !isKeyLine(src) {
+		return src // the common case: a heading or text first
+	}
+	keys, body, end := 0, 0, -1
+	for off, n := 0, 0; off < len(src) && n < maxUnopenedLines; n++ {
+		line, _, _ := bytes.Cut(src[off:], []byte("\n"))
+		next := off + len(line) + 1
+		switch {
+		case string(bytes.TrimRight(line, " \t")) == "---":
+			body, end = off, min(next, len(src))
+		case isKeyLine(line):
+			keys++
+		case len(line) > 0 && (line[0] == ' ' || line[0] == '\t') && len(bytes.TrimSpace(line)) > 0:
+			// a continuation of the previous key
+		default:
+			return src // a blank or other line: not a frontmatter
+		}
+		if end >= 0 {
+			break
+		}
+		off = next
+	}
+	if end < 0 || keys < 2 {
+		return src
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(src[:body], &m); err != nil || len(m) < 2 {
+		return src
+	}
+	d.Frontmatter, _ = jsonCompatible(m).(map[string]any)
+	d.Warnings = append(d.Warnings, Warning{Line: 1, Code: WarnFrontmatter,
+		Message: "the frontmatter has no opening \"---\" line; it was read as frontmatter, not as a heading"})
+	blank := bytes.Repeat([]byte("\n"), bytes.Count(src[:end], []byte("\n")))
+	return append(blank, src[end:]...)
+}
+
+// isKeyLine reports a line that starts with a YAML key: "name: x", "metadata:".
+func isKeyLine(l []byte) bool {
+	i := 0
+	for i < len(l) && (l[i] >= 'a' && l[i] <= 'z' || l[i] >= 'A' && l[i] <= 'Z' || l[i] == '_' ||
+		i > 0 && (l[i] >= '0' && l[i] <= '9' || l[i] == '-')) {
+		i++
+	}
+	return i > 0 && i < len(l) && l[i] == ':' && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\n')
 }
 
 // yamlMessage renders a YAML error as one line that keeps the line number and the

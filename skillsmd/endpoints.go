@@ -1,0 +1,289 @@
+package skillsmd
+
+import (
+	"net/netip"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/wellknown-dev/discovery/internal/httpx"
+)
+
+// Some documents never label their API base: every endpoint is written in full
+// ("GET https://api.example.com/v1/things", "curl -X POST https://x.example/api/y").
+// A careful reader then takes the common prefix of those endpoints as the base. The
+// parser does the same, as a last resort: the inferred base is used only when the
+// document states none (no label, table row, heading or frontmatter key, and no
+// placeholder such as "{BASE_URL}"), so any statement outranks it.
+//
+// Endpoints are read from list items, paragraphs (code spans included), table rows
+// and code blocks: an HTTP method followed by an absolute URL, or a curl command
+// line (its first URL). Skill files and other documents fetched with curl
+// ("curl -s https://x/skill.md > SKILL.md") are not endpoints.
+
+// maxEndpoints bounds the endpoints remembered for the inference.
+const maxEndpoints = 256
+
+// httpMethods are the methods that mark an endpoint line.
+var httpMethods = [...]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
+
+// noteEndpoints records the endpoint URLs of the text of block n (one line at a time).
+func (p *parser) noteEndpoints(text string, n ast.Node) {
+	if len(p.endpoints) >= maxEndpoints || len(p.bases) > 0 || p.placeholder > 0 || !strings.Contains(text, "://") {
+		return // a base is already stated, or (the common case) no absolute URL at all
+	}
+	for rest := text; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if strings.Contains(line, "://") {
+			p.endpointsIn(line)
+		}
+	}
+	if p.endpointLine == 0 && len(p.endpoints) > 0 {
+		p.endpointLine = p.lineOfNode(n)
+	}
+}
+
+// endpointsIn records the endpoints of one line: each URL preceded by an HTTP
+// method (spaces, "|", quotes and backticks between them are skipped), or the first
+// URL of a line that starts a curl command.
+func (p *parser) endpointsIn(line string) {
+	t := strings.TrimLeft(line, " \t$>")
+	if strings.HasPrefix(t, "curl ") {
+		if i := strings.Index(t, "http"); i >= 0 {
+			p.addEndpoint(t[i:], false)
+		}
+		return
+	}
+	for off := 0; off < len(line); {
+		i := strings.Index(line[off:], "http")
+		if i < 0 {
+			return
+		}
+		start := off + i
+		off = start + 4
+		if methodBefore(line[:start]) {
+			p.addEndpoint(line[start:], true)
+		}
+	}
+}
+
+// methodBefore reports whether s ends with an HTTP method, then separators.
+func methodBefore(s string) bool {
+	s = strings.TrimRight(s, " \t|`\"'*")
+	for _, m := range httpMethods {
+		if strings.HasSuffix(s, m) {
+			head := s[:len(s)-len(m)]
+			return head == "" || !isWordByte(head[len(head)-1])
+		}
+	}
+	return false
+}
+
+// addEndpoint records the absolute URL at the start of s, if it is one; method
+// tells whether an HTTP method preceded it.
+func (p *parser) addEndpoint(s string, method bool) {
+	if !strings.HasPrefix(s, "https://") && !strings.HasPrefix(s, "http://") {
+		return
+	}
+	if j := strings.IndexAny(s, " \t\"'`<>()[]\\|"); j >= 0 {
+		s = s[:j]
+	}
+	s = strings.TrimRight(s, ".,;:*")
+	if i := strings.IndexAny(s, "?#"); i >= 0 {
+		s = s[:i]
+	}
+	scheme, rest, _ := strings.Cut(s, "://")
+	host, path, _ := strings.Cut(rest, "/")
+	if !plainHost(host) || localHost(host) { // also rejects userinfo ("user@host")
+		return // a local test server ("curl http://localhost:3000/api/...") is not the API
+	}
+	if isDocumentName(path[strings.LastIndexByte(path, '/')+1:]) {
+		return // a skill file or page, fetched rather than called
+	}
+	if len(p.endpoints) < maxEndpoints {
+		p.endpoints = append(p.endpoints, endpoint{origin: scheme + "://" + strings.ToLower(host), path: "/" + path, method: method})
+	}
+}
+
+// endpoint is an absolute endpoint URL met in the document, without its query.
+type endpoint struct {
+	origin string // "https://api.example.com"
+	path   string // "/v1/things/1"
+	method bool   // written after an HTTP method, not only in a curl command
+}
+
+// plainHost accepts a host name with a dot, or localhost, in ASCII: "你的域名" or
+// "YOUR_DOMAIN" are placeholders, not hosts.
+func plainHost(h string) bool {
+	name := h
+	if i := strings.LastIndexByte(h, ':'); i >= 0 {
+		name = h[:i]
+	}
+	if name != "localhost" && !strings.Contains(name, ".") {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i] | 0x20
+		if !(c >= 'a' && c <= 'z' || name[i] >= '0' && name[i] <= '9' || name[i] == '.' || name[i] == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// localHost reports a loopback, private or link-local host: where a document's
+// examples run against a developer's machine, never its public API.
+func localHost(h string) bool {
+	name := h
+	if i := strings.LastIndexByte(h, ':'); i >= 0 {
+		name = h[:i]
+	}
+	if httpx.IsLoopbackHost(name) {
+		return true
+	}
+	a, err := netip.ParseAddr(name)
+	return err == nil && (a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified())
+}
+
+// isDocumentName reports the last path segment of a document rather than an
+// endpoint: "skill.md", "llms.txt", "index.html", "skill.json".
+func isDocumentName(seg string) bool {
+	seg = strings.ToLower(seg)
+	for _, ext := range []string{".md", ".txt", ".html", ".htm"} {
+		if strings.HasSuffix(seg, ext) {
+			return true
+		}
+	}
+	return seg == "skill.json" || seg == "package.json"
+}
+
+// inferBase returns the base implied by the recorded endpoints, or "". It reads the
+// endpoints on the host most of them use (at least two distinct ones, or the only
+// one when it was written after a method). When more than half of them start with
+// the same "api" or version segments ("/api", "/api/v1", "/v2"), that is the base: a
+// stray static file ("/paste-blocks/index.json") does not move it. Otherwise the base
+// is the longest run of fixed path segments every endpoint has before its last
+// segment, ended after its last "api" or version segment if it has one.
+func (p *parser) inferBase() string {
+	if len(p.endpoints) == 0 {
+		return ""
+	}
+	type hostCount struct {
+		origin string
+		n      int
+	}
+	var hosts []hostCount
+	for _, e := range p.endpoints {
+		o := e.origin
+		found := false
+		for i := range hosts {
+			if hosts[i].origin == o {
+				hosts[i].n++
+				found = true
+				break
+			}
+		}
+		if !found {
+			hosts = append(hosts, hostCount{o, 1})
+		}
+	}
+	best, tie := 0, false
+	for i := 1; i < len(hosts); i++ {
+		switch {
+		case hosts[i].n > hosts[best].n:
+			best, tie = i, false
+		case hosts[i].n == hosts[best].n:
+			tie = true
+		}
+	}
+	if tie {
+		return "" // the endpoints disagree on the host
+	}
+	origin := hosts[best].origin
+	var prefix []string
+	distinct := map[string]bool{}
+	apiPrefixes := map[string]int{}
+	first := true
+	for _, e := range p.endpoints {
+		if e.origin != origin {
+			continue
+		}
+		distinct[e.path] = true
+		segs := strings.Split(strings.Trim(e.path, "/"), "/")
+		dir := segs[:len(segs)-1] // the last segment names the resource
+		if ap := apiPrefix(dir); ap != "" {
+			apiPrefixes[ap]++
+		}
+		if first {
+			prefix, first = dir, false
+			continue
+		}
+		n := 0
+		for n < len(prefix) && n < len(dir) && prefix[n] == dir[n] {
+			n++
+		}
+		prefix = prefix[:n]
+	}
+	if len(distinct) < 2 && !(len(hosts) == 1 && p.endpoints[0].method) {
+		return "" // one endpoint only counts when it is the only one, written after a method
+	}
+	for ap, n := range apiPrefixes {
+		if 2*n > hosts[best].n { // a strict majority: at most one prefix qualifies
+			return origin + ap
+		}
+	}
+	for i, s := range prefix {
+		if !cleanSegment(s) {
+			prefix = prefix[:i]
+			break
+		}
+	}
+	for i := len(prefix) - 1; i >= 0; i-- {
+		if isAPISegment(prefix[i]) {
+			prefix = prefix[:i+1]
+			break
+		}
+	}
+	if len(prefix) == 0 {
+		return origin
+	}
+	return origin + "/" + strings.Join(prefix, "/")
+}
+
+// apiPrefix returns the leading path up to the end of the first run of "api" and
+// version segments among dir's fixed segments ("/api/v1" of api/v1/things/x), or "".
+func apiPrefix(dir []string) string {
+	for i, s := range dir {
+		if !cleanSegment(s) {
+			return ""
+		}
+		if !isAPISegment(s) {
+			continue
+		}
+		j := i + 1
+		for j < len(dir) && isAPISegment(dir[j]) {
+			j++
+		}
+		return "/" + strings.Join(dir[:j], "/")
+	}
+	return ""
+}
+
+// cleanSegment rejects a path segment that is a template ("{id}", "<name>", ":id",
+// "POST_ID") rather than a fixed name.
+func cleanSegment(s string) bool {
+	if s == "" || strings.ContainsAny(s, "{}<>:$") {
+		return false
+	}
+	return !isPlaceholder(s)
+}
+
+// isAPISegment reports "api" and version segments ("v1", "v2beta").
+func isAPISegment(s string) bool {
+	l := strings.ToLower(s)
+	if l == "api" {
+		return true
+	}
+	return len(l) >= 2 && l[0] == 'v' && l[1] >= '0' && l[1] <= '9'
+}
