@@ -263,5 +263,9 @@ func consentKeys(req *ConsentRequest) []string {
 	if req.Credentials {
 		base += " [credentials]"
 	}
-	return []string{base + " [subject " + req.Subject + "]", base}
+	subject := req.Subject
+	if subject == "" && req.Action == ConsentWrite {
+		subject = req.Method + " " + req.URL // a write without a named subject is this request
+	}
+	return []string{base + " [subject " + subject + "]", base}
 }

@@ -90,6 +90,9 @@ func TestRememberConsent(t *testing.T) {
 		{discovery.ForOrigin, func() { call("POST", s.URL+"/api", "tool a", false); call("POST", s.URL+"/api", "tool b", false) }, 2, 2},
 		{discovery.ForSubject, func() { call("POST", s.URL+"/api", "tool a", false); call("POST", s.URL+"/api", "tool a", false) }, 1, 1},
 		{discovery.ForOrigin, func() { call("GET", other.URL+"/api", "", false); call("GET", other.URL+"/api", "", true) }, 2, 2},
+		// A write without a subject is its own subject: method and URL.
+		{discovery.ForSubject, func() { call("POST", s.URL+"/api", "", false); call("DELETE", s.URL+"/api", "", false) }, 2, 2},
+		{discovery.ForSubject, func() { call("POST", s.URL+"/api", "", false); call("POST", s.URL+"/api", "", false) }, 1, 1},
 	} {
 		mem.Forget()
 		asked.Store(0)

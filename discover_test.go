@@ -609,7 +609,6 @@ func TestMCPJSONProblems(t *testing.T) {
 		want any // *mcpjson.SyntaxError or *mcpjson.ValidationError
 	}{
 		{"trailing comma", `{"mcp":{"spec_version":"2026-06-13","status":"stable",}}`, &mcpjson.SyntaxError{}},
-		{"missing status", `{"mcp":{"spec_version":"2026-06-13"}}`, &mcpjson.ValidationError{}},
 		{"array", `[]`, &mcpjson.ValidationError{}},
 	}
 	for _, tc := range tests {
@@ -635,6 +634,14 @@ func TestMCPJSONProblems(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a spec-shaped document missing status is unsupported, not an error", func(t *testing.T) {
+		t.Parallel()
+		s := newSite(t, docs(t, map[string]string{discovery.MCPPath: `{"mcp":{"spec_version":"2026-06-13"}}`}))
+		d, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
+		if err != nil || d.MCP == nil || d.MCP.Shape != mcpjson.ShapeUnknown || len(d.MCP.Servers) != 0 || !hasCode(d, discovery.WarnMCP) {
+			t.Fatalf("Discover = %+v, %v", d, err)
+		}
+	})
 	t.Run("skills.md syntax error carries the offset", func(t *testing.T) {
 		t.Parallel()
 		s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Skills\nab\xffc"}))

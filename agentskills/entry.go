@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"reflect"
 	"strings"
 )
@@ -233,11 +234,43 @@ func sameJSON(a, b any) bool {
 	if err1 != nil || err2 != nil {
 		return false
 	}
-	var va, vb any
-	if json.Unmarshal(ja, &va) != nil || json.Unmarshal(jb, &vb) != nil {
-		return false
+	// Numbers compare exactly, as rationals, not as float64: 9007199254740993 and
+	// 9007199254740992 are different values, 1.0 and 1 the same.
+	decode := func(b []byte) (any, bool) {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			return nil, false
+		}
+		return exactNumbers(v), true
 	}
-	return reflect.DeepEqual(va, vb)
+	va, ok1 := decode(ja)
+	vb, ok2 := decode(jb)
+	return ok1 && ok2 && reflect.DeepEqual(va, vb)
+}
+
+// exactRat is a JSON number in canonical rational form, for comparison.
+type exactRat string
+
+// exactNumbers replaces every json.Number in v by its exact rational value.
+func exactNumbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if r, ok := new(big.Rat).SetString(string(t)); ok {
+			return exactRat(r.RatString())
+		}
+		return string(t)
+	case map[string]any:
+		for k, e := range t {
+			t[k] = exactNumbers(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = exactNumbers(e)
+		}
+	}
+	return v
 }
 
 // Capabilities reports whether server capabilities (an initialize or server/discover

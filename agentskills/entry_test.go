@@ -1,6 +1,7 @@
 package agentskills_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -256,5 +257,20 @@ func TestSkillURIIndexCorpus(t *testing.T) {
 			}
 			check(t, data)
 		})
+	}
+}
+
+// TestFrontmatterNumbersExact: frontmatter numbers compare as written, not as float64.
+func TestFrontmatterNumbersExact(t *testing.T) {
+	md := []byte("---\nname: n\ndescription: d\nlimit: 9007199254740993\n---\n")
+	e := &agentskills.Entry{Dynamic: true, Frontmatter: map[string]any{"name": "n", "description": "d", "limit": json.Number("9007199254740992")}}
+	u, _ := agentskills.ParseSkillURI("skill://n/SKILL.md")
+	e.URI = u
+	if err := e.VerifyFile("skill://n/SKILL.md", md); !errors.Is(err, agentskills.ErrDigestMismatch) {
+		t.Errorf("2^53+1 vs 2^53: %v", err)
+	}
+	e.Frontmatter["limit"] = json.Number("9007199254740993")
+	if err := e.VerifyFile("skill://n/SKILL.md", md); err != nil {
+		t.Errorf("equal numbers: %v", err)
 	}
 }

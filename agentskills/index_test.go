@@ -148,3 +148,30 @@ func TestIndexRules(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseLegacy: the draft readers never panic, and what they return is inside the
+// limits they promise (skill:// SKILL.md URIs, well-formed digests or none).
+func FuzzParseLegacy(f *testing.F) {
+	for _, s := range []string{
+		`{"skills": [{"frontmatter": {"name": "a", "description": "d"}, "url": "skill://a/SKILL.md", "digest": "sha256:` + strings.Repeat("0", 64) + `"}]}`,
+		`{"$schema": "x", "skills": [{"name": "a", "type": "skill-md", "url": "skill://a/SKILL.md"}, {"name": "b", "type": "archive", "url": "skill://b.zip"}]}`,
+		`{"skills": [{"frontmatter": {"name": "z"}, "archives": [{"url": "skill://z.tar.gz", "mimeType": "application/gzip"}, "bad"]}]}`,
+		`{"skills": null}`, `[]`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, _, _ := agentskills.ParseLegacyIndex(data)
+		for _, e := range entries {
+			if _, err := agentskills.ParseSkillURI(e.URI); err != nil || (e.Digest != "" && !agentskills.ValidDigest(e.Digest)) {
+				t.Fatalf("bad entry %+v", e)
+			}
+		}
+		archives, _, _ := agentskills.ParseLegacyArchives(data)
+		for _, a := range archives {
+			if a.Digest != "" && !agentskills.ValidDigest(a.Digest) || a.Root == "" {
+				t.Fatalf("bad archive %+v", a)
+			}
+		}
+	})
+}

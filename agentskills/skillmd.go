@@ -2,6 +2,7 @@ package agentskills
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -354,15 +355,27 @@ func (p *skillParser) value(n *yaml.Node, budget *int, at string) (any, error) {
 		case time.Time:
 			return n.Value, nil // keep the date as written
 		case int:
-			return float64(t), nil // JSON numbers
+			return jsonInt(int64(t), n.Value), nil // JSON numbers
 		case int64:
-			return float64(t), nil
+			return jsonInt(t, n.Value), nil
 		case uint64:
+			if t > 1<<53 {
+				return json.Number(strconv.FormatUint(t, 10)), nil
+			}
 			return float64(t), nil
 		}
 		return v, nil
 	}
 	return nil, nil
+}
+
+// jsonInt returns an integer as a JSON number: a float64 when that is exact, else a
+// json.Number, so that a value past 2^53 is never rounded.
+func jsonInt(v int64, _ string) any {
+	if v > 1<<53 || v < -(1<<53) {
+		return json.Number(strconv.FormatInt(v, 10))
+	}
+	return float64(v)
 }
 
 // check applies the field rules of the specification.

@@ -134,9 +134,11 @@ type item struct {
 // MCP sessions.
 type source interface {
 	list(ctx context.Context) ([]item, []string, error)
-	// activate reads and verifies SKILL.md, returning it and the skill's files (paths
-	// relative to the skill root) and the digest approvals bind to.
-	activate(ctx context.Context, it *item) (md []byte, files []string, digest string, err error)
+	// activate reads and verifies SKILL.md, returning it, the skill's files (paths
+	// relative to the skill root, SKILL.md included) with their digests ("" where the
+	// source verifies reads itself; a nil map when the skill lists no files), and the
+	// digest approvals bind to.
+	activate(ctx context.Context, it *item) (md []byte, files map[string]string, digest string, err error)
 	// read reads one file of an activated skill, verified where the source allows.
 	read(ctx context.Context, it *item, path string) ([]byte, error)
 }
@@ -281,6 +283,7 @@ type Activation struct {
 	Digest  string   // what the approval is bound to
 
 	listedDigest string
+	files        map[string]string // path → digest at activation (nil: the skill lists none)
 }
 
 // Activate reads the SKILL.md of the skill named name, verifies it, and, when the
@@ -300,7 +303,7 @@ func (c *Catalog) Activate(ctx context.Context, name string) (*Activation, error
 	if err := c.approved(&it, digest); err != nil {
 		return nil, err
 	}
-	a := &Activation{Entry: it.Entry, SkillMD: md, Files: files, Digest: digest, listedDigest: it.Digest}
+	a := &Activation{Entry: it.Entry, SkillMD: md, Files: others(files), Digest: digest, listedDigest: it.Digest, files: files}
 	c.mu.Lock()
 	c.active[name] = a
 	c.mu.Unlock()
@@ -312,15 +315,30 @@ func (c *Catalog) Activate(ctx context.Context, name string) (*Activation, error
 func (c *Catalog) ReadFile(ctx context.Context, name, path string) ([]byte, error) {
 	c.mu.Lock()
 	it, ok := c.items[name]
-	_, active := c.active[name]
+	a := c.active[name]
 	c.mu.Unlock()
 	switch {
 	case !ok:
 		return nil, fmt.Errorf("%w: %q", ErrUnknownSkill, shorten(name))
-	case !active:
+	case a == nil:
 		return nil, fmt.Errorf("%w: %q", ErrNotActive, shorten(name))
 	}
-	return it.src.read(ctx, &it, path)
+	// Only the files the skill had when it was activated (and approved), as they were
+	// then: a file added or changed since is refused.
+	path = strings.TrimPrefix(path, "/")
+	want, listed := a.files[path]
+	if a.files != nil && !listed {
+		return nil, fmt.Errorf("%w: skill %q had no file %q when it was activated", ErrNotActive, shorten(name), shorten(path))
+	}
+	data, err := it.src.read(ctx, &it, path)
+	if err != nil {
+		return nil, err
+	}
+	if want != "" && agentskills.Digest(data) != want {
+		return nil, fmt.Errorf("%w: file %q of skill %q changed since it was activated; activate it again",
+			ErrNeedsApproval, shorten(path), shorten(name))
+	}
+	return data, nil
 }
 
 // Approve records the user's approval of the skill named name at the digest Activate
@@ -414,5 +432,6 @@ func (c *Catalog) AddMCP(ctx context.Context, label string, s *mcpclient.Session
 	if label == "" {
 		label = s.Endpoint
 	}
+	label = shorten(label) // a server's own name is untrusted and unbounded
 	return c.add(ctx, &mcpSource{label: label, s: s})
 }

@@ -183,9 +183,20 @@ func TestApprovalsBindToContent(t *testing.T) {
 	if _, err := c2.Activate(ctx, "deploy"); err != nil {
 		t.Fatalf("persisted approval: %v", err)
 	}
-	// Any file changed: approval again.
+	// Changed or added after the activation: refused until activated (and approved) again.
+	if data, err := c2.ReadFile(ctx, "deploy", "run.sh"); err != nil || string(data) != "echo 1\n" {
+		t.Fatalf("run.sh = %q, %v", data, err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("rm -rf /\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "NEW.md"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"run.sh", "NEW.md"} {
+		if data, err := c2.ReadFile(ctx, "deploy", f); err == nil {
+			t.Errorf("%s read after a change: %q", f, data)
+		}
 	}
 	if _, err := c2.Activate(ctx, "deploy"); !errors.Is(err, catalog.ErrNeedsApproval) {
 		t.Errorf("changed content kept its approval: %v", err)

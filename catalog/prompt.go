@@ -73,7 +73,7 @@ func promptLine(e *Entry) string {
 	case Web:
 		from = "web " + qualifier(&item{Entry: *e})
 	case MCP:
-		from = "mcp " + oneLine(discovery.Redact(e.From))
+		from = "mcp " + shorten(oneLine(e.From))
 	}
 	if !e.Verified {
 		from += ", unverified"

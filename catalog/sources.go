@@ -110,7 +110,7 @@ func readRoot(root *os.Root, name string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-func (l *localSource) activate(_ context.Context, it *item) ([]byte, []string, string, error) {
+func (l *localSource) activate(_ context.Context, it *item) ([]byte, map[string]string, string, error) {
 	dir := it.From
 	files, err := walkLocal(dir)
 	if err != nil {
@@ -126,7 +126,7 @@ func (l *localSource) activate(_ context.Context, it *item) ([]byte, []string, s
 		return nil, nil, "", err
 	}
 	files[agentskills.SkillFile] = agentskills.Digest(md) // as read now
-	return md, others(files), setDigest(files), nil
+	return md, files, setDigest(files), nil
 }
 
 func (l *localSource) read(_ context.Context, it *item, path string) ([]byte, error) {
@@ -186,7 +186,7 @@ func (w *webSource) list(ctx context.Context) ([]item, []string, error) {
 	return items, warns, nil
 }
 
-func (w *webSource) activate(ctx context.Context, it *item) ([]byte, []string, string, error) {
+func (w *webSource) activate(ctx context.Context, it *item) ([]byte, map[string]string, string, error) {
 	w.mu.Lock()
 	ix := w.ix
 	w.mu.Unlock()
@@ -205,7 +205,7 @@ func (w *webSource) activate(ctx context.Context, it *item) ([]byte, []string, s
 	if digest == "" {
 		digest = setDigest(files)
 	}
-	return sk.Files[0].Data, others(files), digest, nil
+	return sk.Files[0].Data, files, digest, nil
 }
 
 func (w *webSource) read(_ context.Context, it *item, path string) ([]byte, error) {
@@ -250,6 +250,8 @@ func (m *mcpSource) list(ctx context.Context) ([]item, []string, error) {
 				set[f.URI] = f.Digest
 			}
 			e.Digest = setDigest(set) // SEP-2640 §3.10: approval binds to every {uri, digest}
+		} else if d := sk.ArchiveDigest(); d != "" {
+			e.Digest = d // a draft archive: the approval binds to the archive
 		}
 		items = append(items, item{Entry: e, src: m})
 	}
@@ -273,7 +275,7 @@ func (m *mcpSource) skill(it *item) (*mcpclient.Skill, error) {
 	return sk, nil
 }
 
-func (m *mcpSource) activate(ctx context.Context, it *item) ([]byte, []string, string, error) {
+func (m *mcpSource) activate(ctx context.Context, it *item) ([]byte, map[string]string, string, error) {
 	sk, err := m.skill(it)
 	if err != nil {
 		return nil, nil, "", err
@@ -283,13 +285,18 @@ func (m *mcpSource) activate(ctx context.Context, it *item) ([]byte, []string, s
 		return nil, nil, "", err
 	}
 	root := strings.TrimSuffix(sk.URI, agentskills.SkillFile)
-	var files []string
-	for _, f := range sk.Files() {
-		if f.URI != sk.URI {
-			files = append(files, strings.TrimPrefix(f.URI, root))
+	var files map[string]string // nil for a dynamic skill: it lists none
+	if fs := sk.Files(); len(fs) > 0 {
+		files = map[string]string{}
+		for _, f := range fs {
+			files[strings.TrimPrefix(f.URI, root)] = "" // the session verifies every read
+		}
+	} else if paths := m.s.ArchiveFiles(sk); paths != nil {
+		files = map[string]string{}
+		for _, p := range paths {
+			files[p] = "" // from the archive whose digest the session verified
 		}
 	}
-	sort.Strings(files)
 	return md, files, it.Digest, nil
 }
 

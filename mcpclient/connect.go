@@ -25,6 +25,7 @@ const (
 	DefaultMaxResponseBytes = 32 << 20 // one JSON-RPC response: a 16 MiB file as base64 fits
 	DefaultMaxPages         = 64       // skills/list pages followed at most
 	DefaultTimeout          = 30 * time.Second
+	DefaultMaxListBytes     = 16 << 20 // all pages of one skills/list together
 )
 
 // Options configures [Connect] and [ConnectURL]. The zero value gives the defaults.
@@ -43,6 +44,10 @@ type Options struct {
 	// MaxPages bounds how many skills/list pages ListSkills follows. 0:
 	// [DefaultMaxPages].
 	MaxPages int
+
+	// MaxListBytes bounds what one ListSkills may receive over all its pages. 0:
+	// DefaultMaxListBytes.
+	MaxListBytes int64
 
 	// Limits bound one skill: files and total bytes. Zero fields:
 	// agentskills.MaxResources (512) and agentskills.MaxResourceBytes (16 MiB).
@@ -77,6 +82,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if v.MaxResponseBytes <= 0 {
 		v.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if v.MaxListBytes <= 0 {
+		v.MaxListBytes = DefaultMaxListBytes
 	}
 	if v.MaxPages <= 0 {
 		v.MaxPages = DefaultMaxPages
@@ -223,7 +231,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	if err != nil {
 		return nil, fmt.Errorf("mcpclient: connect to %s: %w", redactURL(endpoint), scrub(err))
 	}
-	s := &Session{Name: name, Endpoint: redactURL(endpoint), cs: cs, opts: o}
+	s := &Session{Name: shorten(discovery.Redact(name), 64), Endpoint: redactURL(endpoint), cs: cs, opts: o}
 	if ir := cs.InitializeResult(); ir != nil {
 		s.Protocol = ir.ProtocolVersion
 		if ir.Capabilities != nil {

@@ -448,3 +448,19 @@ func TestErrorsAreRedacted(t *testing.T) {
 		t.Errorf("error = %v", err)
 	}
 }
+
+// TestListingByteBound: a server that sends huge pages is stopped at
+// Options.MaxListBytes, not at the page limit.
+func TestListingByteBound(t *testing.T) {
+	t.Parallel()
+	srv := &skillServer{skills: threeSkills(), pageSize: 1, declare: true, listHook: func(entries []map[string]any) []map[string]any {
+		for _, e := range entries {
+			e["frontmatter"].(map[string]any)["padding"] = strings.Repeat("x", 64<<10)
+		}
+		return entries
+	}}
+	s := connect(t, srv.start(t), &mcpclient.Options{MaxListBytes: 100 << 10})
+	if _, err := s.ListSkills(t.Context()); !errors.Is(err, mcpclient.ErrTooMany) {
+		t.Errorf("error = %v", err)
+	}
+}

@@ -81,6 +81,34 @@ type Skill struct {
 	archive *agentskills.LegacyArchive // a draft archive skill (Options.DraftArchives)
 }
 
+// ArchiveDigest returns the digest of a draft archive skill's archive ("" for any
+// other skill, or an archive published without one): what an approval binds to.
+func (s *Skill) ArchiveDigest() string {
+	if s.archive == nil {
+		return ""
+	}
+	return s.archive.Digest
+}
+
+// ArchiveFiles returns the paths in a draft archive skill's archive, once a file of it
+// has been read (nil before, and for any other skill).
+func (s *Session) ArchiveFiles(sk *Skill) []string {
+	if sk == nil || sk.archive == nil {
+		return nil
+	}
+	s.mu.Lock()
+	a := s.archives[sk.archive.URI]
+	s.mu.Unlock()
+	if a == nil {
+		return nil
+	}
+	out := make([]string, 0, len(a.Files))
+	for _, f := range a.Files {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
 // Dynamic reports whether the server lists no files for the skill ("dynamic").
 func (s *Skill) Dynamic() bool { return s.Entry != nil && s.Entry.Dynamic }
 
@@ -114,6 +142,7 @@ func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
 	out := &Listing{}
 	seen := map[string]bool{}
 	cursor := ""
+	var received int64
 	for page := 0; ; page++ {
 		if page >= s.opts.MaxPages {
 			return nil, fmt.Errorf("%w: more than %d pages of skills/list", ErrTooMany, s.opts.MaxPages)
@@ -121,6 +150,9 @@ func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
 		res, err := mcp.CallCustomMethod[*cursorParams, *rawResult](ctx, s.cs, methodList, &cursorParams{Cursor: cursor})
 		if err != nil {
 			return nil, s.callError(methodList, err)
+		}
+		if received += int64(len(res.raw)); received > s.opts.MaxListBytes {
+			return nil, fmt.Errorf("%w: skills/list sent more than %d bytes in all", ErrTooMany, s.opts.MaxListBytes)
 		}
 		lr, err := agentskills.ParseListResult(res.raw)
 		if err != nil {
@@ -272,6 +304,13 @@ func (s *Session) fromArchive(ctx context.Context, sk *Skill, uri string) ([]byt
 		if err != nil {
 			return nil, fmt.Errorf("mcpclient: %s: %w", quote(sk.archive.URI), err)
 		}
+		// The archive's SKILL.md must be the skill the index listed, before any of its
+		// files is used.
+		md, _ := a.Get(agentskills.SkillFile)
+		parsed, err := agentskills.ParseSkillMD(md, agentskills.ParseOptions{})
+		if err != nil || parsed.Name() != sk.Name {
+			return nil, fmt.Errorf("%w: the archive's SKILL.md is not the skill %s the index lists", agentskills.ErrDigestMismatch, quote(sk.Name))
+		}
 		s.mu.Lock()
 		if s.archives == nil {
 			s.archives = map[string]*agentskills.Archive{}
@@ -297,8 +336,8 @@ func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
 		return nil, s.callError("resources/read", err)
 	}
 	for _, c := range res.Contents {
-		if c == nil || (c.URI != uri && len(res.Contents) > 1) {
-			continue
+		if c == nil || c.URI != uri {
+			continue // content for another resource is never taken for this one
 		}
 		var data []byte
 		if c.Blob != nil {
@@ -375,6 +414,9 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 		if err == nil {
 			out.Warnings = append(out.Warnings, "skills from a draft skill://index.json: non-standard, verified only where a digest is given")
 			for _, d := range diags {
+				if d.Code == "archive" && s.opts.DraftArchives {
+					continue // read below
+				}
 				out.Warnings = append(out.Warnings, "skill://index.json: "+d.String())
 			}
 			for _, e := range entries {

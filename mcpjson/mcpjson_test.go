@@ -164,7 +164,6 @@ func TestErrors(t *testing.T) {
 		{"symlink-text", true, 1, 1, "invalid character"},
 		{"html", true, 1, 1, "HTML page"},
 		{"array", false, 0, 0, "JSON array, not an object"},
-		{"spec-broken", false, 0, 0, "/mcp"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -280,5 +279,26 @@ func TestValidateIsStrict(t *testing.T) {
 				t.Errorf("%s: %+v is not an error", doc, p)
 			}
 		}
+	}
+}
+
+// TestSpecBrokenIsUnsupported: a spec-shaped document that breaks its schema is
+// treated as unsupported (MD-C-19), never an error: Shape unknown, no servers, a
+// warning naming each problem's pointer.
+func TestSpecBrokenIsUnsupported(t *testing.T) {
+	for _, doc := range []string{`{"mcp":{"spec_version":"2026-06-13"}}`, `{"mcp":{"status": 7}}`} {
+		d, err := mcpjson.Parse([]byte(doc))
+		if err != nil || d.Shape != mcpjson.ShapeUnknown || len(d.Servers) != 0 || len(d.Warnings) == 0 ||
+			!strings.Contains(d.Warnings[0].Message, "treated as unsupported") {
+			t.Errorf("%s: %+v, %v", doc, d, err)
+		}
+	}
+	data, err := os.ReadFile("testdata/spec-broken.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := mcpjson.Parse(data)
+	if err != nil || d.Shape != mcpjson.ShapeUnknown || !strings.HasPrefix(d.Warnings[0].Pointer, "/mcp") {
+		t.Errorf("spec-broken: %+v, %v", d, err)
 	}
 }

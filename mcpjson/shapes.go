@@ -1,6 +1,7 @@
 package mcpjson
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -12,17 +13,26 @@ import (
 
 // normalize recognises the shape of a decoded document and maps it onto a Document.
 // It reads known keys at known depths only: one real file embeds an "mcpServers"
-// example deep inside another object, and that must not become a server. The only
-// error it returns is for a spec-shaped document that breaks its schema (MD-C-19);
-// any other JSON object gives a Document, with zero servers and a warning saying why
-// when nothing usable was found.
+// example deep inside another object, and that must not become a server. It returns
+// no error for any JSON object: a spec-shaped document that breaks its schema outside
+// its entries is treated as unsupported (MD-C-19: Shape unknown, no servers, a warning
+// per problem); any other object gives a Document, with zero servers and a warning
+// saying why when nothing usable was found.
 func normalize(v map[string]any, opts Options) (*Document, error) {
 	r := newReader(opts)
 	if m, ok := v["mcp"].(map[string]any); ok {
 		switch {
 		case has(m, "spec_version") || has(m, "status"):
 			r.Shape = ShapeSpec
-			if err := r.specChecked(v, m); err != nil {
+			var ve *ValidationError
+			if err := r.specChecked(v, m); errors.As(err, &ve) {
+				u := newReader(opts)
+				u.Shape = ShapeUnknown
+				for _, p := range ve.Problems {
+					u.warn(p.Pointer, "the document breaks the mcp.json schema ("+p.Message+"); treated as unsupported (MD-C-19): fix it to be read")
+				}
+				return u.Document, nil
+			} else if err != nil {
 				return nil, err
 			}
 			r.finish(v)

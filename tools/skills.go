@@ -299,6 +299,11 @@ func (t *Toolset) activate(ctx context.Context, name string) (*catalog.Activatio
 			return a, nil
 		}
 	}
+	if t.noApprove {
+		// Nobody can approve from here: say so, so that the model stops retrying.
+		return nil, fmt.Errorf("tools: %s: skill %s [%s] needs the user's approval, and this host has no way to ask "+
+			"(tools.Options.Approve is not set): it cannot be read; do not retry (%w)", ReadSkill, q, fromLabel(&e), ae)
+	}
 	return nil, fmt.Errorf("tools: %s: skill %s [%s] needs the user's approval before you may read it: "+
 		"ask the user to approve skill %s, then call read_skill again (%w)", ReadSkill, q, fromLabel(&e), q, ae)
 }

@@ -376,7 +376,11 @@ func TestReadSkillApproval(t *testing.T) {
 			}
 			if tc.wantErr == catalog.ErrNeedsApproval {
 				var ae *catalog.ApprovalError
-				if !errors.As(err, &ae) || !strings.Contains(err.Error(), `ask the user to approve skill "deploy", then call read_skill again`) {
+				want := `ask the user to approve skill "deploy", then call read_skill again`
+				if approve == nil {
+					want = "this host has no way to ask (tools.Options.Approve is not set): it cannot be read; do not retry"
+				}
+				if !errors.As(err, &ae) || !strings.Contains(err.Error(), want) {
 					t.Errorf("error = %v", err)
 				}
 			}

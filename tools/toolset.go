@@ -91,11 +91,12 @@ type Options struct {
 // Catalog. Create it with [New]; the zero Toolset is not usable (its calls return
 // [ErrNotConfigured]). A Toolset is safe for concurrent use by multiple goroutines.
 type Toolset struct {
-	client  *discovery.Client
-	cat     *catalog.Catalog
-	budget  int
-	approve ApprovalFunc
-	byName  map[string]entry // immutable after New
+	client    *discovery.Client
+	cat       *catalog.Catalog
+	budget    int
+	approve   ApprovalFunc
+	noApprove bool             // no Options.Approve: nobody can approve a skill
+	byName    map[string]entry // immutable after New
 
 	mu      sync.Mutex            // guards origins
 	origins map[string]*webOrigin // origins added to the catalog by list_skills, by canonical origin
@@ -133,10 +134,11 @@ func New(client *discovery.Client, cat *catalog.Catalog, opts *Options) *Toolset
 	case o.TextBudget < MinTextBudget:
 		o.TextBudget = MinTextBudget
 	}
-	if o.Approve == nil {
+	noApprove := o.Approve == nil
+	if noApprove {
 		o.Approve = DenyApprovals
 	}
-	t := &Toolset{client: client, cat: cat, budget: o.TextBudget, approve: o.Approve,
+	t := &Toolset{client: client, cat: cat, budget: o.TextBudget, approve: o.Approve, noApprove: noApprove,
 		byName: make(map[string]entry, len(definitions)), origins: map[string]*webOrigin{}}
 	for _, d := range definitions {
 		t.byName[d.Name] = entry{tool: d, run: handlers[d.Name]}
