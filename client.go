@@ -19,6 +19,8 @@ import (
 
 	"github.com/gregjones/httpcache"
 	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/wellknown-dev/discovery/internal/lru"
 )
 
 // Version is the version of this module, sent in the default User-Agent.
@@ -130,8 +132,30 @@ type Cache interface {
 	Delete(key string)
 }
 
-// NewMemoryCache returns an unbounded in-memory [Cache], safe for concurrent use.
-func NewMemoryCache() Cache { return httpcache.NewMemoryCache() }
+// Memory bounds of a Client's in-process tiers: a long-running agent, or a crawler
+// visiting 100,000 origins, must not grow without limit.
+const (
+	DefaultMemoryCacheBytes = 64 << 20 // NewMemoryCache: serialised responses, least recently used evicted
+	parseMemoBytes          = 32 << 20 // the parse memo: bodies kept to recognise unchanged ones
+)
+
+// NewMemoryCache returns an in-memory [Cache] bounded to DefaultMemoryCacheBytes
+// (least recently used entries go first), safe for concurrent use.
+func NewMemoryCache() Cache { return NewMemoryCacheSize(DefaultMemoryCacheBytes) }
+
+// NewMemoryCacheSize is NewMemoryCache with a budget of maxBytes (keys and values).
+func NewMemoryCacheSize(maxBytes int64) Cache { return memoryCache{lru.New[[]byte](maxBytes)} }
+
+type memoryCache struct{ c *lru.Cache[[]byte] }
+
+// Get returns the response stored under key.
+func (m memoryCache) Get(key string) ([]byte, bool) { return m.c.Get(key) }
+
+// Set stores a response under key.
+func (m memoryCache) Set(key string, value []byte) { m.c.Set(key, value, int64(len(key)+len(value))) }
+
+// Delete removes key.
+func (m memoryCache) Delete(key string) { m.c.Delete(key) }
 
 // Client retrieves, validates and caches discovery documents. Create it with
 // [NewClient] and reuse it; the zero Client is not usable (its methods return an
@@ -152,11 +176,11 @@ type Client struct {
 	httpPrivate    *http.Client // the same stack with its own cache partition, for private origins
 	now            func() time.Time
 	closeIdleConns func()
-	guard          *dialGuard        // private-address guard shared by every transport
-	agentBase      http.RoundTripper // guarded default transport for Discovery.Transport(nil)
-	retryWait      [2]time.Duration  // backoff bounds (tests shorten them)
-	flight         *flight           // collapses concurrent fetches of one URL
-	parsed         *sync.Map         // URL → *parsed: the newest parse of each document
+	guard          *dialGuard          // private-address guard shared by every transport
+	agentBase      http.RoundTripper   // guarded default transport for Discovery.Transport(nil)
+	retryWait      [2]time.Duration    // backoff bounds (tests shorten them)
+	flight         *flight             // collapses concurrent fetches of one URL
+	parsed         *lru.Cache[*parsed] // (kind, URL) → the newest parse of each document, bounded
 }
 
 // testHooks replace what tests cannot reach through Options: name resolution, the
@@ -166,6 +190,7 @@ type testHooks struct {
 	dial         func(ctx context.Context, network, address string) (net.Conn, error)
 	retryWaitMin time.Duration
 	retryWaitMax time.Duration
+	memoBytes    int64 // the parse memo's budget; 0: parseMemoBytes
 }
 
 // NewClient returns a Client configured by opts; nil opts gives the defaults. It
@@ -206,7 +231,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		logger:         o.Logger,
 		now:            time.Now,
 		flight:         &flight{},
-		parsed:         &sync.Map{},
+		parsed:         lru.New[*parsed](parseMemoBytes),
 	}
 	if c.consent == nil {
 		c.consent = DenyAll
@@ -243,6 +268,9 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	c.guard = newDialGuard(allow)
 	if hooks.lookup != nil {
 		c.guard.lookup = hooks.lookup
+	}
+	if hooks.memoBytes > 0 {
+		c.parsed = lru.New[*parsed](hooks.memoBytes)
 	}
 	if hooks.dial != nil {
 		c.guard.dial = hooks.dial

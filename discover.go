@@ -466,8 +466,8 @@ type parsed struct {
 // The document is shared and read-only, as it already is between concurrent callers.
 func parseMemo[T any](c *Client, u, docURL string, body []byte, spec docSpec[T]) (*T, []Warning, error) {
 	key := spec.key(u)
-	if v, ok := c.parsed.Load(key); ok {
-		if p, ok := v.(*parsed); ok && bytes.Equal(p.body, body) {
+	if p, ok := c.parsed.Get(key); ok {
+		if bytes.Equal(p.body, body) {
 			if doc, ok := p.doc.(*T); ok {
 				return doc, slices.Clone(p.warnings), nil
 			}
@@ -480,7 +480,8 @@ func parseMemo[T any](c *Client, u, docURL string, body []byte, spec docSpec[T])
 	for i := range ws {
 		ws[i].URL = redactString(u)
 	}
-	c.parsed.Store(key, &parsed{body: bytes.Clone(body), doc: doc, warnings: slices.Clone(ws)})
+	// The cost counts the body twice: once kept, once for the parsed document.
+	c.parsed.Set(key, &parsed{body: bytes.Clone(body), doc: doc, warnings: slices.Clone(ws)}, int64(2*len(body)+len(key)))
 	return doc, ws, nil
 }
 
