@@ -147,11 +147,61 @@ func (r *reader) card(v map[string]any) {
 	for _, k := range []string{"endpoints", "transports", "transport", "connections"} {
 		r.endpoints("/"+k, v[k], base)
 	}
+	r.deploymentURLs(v, base)
+	r.installURLs(v, base)
 	if list, ok := v["companion_servers"].([]any); ok {
 		r.entries("/companion_servers", list, Server{Auth: base.Auth})
 	}
 	r.packages(v, base)
 	r.topLocal(v, base)
+}
+
+// deploymentKeys name a deployment of the one server a flat card describes
+// ("production_url", "testnet_url"). On its own such a key does not name an MCP
+// endpoint, so its URL counts only when its path does (a "mcp" segment, "/sse") and
+// the card names a transport or another MCP endpoint beside it.
+var deploymentKeys = []string{"production_url", "productionUrl", "testnet_url", "testnetUrl", "staging_url", "stagingUrl",
+	"mainnet_url", "mainnetUrl"}
+
+// deploymentURLs reads the deployment URLs of a flat card (see deploymentKeys).
+func (r *reader) deploymentURLs(v map[string]any, base Server) {
+	if !has(v, "transport") && !has(v, "transports") {
+		if _, u := flatURL(v); u == "" {
+			return
+		}
+	}
+	for _, k := range deploymentKeys {
+		if u := str(v, k); u != "" && mcpPathURL(u) {
+			s := base
+			s.URL, s.Transport = u, r.flatTransport("/"+k, v)
+			r.addServer("", "/"+k, s)
+		}
+	}
+}
+
+// installTransportKeys are the keys of an "install" or "installation" object whose
+// string value is the URL of the same server run remotely ({"npm": ..., "http": url}).
+var installTransportKeys = []string{"http", "streamable_http", "streamable-http", "streamableHttp", "sse", "remote"}
+
+// installURLs reads the remote endpoint an install object gives beside its local
+// commands. Only a key naming an MCP transport counts, and only an absolute URL: a
+// command line or a host name is not an endpoint.
+func (r *reader) installURLs(v map[string]any, base Server) {
+	for _, k := range []string{"install", "installation"} {
+		in, ok := v[k].(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, tk := range installTransportKeys {
+			u := strings.TrimSpace(str(in, tk))
+			if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+				continue
+			}
+			s := base
+			s.URL, s.Transport = u, normalizeTransport(tk)
+			r.addServer("", "/"+k+"/"+pointerToken(tk), s)
+		}
+	}
 }
 
 // flatTransport is the transport of a flat card's one URL: implied by its key
@@ -256,6 +306,7 @@ func (r *reader) entries(at string, list []any, base Server) {
 // command or package, or both (an entry with a URL and an install line).
 func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
 	s := r.entryServer(ptr, o, name, base)
+	r.addToolNames(s.Tools) // listed even when the endpoint is unusable and skipped
 	if !s.LocalOnly {
 		urlPtr := ptr + "/url"
 		for _, k := range entryURLKeys {
@@ -427,8 +478,8 @@ func topLocalCommand(v map[string]any) (cmd, ptr string) {
 			}
 		}
 	}
-	if cmd == "" { // {"installation": {"stdio": {"command": ...}}}, {"config": {"command": ...}}
-		for _, k := range []string{"installation", "install", "config"} {
+	if cmd == "" { // {"installation": {"stdio": {"command": ...}}}, {"config": {"command": ...}}, {"usage": {"command": ...}}
+		for _, k := range []string{"usage", "installation", "install", "config"} {
 			in, ok := v[k].(map[string]any)
 			if !ok {
 				continue
@@ -483,7 +534,10 @@ func (r *reader) topLocal(v map[string]any, base Server) {
 // even with an HTTP transport: it listens on the user's machine.
 func (r *reader) packages(v map[string]any, base Server) {
 	list, _ := v["packages"].([]any)
-	if m, ok := v["packages"].(map[string]any); ok { // {"pypi": {"name": ...}}: keyed by registry
+	cmd, _ := topLocalCommand(v)
+	// {"pypi": {"name": ...}}: keyed by registry. Beside a top-level command it is the
+	// same server published as a package, not a second one: a reader sees one server.
+	if m, ok := v["packages"].(map[string]any); ok && cmd == "" {
 		for _, k := range sortedKeys(m) {
 			p, ok := m[k].(map[string]any)
 			if !ok {

@@ -67,8 +67,17 @@ var wildCases = map[string]shapeCase{
 	"wild2-transports-stdio-list": {local: []string{"car-mcp-server"}},
 	"wild2-single-tool":           {tools: []string{"hire_a_human"}},
 	"wild2-query-mcp-url":         {endpoints: []string{"https://guide.acme.dev/api.php?action=mcp"}},
-	"wild2-install-per-transport": {local: []string{"python server.py", "uvx sales-insight==1.2.0"},
+	"wild2-install-per-transport": {local: []string{"python server.py"}, // the pypi package is the same server
 		tools: []string{"query_sales", "run_forecast", "cancel_task"}},
+	// Round 3 of the survey.
+	"wild3-methods-tools":   {endpoints: []string{"https://guide.acme.dev/api/public?action=mcp"}, tools: []string{"search_places", "get_place"}},
+	"wild3-jsonrpc-methods": {endpoints: []string{"https://rpc.acme.dev/mcp"}},
+	"wild3-usage-command":   {local: []string{"npx -y law-data-mcp"}, tools: []string{"search_laws", "get_changes"}},
+	"wild3-testnet-url": {endpoints: []string{"https://gate.acme.dev/mcp", "https://gate.acme.dev/mcp/testnet"},
+		tools: []string{"preview_gate"}},
+	"wild3-install-http": {endpoints: []string{"https://api.iban.acme.dev/mcp"}, local: []string{"npx -y iban-check-mcp"},
+		tools: []string{"validate_iban"}},
+	"wild3-skipped-entry-tools": {tools: []string{"execute"}},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local
@@ -125,6 +134,9 @@ func TestShapeRecall(t *testing.T) {
 		tl, tlGot = tl+len(want.tools), tlGot+count(want.tools, tools, "tool")
 		if len(urls) > len(want.endpoints) {
 			t.Errorf("%s: %d endpoints, a reader sees %d: %v", name, len(urls), len(want.endpoints), urls)
+		}
+		if len(cmds) > len(want.local) {
+			t.Errorf("%s: %d local servers, a reader sees %d: %v", name, len(cmds), len(want.local), cmds)
 		}
 		if len(d.Servers) == 0 && len(d.Warnings) == 0 {
 			t.Errorf("%s: no server and no warning saying why", name)

@@ -31,6 +31,33 @@ func (r *reader) topTools(o map[string]any, at string) []string {
 	if t := str(o, "tool"); t != "" {
 		add([]string{t})
 	}
+	add(methodTools(o["methods"]))
+	return out
+}
+
+// methodTools reads tool names listed under "methods": a list of objects with a name
+// ({"name": "search", "params": {...}}). JSON-RPC method names ("tools/call",
+// "initialize") and HTTP verbs name no tool; any of them makes the list not a tool list.
+func methodTools(v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, e := range list {
+		o, ok := e.(map[string]any)
+		if !ok {
+			return nil
+		}
+		n := str(o, "name")
+		switch {
+		case n == "":
+			return nil
+		case strings.ContainsAny(n, "/ "), n == "initialize", n == "ping", strings.ToUpper(n) == n:
+			return nil
+		}
+		out = append(out, n)
+	}
 	return out
 }
 
