@@ -40,7 +40,7 @@ func (c baseCandidate) better(o baseCandidate) bool {
 // baseLabelRe finds labels that state the API base: "API base", "API Base URL",
 // "api_base", "apiBase", "Base URL", "baseUrl", "Base path", "API URL", "API root",
 // "API endpoint", and the weak "API" and "Base", each followed by ":" or "=".
-var baseLabelRe = regexp.MustCompile(`(?i)(?:^|[^\w./-])["']?(api[ _-]?base(?:[ _-]?(?:url|uri|path))?|base[ _-]?(?:url|uri|path|endpoint)|api[ _-]?(?:url|root|endpoint|host)|api|base)["']?\s*[:=]\s*`)
+var baseLabelRe = regexp.MustCompile(`(?i)(?:^|[^\w./-])["']?(api[ _-]?base(?:[ _-]?(?:url|uri|path)s?)?|base[ _-]?(?:url|uri|path|endpoint)s?|api[ _-]?(?:url|root|endpoint|host)|api|base)["']?\s*[:=]\s*`)
 
 // authLabelRe finds labels that state an auth rule at the start of a line.
 var authLabelRe = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}?(auth|authentication|authorization|auth method|auth type|api keys?|credentials)\s*:\s*(\S.*)$`)
@@ -133,6 +133,11 @@ func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
 				p.addBase(v, tier, labelStrength(label))
 			case placeholder:
 				p.notePlaceholder(line())
+			case sameOriginProse(l[m[1]:]):
+				p.addBase("/", tier, labelStrength(label))
+			case !weakLabel(label) && strings.TrimSpace(l[m[1]:]) == "":
+				// "**API Base URLs:**" alone: the next block (a table, a list) holds the value.
+				p.baseNext, p.baseLeft = labelStrength(label), 1
 			}
 		}
 	}
@@ -255,7 +260,7 @@ func (p *parser) scanParagraph(n ast.Node, text string, tier int, authToo bool) 
 // scanLines reads the source lines of a paragraph, or of a blockquote's paragraphs.
 func (p *parser) scanLines(n ast.Node, tier int, authToo bool) {
 	switch b := n.(type) {
-	case *ast.Paragraph:
+	case *ast.Paragraph, *ast.Heading:
 		lines := b.Lines()
 		for i := 0; i < lines.Len(); i++ {
 			seg := lines.At(i)
@@ -363,6 +368,9 @@ func (p *parser) baseFromNext(lines []string, line func() int) {
 		case len(f) > 1 && strings.HasSuffix(f[0], ":") && len(f[0]) <= 24:
 			v, _ = baseValue(strings.Join(f[1:], " "))
 		}
+		if v == "" && sameOriginProse(l) {
+			v = "/" // "Use this server's root URL": the origin serving the document
+		}
 		if v != "" && plausibleBase(v) {
 			p.addBase(v, 0, s)
 			p.baseNext, p.baseLeft = 0, 0
@@ -372,6 +380,41 @@ func (p *parser) baseFromNext(lines []string, line func() int) {
 	if p.baseLeft--; p.baseLeft <= 0 {
 		p.baseNext = 0
 	}
+}
+
+// sameOriginProse reports prose that states the base is the origin serving the
+// document: "same origin as this page", "use this server's root URL".
+func sameOriginProse(l string) bool {
+	if len(l) < 8 {
+		return false
+	}
+	l = strings.ToLower(l)
+	for _, s := range sameOriginPhrases {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+var sameOriginPhrases = [...]string{
+	"same origin", "same domain", "same host", "this server's root", "this server’s root", "root url of this",
+	"this origin", "current origin", "current domain", "current host",
+}
+
+// baseFromTable reads a table after a base heading or an empty base label: the first
+// URL of its body rows ("| Mainnet | https://x |").
+func (p *parser) baseFromTable(text string) {
+	_, body, _ := strings.Cut(text, "\n") // the header row names the columns
+	for rest := body; rest != ""; {
+		var row string
+		row, rest, _ = strings.Cut(rest, "\n")
+		if v, _ := rowValue(row, true); v != "" && !strings.HasPrefix(v, "/") {
+			p.addBase(v, 0, p.baseNext)
+			break
+		}
+	}
+	p.baseNext, p.baseLeft = 0, 0
 }
 
 // tableRows reads the rows of a table (as rendered by tableText) for a first cell

@@ -93,31 +93,17 @@ func (p *parser) block(n ast.Node) {
 	switch b := n.(type) {
 	case *ast.Heading:
 		title := strings.TrimSpace(p.inline(b))
+		if p.setextSentence(b, title) {
+			p.paragraph(b) // a paragraph above a rule, not a heading
+			return
+		}
 		if b.Level == 1 && p.doc.Title == "" && len(p.doc.Sections) == 0 {
 			p.doc.Title = title
 			return
 		}
 		p.heading(title, b.Level, p.lineOfNode(b))
 	case *ast.Paragraph, *ast.Blockquote:
-		summary := p.section < 0 && p.doc.Summary == ""
-		if !summary {
-			p.current() // links belong to the section the text goes to
-		}
-		p.record = true
-		t := strings.TrimSpace(p.blockText(b))
-		p.record = false
-		if p.baseNext > 0 {
-			first, _, _ := strings.Cut(t, "\n")
-			p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
-		}
-		p.scanParagraph(b, t, p.tier(), true)
-		p.noteEndpoints(t, b)
-		if summary {
-			p.doc.Summary = t
-			return
-		}
-		p.addText(t)
-		p.typedText(t, b)
+		p.paragraph(b)
 	case *ast.List:
 		s := p.current()
 		p.record = true
@@ -140,10 +126,12 @@ func (p *parser) block(n ast.Node) {
 		p.typedItems(items)
 	case *east.Table:
 		p.current()
-		p.baseNext = 0
 		p.record = true
 		t := p.tableText(b)
 		p.record = false
+		if p.baseNext > 0 {
+			p.baseFromTable(t)
+		}
 		p.addText(t)
 		p.tableRows(t, b)
 		p.noteEndpoints(t, b)
@@ -166,6 +154,42 @@ func (p *parser) block(n ast.Node) {
 		p.record = false
 		p.addText(t)
 	}
+}
+
+// paragraph adds a paragraph or a blockquote (or a setext heading read as a
+// paragraph, see setextSentence).
+func (p *parser) paragraph(b ast.Node) {
+	summary := p.section < 0 && p.doc.Summary == ""
+	if !summary {
+		p.current() // links belong to the section the text goes to
+	}
+	p.record = true
+	t := strings.TrimSpace(p.blockText(b))
+	p.record = false
+	if p.baseNext > 0 {
+		first, _, _ := strings.Cut(t, "\n")
+		p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
+	}
+	p.scanParagraph(b, t, p.tier(), true)
+	p.noteEndpoints(t, b)
+	if summary {
+		p.doc.Summary = t
+		return
+	}
+	p.addText(t)
+	p.typedText(t, b)
+}
+
+// setextSentence reports a setext H2 ("text" over a "---" line) whose text is a
+// sentence: longer than 80 bytes or ending with ".". CommonMark makes it a heading,
+// but its author meant a paragraph followed by a rule.
+func (p *parser) setextSentence(h *ast.Heading, title string) bool {
+	if h.Level != 2 || h.Lines().Len() == 0 || len(title) <= 80 && !strings.HasSuffix(title, ".") {
+		return false
+	}
+	start := h.Lines().At(0).Start
+	ls := bytes.LastIndexByte(p.src[:start], '\n') + 1
+	return !bytes.HasPrefix(bytes.TrimLeft(p.src[ls:start], " \t"), []byte("#")) // an ATX "## ..." heading is meant
 }
 
 // heading opens a section and works out its kind: its own, else its parent's.

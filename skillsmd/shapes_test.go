@@ -34,6 +34,9 @@ var baseShapes = []struct {
 	{"base2-placeholder-host.md", "Night Bar", "Enter", "", false, skillsmd.WarnBasePlaceholder},
 	{"base2-frontmatter-unclosed.md", "Town Door Playbook", "Base Address|Rules|Errors", "http://localhost:4300", false, ""},
 	{"base2-frontmatter-unopened.md", "Town Vote Protocol", "Register", "https://vote.example.org/api/vote", false, ""},
+	{"base3-label-table.md", "Harbor Desk", "For Bots|Status", "https://api.harbor.example.org", false, ""},
+	{"base3-same-origin.md", "Debate Club", "Getting Started|Rounds", "/", false, ""},
+	{"base3-setext-sentence.md", "Lantern Fair", "Stalls", "https://lanterns.example.com/api", false, ""},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on
