@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/wellknown-dev/discovery/internal/lru"
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Version is the version of this module, sent in the default User-Agent.
@@ -752,11 +753,6 @@ func retryAfter(resp *http.Response, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// redactString redacts a URL given as text; unparsable text is dropped entirely.
-func redactString(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return redact(u)
-}
+// redactString redacts a URL given as text (secrets.RedactURL): no userinfo, query or
+// fragment; unparsable text is dropped entirely.
+func redactString(s string) string { return secrets.RedactURL(s) }

@@ -169,6 +169,7 @@ func (c *Client) Structured(ctx context.Context, origin string) (*Discovery, err
 type outcome[T any] struct {
 	doc      *T
 	fetch    Fetch
+	final    string // where the document came from, as requested (fetch.FinalURL is its redacted form)
 	warnings []Warning
 	err      error // set when the document is neither usable nor absent
 }
@@ -208,7 +209,7 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 	}
 	d.Skills, d.MCP = skills.doc, mcp.doc
 	if mcp.doc != nil {
-		d.mcpURL = mcp.fetch.FinalURL
+		d.mcpURL = mcp.final
 	}
 	d.Fetches = append(d.Fetches, skills.fetch)
 	d.Warnings = append(d.Warnings, skills.warnings...)
@@ -224,7 +225,7 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
 				Message: "the document it points to is not an mcp.json this SDK can read (shape " + string(pointed.doc.Shape) + "); not used"})
 		case pointed.doc != nil && pointed.doc.Shape != mcpjson.ShapePointer:
-			d.MCP, d.mcpURL = pointed.doc, pointed.fetch.FinalURL
+			d.MCP, d.mcpURL = pointed.doc, pointed.final
 		case pointed.doc != nil:
 			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
 				Message: "the document it points to is a pointer too; not followed further"})
@@ -313,7 +314,11 @@ var mcpSpec = docSpec[mcpjson.Document]{
 		}
 		var ws []Warning
 		for _, p := range doc.Warnings {
-			ws = append(ws, Warning{Code: WarnMCP, Message: p.Pointer + ": " + p.Message})
+			where := p.Pointer
+			if where == "" {
+				where = "(document)" // as mcpjson.Problem.String writes it
+			}
+			ws = append(ws, Warning{Code: WarnMCP, Message: where + ": " + p.Message})
 		}
 		return doc, ws, nil
 	},
@@ -388,9 +393,9 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	defer resp.Body.Close()
 	out.fetch.StatusCode = resp.StatusCode
 	out.fetch.Source = SourceNetwork
-	out.fetch.FinalURL = shown
+	out.fetch.FinalURL, out.final = shown, u
 	if resp.Request != nil && resp.Request.URL != nil {
-		out.fetch.FinalURL = redact(resp.Request.URL)
+		out.fetch.FinalURL, out.final = redact(resp.Request.URL), resp.Request.URL.String()
 	}
 	if resp.Header.Get(httpcacheMark) == "1" {
 		switch {
@@ -442,7 +447,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		out.warnings = append(out.warnings, Warning{Code: WarnContentType, URL: shown,
 			Message: fmt.Sprintf("served as %s; read anyway", shown)})
 	}
-	doc, ws, err := parseMemo(c, u, out.fetch.FinalURL, body, spec)
+	doc, ws, err := parseMemo(c, u, out.final, body, spec)
 	if err != nil {
 		out.fetch.Published = false
 		return fail(&FetchError{URL: shown, Attempts: int(tr.attempts.Load()), Err: err}, true)
@@ -465,7 +470,7 @@ type parsed struct {
 // parseMemo parses body, or returns the parse of the same bytes from the last time.
 // The document is shared and read-only, as it already is between concurrent callers.
 func parseMemo[T any](c *Client, u, docURL string, body []byte, spec docSpec[T]) (*T, []Warning, error) {
-	key := spec.key(u)
+	key := spec.key(u) + " from " + docURL // mcpjson judges endpoints against docURL
 	if p, ok := c.parsed.Get(key); ok {
 		if bytes.Equal(p.body, body) {
 			if doc, ok := p.doc.(*T); ok {

@@ -243,7 +243,7 @@ func (d *Discovery) renderMCP(r *modelRender, origin string) {
 			continue
 		}
 		u := s.URL
-		if ru, err := mcpjson.Resolve(origin+MCPPath, s.URL); err == nil {
+		if ru, err := mcpjson.Resolve(d.mcpBase(), s.URL); err == nil {
 			u = ru.String()
 		}
 		line := fmt.Sprintf("%s: %s (%s, %s)", name, u, s.Transport, mcpjson.Relate(origin, u))

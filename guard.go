@@ -307,11 +307,7 @@ func (d *Discovery) ConnectEndpoint(ctx context.Context, srv mcpjson.Server) (*u
 	case strings.TrimSpace(srv.URL) == "":
 		return nil, fmt.Errorf("%w: server %s lists no URL", ErrInvalidOrigin, secrets.Quote(srv.Name, 64))
 	}
-	base := d.mcpURL
-	if base == "" {
-		base = d.Origin.String() + MCPPath
-	}
-	u, err := resolveEndpoint(base, srv.URL)
+	u, err := resolveEndpoint(d.mcpBase(), srv.URL)
 	if err != nil {
 		return nil, err
 	}
@@ -363,22 +359,19 @@ func (d *Discovery) authorizeConnect(ctx context.Context, u *url.URL, subject st
 // empty one is refused. Prefer [Discovery.ConnectEndpoint], which also refuses local
 // servers and returns the resolved endpoint.
 func (d *Discovery) AuthorizeConnect(ctx context.Context, rawURL string) error {
-	if d == nil || d.Origin.IsZero() || d.client == nil {
-		return fmt.Errorf("discovery: AuthorizeConnect on a Discovery not returned by a Client")
-	}
-	if ctx == nil {
-		return errNilContext
-	}
-	if strings.TrimSpace(rawURL) == "" {
+	if d != nil && d.client != nil && ctx != nil && strings.TrimSpace(rawURL) == "" {
 		return fmt.Errorf("%w: empty endpoint URL", ErrInvalidOrigin)
 	}
-	base := d.mcpURL
-	if base == "" {
-		base = d.Origin.String() + MCPPath
+	_, err := d.ConnectEndpoint(ctx, mcpjson.Server{URL: rawURL})
+	return err
+}
+
+// mcpBase is what relative MCP endpoints resolve against: where mcp.json was served
+// from after redirects (the URL as requested, not its redacted display form), else
+// the origin's well-known path.
+func (d *Discovery) mcpBase() string {
+	if d.mcpURL != "" {
+		return d.mcpURL
 	}
-	u, err := resolveEndpoint(base, rawURL)
-	if err != nil {
-		return err
-	}
-	return d.authorizeConnect(ctx, u, "")
+	return d.Origin.String() + MCPPath
 }

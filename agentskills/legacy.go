@@ -182,6 +182,7 @@ func ParseLegacyArchives(data []byte) ([]LegacyArchive, []Diagnostic, error) {
 		for _, suffix := range []string{".tar.gz", ".tgz", ".zip"} {
 			if r, ok := strings.CutSuffix(uri, suffix); ok {
 				root = r
+				break
 			}
 		}
 		u, err := ParseSkillURI(root + "/" + SkillFile)

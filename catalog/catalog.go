@@ -27,6 +27,7 @@ import (
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/fence"
 	"github.com/wellknown-dev/discovery/mcpclient"
 )
 
@@ -398,17 +399,8 @@ func (e *ApprovalError) Error() string {
 // Unwrap returns ErrNeedsApproval.
 func (e *ApprovalError) Unwrap() error { return ErrNeedsApproval }
 
-func shorten(s string) string {
-	s = discovery.Redact(s)
-	if len(s) > 120 {
-		cut := 117
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
-}
+// shorten shows untrusted text in a message or label: cleaned, one line, bounded.
+func shorten(s string) string { return fence.Clean(s, "", 120) }
 
 // AddLocal scans local folders (agentskills.ScanLocal) and adds what it finds; its
 // diagnostics become warnings.

@@ -136,6 +136,13 @@ func TestThreeSourcesOneCatalog(t *testing.T) {
 			t.Errorf("Activate(%s) = %q, digest %q", name, a.SkillMD, a.Digest)
 		}
 	}
+	// A refresh keeps unchanged activations, and their files stay readable.
+	if err := c.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := c.ReadFile(ctx, host+"/deploy", "SKILL.md"); err != nil || !strings.Contains(string(data), "deploy web") {
+		t.Errorf("web skill after a refresh: %q, %v", data, err)
+	}
 	if data, err := c.ReadFile(ctx, "reports", "a.md"); err != nil || string(data) != "a\n" {
 		t.Errorf("mcp file: %q, %v", data, err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/internal/fence"
 )
 
 // DefaultPromptBudget is the byte budget of Prompt when none is given.
@@ -60,31 +60,15 @@ func digits(n int) int {
 }
 
 func promptLine(e *Entry) string {
-	desc := oneLine(discovery.Redact(e.Description))
-	if len(desc) > maxDescription {
-		cut := maxDescription - 3
-		for cut > 0 && desc[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		desc = desc[:cut] + "…"
-	}
 	from := e.Kind.String()
 	switch e.Kind {
 	case Web:
 		from = "web " + qualifier(&item{Entry: *e})
 	case MCP:
-		from = "mcp " + shorten(oneLine(e.From))
+		from = "mcp " + shorten(e.From)
 	}
 	if !e.Verified {
 		from += ", unverified"
 	}
-	return fmt.Sprintf("- %s: %s [%s]\n", oneLine(discovery.Redact(e.Name)), desc, from)
-}
-
-// oneLine folds line breaks and runs of blanks into single spaces.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") && !strings.Contains(s, "  ") {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
+	return fmt.Sprintf("- %s: %s [%s]\n", shorten(e.Name), fence.Clean(e.Description, "", maxDescription), from)
 }

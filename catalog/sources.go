@@ -208,12 +208,20 @@ func (w *webSource) activate(ctx context.Context, it *item) ([]byte, map[string]
 	return sk.Files[0].Data, files, digest, nil
 }
 
-func (w *webSource) read(_ context.Context, it *item, path string) ([]byte, error) {
+func (w *webSource) read(ctx context.Context, it *item, path string) ([]byte, error) {
 	w.mu.Lock()
 	sk := w.skills[it.SkillName]
 	w.mu.Unlock()
 	if sk == nil {
-		return nil, ErrNotActive
+		// A refresh since the activation dropped the fetched copy: fetch it again
+		// (verified against the index's digest; the catalog then checks every file
+		// against what was activated).
+		if _, _, _, err := w.activate(ctx, it); err != nil {
+			return nil, err
+		}
+		w.mu.Lock()
+		sk = w.skills[it.SkillName]
+		w.mu.Unlock()
 	}
 	for _, f := range sk.Files {
 		if f.Path == strings.TrimPrefix(path, "/") {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/fence"
 	"github.com/wellknown-dev/discovery/mcpjson"
 )
 
@@ -231,7 +232,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	if err != nil {
 		return nil, fmt.Errorf("mcpclient: connect to %s: %w", redactURL(endpoint), scrub(err))
 	}
-	s := &Session{Name: shorten(discovery.Redact(name), 64), Endpoint: redactURL(endpoint), cs: cs, opts: o}
+	s := &Session{Name: fence.Clean(name, "", 64), Endpoint: redactURL(endpoint), cs: cs, opts: o}
 	if ir := cs.InitializeResult(); ir != nil {
 		s.Protocol = ir.ProtocolVersion
 		if ir.Capabilities != nil {

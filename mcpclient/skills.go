@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // The Skills Extension's methods (SEP-2640).
@@ -534,7 +534,7 @@ func (s *Session) listResources(ctx context.Context) ([]*mcp.Resource, error) {
 }
 
 // quote shows untrusted text in a message: redacted, shortened, quoted.
-func quote(s string) string { return fmt.Sprintf("%q", shorten(discovery.Redact(s), 160)) }
+func quote(s string) string { return secrets.Quote(s, 160) }
 
 // label shows a server's name.
 func label(s string) string {
@@ -544,21 +544,5 @@ func label(s string) string {
 	return quote(s)
 }
 
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !isRuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
 // redactURL shows an endpoint without userinfo, query or fragment.
-func redactURL(u *url.URL) string {
-	c := *u
-	c.User, c.RawQuery, c.Fragment, c.RawFragment = nil, "", "", ""
-	return discovery.Redact(c.String())
-}
+func redactURL(u *url.URL) string { return secrets.RedactURL(u.String()) }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/internal/fence"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/skillsmd"
 )
@@ -85,7 +86,7 @@ func guidanceNonce(text string) string {
 	}
 	rest := text[len(open):]
 	end := strings.IndexAny(rest, " >\n")
-	if end < nonceLen {
+	if end < fence.NonceLen {
 		return ""
 	}
 	nonce := rest[:end]
@@ -98,9 +99,9 @@ func guidanceNonce(text string) string {
 // renonce returns text with its nonce old replaced by a fresh one that text does not
 // contain.
 func renonce(text, old string) string {
-	n := newNonce()
+	n := fence.Nonce()
 	for strings.Contains(text, n) {
-		n = newNonce()
+		n = fence.Nonce()
 	}
 	return strings.ReplaceAll(text, old, n)
 }

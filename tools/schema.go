@@ -409,7 +409,7 @@ func (c *compiled) collect(ve *jsonschema.ValidationError, out *[]InputProblem) 
 		}
 		*out = append(*out, InputProblem{Pointer: at, Message: msg})
 	default:
-		msg := shorten(k.LocalizedString(printer), 200)
+		msg := clean(k.LocalizedString(printer), 200)
 		if len(ve.InstanceLocation) == 1 {
 			msg += ": send " + c.hint(ve.InstanceLocation[0])
 		}

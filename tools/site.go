@@ -80,7 +80,7 @@ func (t *Toolset) discoverSite(ctx context.Context, in *compiled, input json.Raw
 		room := t.budget - b.Len()
 		body := "- " + strings.Join(sum.Warnings, "\n- ")
 		// origin is canonical (ASCII, no userinfo, path or query): nothing to clean.
-		notes := fence("notes", `origin="`+origin+`"`,
+		notes := fenced("notes", `origin="`+origin+`"`,
 			"Warnings about the documents "+origin+" published; they may quote them.", body, room,
 			"the structured result lists them")
 		if cut := fmt.Sprintf("[cut: %d warnings not shown: over the output budget; the structured result lists them]\n", len(sum.Warnings)); notes == "" && len(cut) <= room {
@@ -158,7 +158,7 @@ func warnings(ws []discovery.Warning) []string {
 		if i == maxListed {
 			break
 		}
-		out = append(out, shorten(oneLine(w.String()), 2*maxField)) // already redacted
+		out = append(out, clean(w.String(), 2*maxField)) // already redacted
 	}
 	return out
 }
@@ -171,7 +171,7 @@ func renderMCP(origin string, doc *mcpjson.Document, room int, more string) stri
 		b.WriteString("No MCP servers are listed.\n")
 	}
 	for _, s := range doc.Servers {
-		fmt.Fprintf(&b, "- MCP server %s", quote(oneLine(s.Name), maxField))
+		fmt.Fprintf(&b, "- MCP server %s", quote(s.Name, maxField))
 		if s.LocalOnly {
 			b.WriteString(": a local command, not a remote server")
 			if s.Command != "" {
@@ -197,7 +197,7 @@ func renderMCP(origin string, doc *mcpjson.Document, room int, more string) stri
 		}
 	}
 	for _, tool := range doc.Tools {
-		fmt.Fprintf(&b, "- HTTP service %s: %s", quote(oneLine(tool.Name), maxField), clean(tool.URL, maxField))
+		fmt.Fprintf(&b, "- HTTP service %s: %s", quote(tool.Name, maxField), clean(tool.URL, maxField))
 		if len(tool.Methods) > 0 {
 			fmt.Fprintf(&b, " (%s)", clean(strings.Join(tool.Methods, ", "), maxField))
 		}
@@ -210,7 +210,7 @@ func renderMCP(origin string, doc *mcpjson.Document, room int, more string) stri
 		fmt.Fprintf(&b, "Notes: %s\n", clean(doc.Notes, maxDescText))
 	}
 	o := clean(origin, maxField)
-	return fence("mcp", fmt.Sprintf("origin=%q source=%q", o, discovery.MCPPath),
+	return fenced("mcp", fmt.Sprintf("origin=%q source=%q", o, discovery.MCPPath),
 		"MCP servers and tools that "+o+" lists in "+discovery.MCPPath+". Connecting to one on another origin needs the user's consent.",
 		b.String(), room, more)
 }

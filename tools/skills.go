@@ -124,7 +124,7 @@ func (t *Toolset) listSkills(ctx context.Context, in *compiled, input json.RawMe
 
 // skillLine renders one entry for list_skills, as catalog.Catalog.Prompt does.
 func skillLine(e *catalog.Entry) string {
-	return fmt.Sprintf("- %s: %s [%s]\n", oneLine(discovery.Redact(e.Name)), clean(e.Description, maxDescription), fromLabel(e))
+	return fmt.Sprintf("- %s: %s [%s]\n", clean(e.Name, maxField), clean(e.Description, maxDescription), fromLabel(e))
 }
 
 // publisher names who published an entry's content, for a fence's label.
@@ -133,7 +133,7 @@ func publisher(e *catalog.Entry) string {
 	case catalog.Web:
 		return "the site " + clean(e.From, maxField)
 	case catalog.MCP:
-		return "the MCP server " + quote(oneLine(e.From), maxField)
+		return "the MCP server " + quote(e.From, maxField)
 	}
 	return "a skill folder on this machine"
 }
@@ -226,7 +226,7 @@ func (t *Toolset) readSkill(ctx context.Context, in *compiled, input json.RawMes
 		return Result{}, err
 	}
 	e := &a.Entry
-	name := oneLine(discovery.Redact(e.Name))
+	name := clean(e.Name, maxField)
 	from := fromLabel(e)
 	out := skillRead{Name: e.Name, Kind: e.Kind, From: clean(e.From, maxField), Verified: e.Verified,
 		Digest: a.Digest, Files: []string{}}
@@ -243,7 +243,7 @@ func (t *Toolset) readSkill(ctx context.Context, in *compiled, input json.RawMes
 		}
 		out.Files = append(out.Files, f)
 		if i < maxListed {
-			listed = append(listed, quote(oneLine(f), maxField))
+			listed = append(listed, quote(f, maxField))
 		}
 	}
 	switch {
@@ -282,7 +282,7 @@ func (t *Toolset) activate(ctx context.Context, name string) (*catalog.Activatio
 		return a, nil
 	}
 	e, _ := t.cat.Lookup(name)
-	q := quote(oneLine(name), maxField)
+	q := quote(name, maxField)
 	ok, herr := t.approve(ctx, &ApprovalRequest{Entry: e, Digest: ae.Digest})
 	if herr != nil {
 		return nil, fmt.Errorf("tools: %s: asking the user to approve skill %s: %w", ReadSkill, q, herr)
@@ -322,7 +322,7 @@ func (t *Toolset) readSkillFile(ctx context.Context, in *compiled, input json.Ra
 	}
 	data, err := t.cat.ReadFile(ctx, p.Name, p.Path)
 	if errors.Is(err, catalog.ErrNotActive) {
-		return Result{}, fmt.Errorf("tools: %s: call read_skill with name %s first (%w)", ReadSkillFile, quote(oneLine(p.Name), maxField), err)
+		return Result{}, fmt.Errorf("tools: %s: call read_skill with name %s first (%w)", ReadSkillFile, quote(p.Name, maxField), err)
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("tools: %s: %w", ReadSkillFile, err)
@@ -337,8 +337,8 @@ func (t *Toolset) readSkillFile(ctx context.Context, in *compiled, input json.Ra
 		p.Offset++ // never start inside a character
 	}
 	e, _ := t.cat.Lookup(p.Name)
-	name := oneLine(discovery.Redact(e.Name))
-	path := quote(oneLine(p.Path), maxField)
+	name := clean(e.Name, maxField)
+	path := quote(p.Path, maxField)
 	from := fromLabel(&e)
 	out := fileRead{Name: e.Name, Path: p.Path, Size: len(data), Offset: p.Offset}
 	header := fmt.Sprintf("File %s of skill %q [%s], %d bytes", path, name, from, len(data))

@@ -228,14 +228,20 @@ func TestTextBudget(t *testing.T) {
 			t.Parallel()
 			ts := tools.New(full.client, cat, &tools.Options{TextBudget: budget})
 			effective := max(budget, tools.MinTextBudget)
-			for _, c := range []struct{ tool, input string }{
-				{"discover_site", fmt.Sprintf(`{"origin": %q, "structured": true}`, full.URL)},
-				{"list_mcp_servers", fmt.Sprintf(`{"origin": %q}`, full.URL)},
-				{"list_skills", `{}`},
-				{"read_skill", `{"name": "deploy"}`},
-				{"read_skill_file", `{"name": "deploy", "path": "big.txt"}`},
+			for _, c := range []struct {
+				tool, input string
+				fenced      bool // publishes site or skill content: always inside a fence
+			}{
+				{"discover_site", fmt.Sprintf(`{"origin": %q, "structured": true}`, full.URL), true},
+				{"list_mcp_servers", fmt.Sprintf(`{"origin": %q}`, full.URL), true},
+				{"list_skills", `{}`, false},
+				{"read_skill", `{"name": "deploy"}`, true},
+				{"read_skill_file", `{"name": "deploy", "path": "big.txt"}`, true},
 			} {
 				res, _ := call(t, ts, effective, c.tool, c.input)
+				if c.fenced && !strings.Contains(res.Text, "<untrusted-") {
+					t.Errorf("%s, budget %d: no fence:\n%s", c.tool, effective, res.Text)
+				}
 				if strings.Contains(res.Text, "<untrusted-") {
 					closedFences(t, res.Text)
 				}

@@ -261,7 +261,14 @@ func printText(out io.Writer, d *discovery.Discovery) {
 		}
 	}
 	if m := d.MCP; m != nil {
-		fmt.Fprintf(out, "\nmcp.json (spec %s, %s)\n", r(m.SpecVersion), r(m.Status))
+		about := []string{"shape " + string(m.Shape)}
+		if m.SpecVersion != "" {
+			about = append(about, "spec "+r(m.SpecVersion))
+		}
+		if m.Status != "" {
+			about = append(about, r(m.Status))
+		}
+		fmt.Fprintf(out, "\nmcp.json (%s)\n", strings.Join(about, ", "))
 		for _, s := range m.Servers {
 			fmt.Fprintf(out, "  server %s: %s (%s)\n", r(s.Name), r(s.URL), r(string(s.Transport)))
 		}

@@ -29,7 +29,7 @@ func TestWrapUnforgeable(t *testing.T) {
 	if a, b := Nonce(), Nonce(); a == b {
 		t.Error("nonces repeat")
 	}
-	if got := Clean("abc\ndef", "", 5); got != "ab…" && len(got) > 5 {
+	if got := Clean("abcdef", "", 5); got != "ab…" {
 		t.Errorf("Clean cap: %q", got)
 	}
 }

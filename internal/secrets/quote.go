@@ -157,6 +157,10 @@ func dropInvisible(s string) string {
 	}, s)
 }
 
+// Invisible reports control, format and bidi control characters, line separators and
+// the replacement character: what hides text from a reader.
+func Invisible(r rune) bool { return invisible(r) }
+
 // invisible reports control, format and bidi control characters.
 func invisible(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Bidi_Control, r) ||
