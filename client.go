@@ -117,9 +117,47 @@ type Options struct {
 	// it where a person types the origin (a command line, a local test).
 	AllowPrivateOrigins bool
 
-	// Logger receives debug records of fetches and warnings of stale answers. nil: no
-	// logging.
+	// Logger receives one record per [Event], with stable keys (see [LogEvent]):
+	// fetches and retries at Debug, consent asked and answered at Info, stale answers,
+	// guard refusals and shared-store degradation at Warn. nil: no logging.
 	Logger *slog.Logger
+
+	// Observe receives every [Event], for metrics or audit. nil: none.
+	Observe ObserveFunc
+
+	// Trace starts a span per discovery and per document fetch (package discoveryotel
+	// provides one for OpenTelemetry). nil: none.
+	Trace TraceFunc
+
+	// WrapTransport wraps the Client's transport, for instrumentation. It is applied
+	// outside the private-address guard, which it cannot weaken. nil: none.
+	WrapTransport WrapTransportFunc
+
+	// FleetLock lets processes that share a Cache (such as package redisstore's) fetch
+	// each document once for the whole fleet: the process that takes the lock fetches
+	// and stores the answer, the others wait for it (at most FleetWait) and read it from
+	// the shared Cache. nil: every process fetches for itself.
+	FleetLock FleetLock
+
+	// FleetWait bounds how long a process waits for another one's fetch before it
+	// fetches for itself. 0: [DefaultFleetWait].
+	FleetWait time.Duration
+}
+
+// DefaultFleetWait is the wait used when Options.FleetWait is zero.
+const DefaultFleetWait = 3 * time.Second
+
+// FleetLock is a lock shared by the processes of a fleet, with an expiry so a holder
+// that dies blocks nobody past it (package redisstore implements it with SET NX PX).
+// Implementations must be safe for concurrent use and must bound each call in time;
+// an error is not a failure of the discovery: the process fetches for itself.
+type FleetLock interface {
+	// TryLock tries once to take the lock named key for ttl. When it is taken it
+	// returns acquired true and the function that releases it (only if still held by
+	// this taker).
+	TryLock(ctx context.Context, key string, ttl time.Duration) (release func(), acquired bool, err error)
+	// Held reports whether anyone holds the lock named key.
+	Held(ctx context.Context, key string) (bool, error)
 }
 
 // Cache stores serialised HTTP responses keyed by URL. Every gregjones/httpcache Cache
@@ -173,6 +211,10 @@ type Client struct {
 	maxStale       time.Duration
 	lastGood       LastGoodStore
 	logger         *slog.Logger
+	observe        ObserveFunc
+	tracer         TraceFunc
+	fleetLock      FleetLock
+	fleetWait      time.Duration
 	http           *http.Client // cache → retries → counting → base transport, for public origins
 	httpPrivate    *http.Client // the same stack with its own cache partition, for private origins
 	now            func() time.Time
@@ -212,6 +254,8 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		return nil, fmt.Errorf("discovery: Options.DocumentTimeout is negative (%s)", o.DocumentTimeout)
 	case o.SkillTimeout < 0:
 		return nil, fmt.Errorf("discovery: Options.SkillTimeout is negative (%s)", o.SkillTimeout)
+	case o.FleetWait < 0:
+		return nil, fmt.Errorf("discovery: Options.FleetWait is negative (%s)", o.FleetWait)
 	case o.MaxRetryAfter < 0:
 		return nil, fmt.Errorf("discovery: Options.MaxRetryAfter is negative (%s)", o.MaxRetryAfter)
 	case o.MaxRetries > 10:
@@ -230,6 +274,10 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		maxStale:       o.MaxStale,
 		lastGood:       o.LastGood,
 		logger:         o.Logger,
+		observe:        o.Observe,
+		tracer:         o.Trace,
+		fleetLock:      o.FleetLock,
+		fleetWait:      o.FleetWait,
 		now:            time.Now,
 		flight:         &flight{},
 		parsed:         lru.New[*parsed](parseMemoBytes),
@@ -251,6 +299,9 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	}
 	if c.maxRetryAfter == 0 {
 		c.maxRetryAfter = DefaultMaxRetryAfter
+	}
+	if c.fleetWait == 0 {
+		c.fleetWait = DefaultFleetWait
 	}
 	if c.maxStale == 0 {
 		c.maxStale = DefaultMaxStale
