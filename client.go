@@ -383,19 +383,23 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		}
 	}
 	below := belowCache{base: &retryablehttp.RoundTripper{Client: rc}}
-	stack := func(cache Cache) *http.Client {
+	stack := func(cache Cache, prefix string) *http.Client {
+		var next http.RoundTripper = below
+		if c.fleetLock != nil {
+			next = fleetTransport{next: below, c: c, prefix: "fleet " + prefix}
+		}
 		return &http.Client{
 			// Cache outside the retries: a fresh hit never touches the network and a
 			// revalidation is retried as a unit (dependencies.md §2.2).
-			Transport:     &httpcache.Transport{Transport: below, Cache: cache, MarkCachedResponses: true},
+			Transport:     &httpcache.Transport{Transport: next, Cache: cache, MarkCachedResponses: true},
 			CheckRedirect: c.checkRedirect, // reached only if a 3xx ever comes back through the stack
 		}
 	}
 	// One cache partition per policy class, as for connection pools: a fresh copy a
 	// private origin fetched must never answer a public origin's request (a pointer or
 	// a consented redirect to that URL) without the private-address guard seeing it.
-	c.http = stack(cache)
-	c.httpPrivate = stack(partition{cache, "private-origin "})
+	c.http = stack(cache, "")
+	c.httpPrivate = stack(partition{cache, "private-origin "}, "private-origin ")
 	c.closeIdleConns = inner.CloseIdleConnections
 	return c, nil
 }
@@ -472,6 +476,10 @@ type fetchTrace struct {
 	mu       sync.Mutex   // guards granted and hops
 	granted  map[Origin]bool
 	hops     int // redirect hops followed in earlier rounds (see Client.send)
+
+	// fleetDone: this fetch already waited for another process of the fleet; it now
+	// fetches for itself (written by fleetTransport, read in the same goroutine).
+	fleetDone bool
 
 	// What reached the HTTP cache from below, for the one request of this fetch
 	// (written and read in the goroutine of c.http.Do, one after the other).
@@ -685,6 +693,10 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 		tr.belowErr, tr.belowResp = nil, nil // what the cache sees below is per round
 		resp, err := hc.Do(req)
 		resp, err = uncache(resp, err, tr)
+		if err != nil && errors.Is(err, errFleetRetry) {
+			cancel() // another process fetched it: the cache has it now, or we fetch
+			continue
+		}
 		var cn *consentNeeded
 		if err == nil || !errors.As(err, &cn) {
 			if err != nil && budget != nil && budget.spent() {

@@ -1,16 +1,26 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/internal/fence"
 )
 
 // app is what every subcommand shares: the process's streams and environment, and the
@@ -22,6 +32,18 @@ type app struct {
 	getenv func(string) string
 
 	yes bool // --yes: grant every consent request (for scripts)
+
+	// consent state (see consent): one memory for the whole run.
+	consentOnce sync.Once
+	consentFn   discovery.ConsentFunc
+	askMu       sync.Mutex // one consent question at a time
+	inOnce      sync.Once
+	inBuf       *bufio.Reader // a.in, buffered on first use
+
+	// terminal state on stderr, shared by the spinner and prompts.
+	ttyMu     sync.Mutex
+	spinning  bool // a progress spinner owns the current stderr line
+	prompting bool // a consent question is on screen: the spinner waits
 }
 
 // usageError marks an error in flags or arguments: exit status 2.
@@ -87,4 +109,293 @@ func (a *app) rootCommand() *cobra.Command {
 		root.AddCommand(f(a))
 	}
 	return root
+}
+
+// caFileEnv names an extra PEM file of CA certificates that app.client trusts besides
+// the system roots. It is for tests (loopback TLS servers with a test CA) and is not
+// shown in --help; the README lists it under "For tests".
+const caFileEnv = "WELLKNOWN_CA_FILE"
+
+// client returns a discovery Client for origins a person typed: private origins are
+// allowed (http://localhost:8080 is fine on a command line) and consent goes through
+// a.consent. opts may be nil; it is copied. Fields already set in opts are kept.
+func (a *app) client(opts *discovery.Options) (*discovery.Client, error) {
+	var o discovery.Options
+	if opts != nil {
+		o = *opts
+	}
+	o.AllowPrivateOrigins = true
+	if o.Consent == nil {
+		o.Consent = a.consent()
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = "wellknown/" + discovery.Version
+	}
+	if o.HTTPClient == nil {
+		hc, err := a.httpClient()
+		if err != nil {
+			return nil, err
+		}
+		o.HTTPClient = hc
+	}
+	return discovery.NewClient(&o)
+}
+
+// httpClient returns nil (the SDK's own transport) unless WELLKNOWN_CA_FILE names a PEM
+// file: then a transport that trusts those CAs as well as the system roots.
+func (a *app) httpClient() (*http.Client, error) {
+	name := a.getenv(caFileEnv)
+	if name == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (unset %s or point it at a PEM file)", caFileEnv, err, caFileEnv)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s: %s holds no PEM certificate", caFileEnv, name)
+	}
+	return &http.Client{Transport: &http.Transport{
+		ForceAttemptHTTP2:   true,
+		TLSHandshakeTimeout: 10 * time.Second,
+		TLSClientConfig:     &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: pool},
+	}}, nil
+}
+
+// consent returns the run's ConsentFunc: with --yes every request is granted (and
+// said on stderr); on a terminal the person is asked, y/N, and the answer holds for
+// the same action and target for the rest of the run; without a terminal every request
+// is denied, with a hint on stderr. All calls share one memory.
+func (a *app) consent() discovery.ConsentFunc {
+	a.consentOnce.Do(func() {
+		a.consentFn = discovery.RememberConsent(a.ask, discovery.NewConsentMemory())
+	})
+	return a.consentFn
+}
+
+// ask is the AskFunc behind consent.
+func (a *app) ask(ctx context.Context, req *discovery.ConsentRequest) (discovery.ConsentAnswer, error) {
+	what := describeConsent(req)
+	switch {
+	case a.yes:
+		a.notef("consent granted (--yes): %s", what)
+		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
+	case !a.isTerminal(a.in) || !a.isTerminal(a.errOut):
+		a.notef("consent denied: %s (no terminal to ask on; pass --yes to allow)", what)
+		return discovery.ConsentAnswer{Allow: false, Scope: discovery.ForSubject}, nil
+	}
+	a.askMu.Lock() // one question at a time
+	defer a.askMu.Unlock()
+	a.ttyMu.Lock()
+	a.prompting = true
+	fmt.Fprintf(a.errOut, "\r\033[K%s %s\nAllow? [y/N] ", a.paint(colorBold, "wellknown wants to:"), what)
+	a.ttyMu.Unlock()
+	defer func() {
+		a.ttyMu.Lock()
+		a.prompting = false
+		a.ttyMu.Unlock()
+	}()
+	line, err := a.readLine(ctx)
+	if err != nil {
+		return discovery.ConsentAnswer{}, err
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
+	}
+	fmt.Fprintln(a.errOut, "denied")
+	return discovery.ConsentAnswer{Allow: false, Scope: discovery.ForSubject}, nil
+}
+
+// describeConsent is one line for a person: the action, its target and the reason,
+// with every published string cleaned (the SDK redacts them; Redact again strips any
+// terminal control sequence).
+func describeConsent(req *discovery.ConsentRequest) string {
+	s := fmt.Sprintf("%s %s %s", req.Action, req.Method, req.URL)
+	if req.Subject != "" {
+		s += " (" + req.Subject + ")"
+	}
+	if req.Reason != "" {
+		s += ": " + req.Reason
+	}
+	if req.Credentials {
+		s += " [sends your credentials]"
+	}
+	return clean(s, 1024)
+}
+
+// readLine reads one line from a.in, or returns ctx's error when ctx ends first.
+func (a *app) readLine(ctx context.Context) (string, error) {
+	a.inOnce.Do(func() { a.inBuf = bufio.NewReader(a.in) })
+	type result struct {
+		line string
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		line, err := a.inBuf.ReadString('\n')
+		if err == io.EOF && line != "" {
+			err = nil
+		}
+		ch <- result{line, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err == io.EOF {
+			return "", nil // end of input: no answer is no
+		}
+		return r.line, r.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// notef prints a diagnostic line on stderr, prefixed "wellknown: ".
+func (a *app) notef(format string, args ...any) {
+	a.ttyMu.Lock()
+	defer a.ttyMu.Unlock()
+	if a.spinning {
+		fmt.Fprint(a.errOut, "\r\033[K")
+	}
+	fmt.Fprintf(a.errOut, "wellknown: "+format+"\n", args...)
+}
+
+// isTerminal reports whether f (a stream such as a.out) is an *os.File, or anything
+// with an Fd method, open on a terminal.
+func (a *app) isTerminal(f any) bool {
+	fd, ok := f.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(fd.Fd()))
+}
+
+// color reports whether output on stdout may use ANSI colour: only on a terminal, and
+// never when NO_COLOR is set to anything (https://no-color.org) or TERM is "dumb".
+func (a *app) color() bool {
+	return a.getenv("NO_COLOR") == "" && a.getenv("TERM") != "dumb" && a.isTerminal(a.out)
+}
+
+// colorErr is color for stderr.
+func (a *app) colorErr() bool {
+	return a.getenv("NO_COLOR") == "" && a.getenv("TERM") != "dumb" && a.isTerminal(a.errOut)
+}
+
+// ANSI styles for paint.
+const (
+	colorBold   = "1"
+	colorRed    = "31"
+	colorGreen  = "32"
+	colorYellow = "33"
+	colorCyan   = "36"
+	colorDim    = "2"
+)
+
+// paint wraps s in the ANSI style when stderr may use colour (prompts, notes).
+func (a *app) paint(style, s string) string {
+	if !a.colorErr() {
+		return s
+	}
+	return "\033[" + style + "m" + s + "\033[0m"
+}
+
+// style wraps s in the ANSI style when stdout may use colour (results).
+func (a *app) style(style, s string) string {
+	if !a.color() {
+		return s
+	}
+	return "\033[" + style + "m" + s + "\033[0m"
+}
+
+// printJSON writes v to stdout as indented JSON followed by a newline, with no HTML
+// escaping ("<" stays "<").
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// clean makes text a site published safe to print on one line of a terminal: control
+// and escape sequences, bidi and format characters removed, line breaks folded,
+// credentials and URL queries redacted, and the length capped at limit bytes.
+func clean(s string, limit int) string { return fence.Clean(s, "", limit) }
+
+// cleanText is clean for multi-line text: line breaks are kept, every other control
+// character (ESC included) removed, credentials and URL queries redacted.
+func cleanText(s string) string { return discovery.Redact(s) }
+
+// progress is a spinner on stderr for work that can take more than a second. It
+// shows only when stderr is a terminal; otherwise its methods do nothing. Stop it
+// before printing results. A consent prompt pauses it.
+type progress struct {
+	a    *app
+	mu   sync.Mutex
+	msg  string
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+// progress starts a spinner showing msg. Call Stop when the work ends.
+func (a *app) progress(msg string) *progress {
+	p := &progress{a: a, msg: clean(msg, 200), done: make(chan struct{})}
+	if !a.isTerminal(a.errOut) {
+		return p
+	}
+	a.ttyMu.Lock()
+	a.spinning = true
+	a.ttyMu.Unlock()
+	p.wg.Add(1)
+	go p.spin()
+	return p
+}
+
+func (p *progress) spin() {
+	defer p.wg.Done()
+	frames := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+	t := time.NewTicker(120 * time.Millisecond)
+	defer t.Stop()
+	for i := 0; ; i++ {
+		p.mu.Lock()
+		msg := p.msg
+		p.mu.Unlock()
+		p.a.ttyMu.Lock()
+		if !p.a.prompting {
+			fmt.Fprintf(p.a.errOut, "\r\033[K%s %s", frames[i%len(frames)], msg)
+		}
+		p.a.ttyMu.Unlock()
+		select {
+		case <-p.done:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Set changes the message shown.
+func (p *progress) Set(msg string) {
+	p.mu.Lock()
+	p.msg = clean(msg, 200)
+	p.mu.Unlock()
+}
+
+// Stop removes the spinner. It may be called more than once.
+func (p *progress) Stop() {
+	p.mu.Lock()
+	select {
+	case <-p.done:
+		p.mu.Unlock()
+		return
+	default:
+		close(p.done)
+	}
+	p.mu.Unlock()
+	p.wg.Wait()
+	p.a.ttyMu.Lock()
+	defer p.a.ttyMu.Unlock()
+	if p.a.spinning {
+		p.a.spinning = false
+		fmt.Fprint(p.a.errOut, "\r\033[K")
+	}
 }

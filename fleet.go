@@ -1,0 +1,93 @@
+package discovery
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// fleetTransport sits between the HTTP cache and the retries when Options.FleetLock is
+// set: of the processes sharing the Cache, the one that takes the lock for a URL goes
+// to the network (and the HTTP cache above stores the answer when the body has been
+// read, before the lock is released); the others wait until the lock is released, at
+// most FleetWait, and then ask the HTTP cache again, which now finds the fresh answer.
+// A waiter that still finds nothing fresh fetches for itself: sharing saves requests,
+// it never makes a fetch fail.
+type fleetTransport struct {
+	next   http.RoundTripper
+	c      *Client
+	prefix string // the cache partition: locks are per policy class, as cache entries are
+}
+
+// errFleetRetry makes send ask the HTTP cache again after waiting for another process.
+var errFleetRetry = errors.New("discovery: another process fetched this document; asking the cache again")
+
+// fleetPoll bounds the interval between two checks of a lock held elsewhere.
+const (
+	fleetPollMin = 5 * time.Millisecond
+	fleetPollMax = 50 * time.Millisecond
+)
+
+// RoundTrip implements http.RoundTripper.
+func (f fleetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	tr := traceOf(ctx)
+	lock := f.c.fleetLock
+	if lock == nil || tr == nil || tr.fleetDone || req.Method != http.MethodGet {
+		return f.next.RoundTrip(req)
+	}
+	key := f.prefix + req.URL.String()
+	release, acquired, err := lock.TryLock(ctx, key, f.c.fleetWait)
+	if err != nil {
+		return f.next.RoundTrip(req) // the lock's store reports its own failures
+	}
+	if acquired {
+		resp, err := f.next.RoundTrip(req)
+		if err != nil || resp == nil {
+			release()
+			return resp, err
+		}
+		// The HTTP cache stores the answer when the body reaches EOF, before its
+		// reader closes ours: released here, the waiters find it stored.
+		resp.Body = &releasingBody{ReadCloser: resp.Body, release: sync.OnceFunc(release)}
+		return resp, nil
+	}
+	start := time.Now()
+	wait := fleetPollMin
+	deadline := time.NewTimer(f.c.fleetWait)
+	defer deadline.Stop()
+	for held := true; held; {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-deadline.C:
+			t.Stop()
+			held = false
+		case <-t.C:
+			if h, err := lock.Held(ctx, key); err != nil || !h {
+				held = false
+			}
+			wait = min(2*wait, fleetPollMax)
+		}
+	}
+	tr.fleetDone = true // the next round fetches for itself if the cache has nothing fresh
+	f.c.emit(ctx, Event{Kind: EventFleetWait, Origin: tr.origin.String(), URL: redact(req.URL), Duration: time.Since(start)})
+	return nil, errFleetRetry
+}
+
+// releasingBody releases a fleet lock when the response body is closed.
+type releasingBody struct {
+	io.ReadCloser
+	release func()
+}
+
+// Close closes the body and releases the lock.
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.release()
+	return err
+}

@@ -1,0 +1,121 @@
+package discovery_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wellknown-dev/discovery"
+)
+
+// memLock is a FleetLock for one process: what redisstore does with SET NX PX.
+type memLock struct {
+	mu      sync.Mutex
+	held    map[string]time.Time // key → expiry
+	fail    bool                 // every call fails, as a store that is down
+	taken   int
+	waiters int
+}
+
+func (l *memLock) TryLock(_ context.Context, key string, ttl time.Duration) (func(), bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fail {
+		return nil, false, errors.New("store down")
+	}
+	if l.held == nil {
+		l.held = map[string]time.Time{}
+	}
+	if exp, ok := l.held[key]; ok && time.Now().Before(exp) {
+		l.waiters++
+		return nil, false, nil
+	}
+	exp := time.Now().Add(ttl)
+	l.held[key] = exp
+	l.taken++
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.held[key] == exp {
+			delete(l.held, key)
+		}
+	}, true, nil
+}
+
+func (l *memLock) Held(_ context.Context, key string) (bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fail {
+		return false, errors.New("store down")
+	}
+	exp, ok := l.held[key]
+	return ok && time.Now().Before(exp), nil
+}
+
+// TestFleetFetchesOnce: Clients sharing a Cache and a FleetLock (processes of a
+// fleet) send one request for a document that all of them want at once.
+func TestFleetFetchesOnce(t *testing.T) {
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(30 * time.Millisecond) // long enough for every client to pile up
+		w.Header().Set("Cache-Control", "max-age=300")
+		w.Header().Set("Content-Type", "text/markdown")
+		_, _ = w.Write([]byte("# Fleet\n\nBase: `/api`\n"))
+	}))
+	cache, lock := discovery.NewMemoryCache(), &memLock{}
+	var clients []*discovery.Client
+	for range 4 {
+		clients = append(clients, newClient(t, s, &discovery.Options{Cache: cache, FleetLock: lock, FleetWait: 5 * time.Second}))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	for i := range 40 {
+		wg.Go(func() {
+			d, err := clients[i%4].Discover(t.Context(), s.URL)
+			if err == nil && d.Skills == nil {
+				err = errors.New("no skills.md")
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := s.count(discovery.SkillsPath); n != 1 {
+		t.Errorf("the fleet sent %d requests for skills.md, want 1", n)
+	}
+	if lock.taken != 1 {
+		t.Errorf("lock taken %d times, want 1", lock.taken)
+	}
+}
+
+// TestFleetNeverFails: a lock that is down, or held by a process that died, costs at
+// most FleetWait; every discovery succeeds.
+func TestFleetNeverFails(t *testing.T) {
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Fleet\n"}))
+	for _, tc := range []struct {
+		name string
+		lock *memLock
+	}{
+		{"down", &memLock{fail: true}},
+		{"holder died", &memLock{held: map[string]time.Time{"fleet " + s.URL + discovery.SkillsPath: time.Now().Add(time.Hour)}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClient(t, s, &discovery.Options{FleetLock: tc.lock, FleetWait: 50 * time.Millisecond})
+			for range 3 {
+				if d, err := c.Discover(t.Context(), s.URL); err != nil || d.Skills == nil {
+					t.Fatalf("Discover = %v, %v", d, err)
+				}
+			}
+		})
+	}
+	if _, err := discovery.NewClient(&discovery.Options{FleetWait: -1}); err == nil {
+		t.Error("a negative FleetWait was accepted")
+	}
+}
