@@ -351,6 +351,13 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	} else {
 		base = c.guard.guardTransport(base)
 	}
+	if o.WrapTransport != nil {
+		// Outside the guard: the wrapper sees every request, and every request it
+		// passes on still meets the guard.
+		if w := o.WrapTransport(base); w != nil {
+			base = w
+		}
+	}
 	// The agent's own calls (Discovery.Transport(nil)) use the same configured
 	// transport: its TLS roots, proxy and dialer, and the same per-policy pools.
 	c.agentBase = base
@@ -377,9 +384,13 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	rc.CheckRetry = c.checkRetry
 	rc.Backoff = c.backoff
 	rc.ErrorHandler = giveUp
-	rc.RequestLogHook = func(_ retryablehttp.Logger, req *http.Request, _ int) {
+	rc.RequestLogHook = func(_ retryablehttp.Logger, req *http.Request, retry int) {
 		if tr := traceOf(req.Context()); tr != nil {
 			tr.attempts.Add(1)
+			if retry > 0 {
+				c.emit(req.Context(), Event{Kind: EventRetry, Origin: tr.origin.String(), URL: redact(req.URL), Attempt: retry,
+					Status: int(tr.status.Load())})
+			}
 		}
 	}
 	below := belowCache{base: &retryablehttp.RoundTripper{Client: rc}}
@@ -705,7 +716,7 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 			return resp, cancel, err
 		}
 		cancel()
-		err = ask(parent, c.consent, &ConsentRequest{
+		err = ask(parent, c, c.consent, &ConsentRequest{
 			Action: ConsentRedirect,
 			Origin: tr.origin,
 			URL:    redact(cn.next),

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net/url"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/wellknown-dev/discovery/internal/secrets"
@@ -106,14 +107,24 @@ var errConsentHook = errors.New("discovery: consent callback failed")
 
 // ask runs the consent function and turns its answer into an error: nil when granted,
 // one wrapping deny when refused, and one wrapping the hook's error when it failed.
-func ask(ctx context.Context, f ConsentFunc, req *ConsentRequest, deny error) error {
+// c, when not nil, receives the consent events.
+func ask(ctx context.Context, c *Client, f ConsentFunc, req *ConsentRequest, deny error) error {
 	if f == nil {
 		f = DenyAll
 	}
 	req.URL = shorten(req.URL, MaxConsentURL)
 	req.Reason = shorten(secrets.Scrub(req.Reason), MaxConsentReason)
 	req.Subject = shorten(secrets.Scrub(req.Subject), MaxConsentSubject)
+	var start time.Time
+	if c != nil {
+		start = time.Now()
+		c.emit(ctx, Event{Kind: EventConsentAsked, Origin: req.Origin.String(), URL: req.URL, Action: req.Action})
+	}
 	ok, err := f(ctx, req)
+	if c != nil {
+		c.emit(ctx, Event{Kind: EventConsentAnswered, Origin: req.Origin.String(), URL: req.URL, Action: req.Action,
+			Granted: ok && err == nil, Err: err, Duration: time.Since(start)})
+	}
 	switch {
 	case err != nil:
 		return fmt.Errorf("%w for %s %s: %w", errConsentHook, req.Action, req.URL, err)

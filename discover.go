@@ -132,7 +132,7 @@ func (c *Client) followPointer(ctx context.Context, o Origin, mcp *outcome[mcpjs
 	}
 	target.User = nil // site-supplied userinfo is never sent
 	if to, err := originOf(target); err != nil || to != o {
-		err := ask(ctx, c.consent, &ConsentRequest{
+		err := ask(ctx, c, c.consent, &ConsentRequest{
 			Action: ConsentRedirect, Origin: o, URL: redact(target), Method: http.MethodGet,
 			Reason: fmt.Sprintf("%s points to a discovery document on another origin, %s", o, redact(target)),
 		}, ErrCrossOrigin)
@@ -174,7 +174,7 @@ type outcome[T any] struct {
 	err      error // set when the document is neither usable nor absent
 }
 
-func (c *Client) discover(ctx context.Context, origin string, structured bool) (*Discovery, error) {
+func (c *Client) discover(ctx context.Context, origin string, structured bool) (d *Discovery, err error) {
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
@@ -185,6 +185,24 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 	if err != nil {
 		return nil, err
 	}
+	if c.observed() {
+		start := time.Now()
+		var end func(Event)
+		ctx, end = c.trace(ctx, TraceDiscover, Event{Kind: EventDiscover, Origin: o.String()})
+		defer func() {
+			e := Event{Kind: EventDiscover, Origin: o.String(), Duration: time.Since(start), Err: err}
+			if d != nil && slices.ContainsFunc(d.Fetches, func(f Fetch) bool { return f.Source == SourceStale }) {
+				e.Source = SourceStale // part of the answer is a last good copy
+			}
+			c.emit(ctx, e)
+			end(e)
+		}()
+	}
+	return c.discoverOrigin(ctx, o, origin, structured)
+}
+
+// discoverOrigin is discover after the origin has been checked.
+func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, structured bool) (*Discovery, error) {
 	d := &Discovery{Origin: o, consent: c.consent, client: c}
 
 	var skills outcome[skillsmd.Document]
@@ -361,6 +379,23 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	shown := redactString(u) // what errors, warnings and Fetch report: no userinfo, query or fragment
 	out.fetch.URL = shown
 	tr := &fetchTrace{origin: o}
+	if c.observed() {
+		start := time.Now()
+		var end func(Event)
+		ctx, end = c.trace(ctx, TraceFetch, Event{Kind: EventFetch, Origin: o.String(), URL: shown, Doc: spec.kind})
+		defer func() { // after the Attempts below
+			e := Event{Kind: EventFetch, Origin: o.String(), URL: shown, Doc: spec.kind, Source: out.fetch.Source,
+				Status: out.fetch.StatusCode, Attempts: out.fetch.Attempts, Duration: time.Since(start), Err: out.err}
+			if e.Err == nil {
+				e.Err = out.fetch.Cause
+			}
+			if e.Err != nil && policyError(e.Err) {
+				c.emit(ctx, Event{Kind: EventGuardRefused, Origin: o.String(), URL: shown, Err: e.Err})
+			}
+			c.emit(ctx, e)
+			end(e)
+		}()
+	}
 	defer func() { out.fetch.Attempts = int(tr.attempts.Load()) }()
 	parent := ctx
 
@@ -372,7 +407,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 				out.doc, out.warnings = doc, append(ws, Warning{Code: WarnStale, URL: shown,
 					Message: fmt.Sprintf("serving the copy fetched %s ago: %v", c.now().Sub(lg.SavedAt).Round(time.Second), cause)})
 				out.fetch.Source, out.fetch.Cause, out.fetch.SavedAt, out.fetch.Published = SourceStale, cause, lg.SavedAt, true
-				c.log(ctx, "discovery: serving last good copy", "url", shown, "cause", cause)
+				c.emit(ctx, Event{Kind: EventStale, Origin: o.String(), URL: shown, Doc: spec.kind, Err: cause})
 				return out
 			}
 		}
@@ -405,7 +440,6 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 			out.fetch.Source, out.fetch.StatusCode = SourceRevalidated, http.StatusNotModified
 		}
 	}
-	c.log(ctx, "discovery: fetched", "url", shown, "status", out.fetch.StatusCode, "source", out.fetch.Source)
 
 	switch code := resp.StatusCode; {
 	case code == http.StatusOK:
@@ -576,8 +610,6 @@ func looksLikeHTML(b []byte) bool {
 	return bytes.HasPrefix(l, []byte("<!doctype")) || bytes.HasPrefix(l, []byte("<html"))
 }
 
-func (c *Client) log(ctx context.Context, msg string, args ...any) {
-	if c.logger != nil {
-		c.logger.DebugContext(ctx, msg, args...)
-	}
-}
+// observed reports whether anyone listens to the Client's events or traces it: the
+// fast path skips the bookkeeping otherwise.
+func (c *Client) observed() bool { return c.logger != nil || c.observe != nil || c.tracer != nil }

@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -139,14 +140,25 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 		if req.Body != nil {
 			req.Body.Close() // a RoundTripper must close the body, even on error
 		}
+		g.refused(req, err)
 		return nil, err
 	}
 	ctx := withDialPolicy(req.Context(), g.d.Origin)
 	resp, err := g.base.RoundTrip(req.WithContext(ctx))
+	if err != nil && errors.Is(err, ErrPrivateAddress) {
+		g.refused(req, err)
+	}
 	if err == nil && g.opts.MaxResponseBytes > 0 && !isEventStream(resp) {
 		resp.Body = &cappedBody{rc: resp.Body, left: g.opts.MaxResponseBytes}
 	}
 	return resp, err
+}
+
+// refused reports a call the guard refused, as EventGuardRefused.
+func (g *guard) refused(req *http.Request, err error) {
+	if g.d != nil && g.d.client != nil {
+		g.d.client.emit(req.Context(), Event{Kind: EventGuardRefused, Origin: g.d.Origin.String(), URL: redact(req.URL), Err: err})
+	}
 }
 
 func isSafeMethod(m string) bool {
@@ -266,7 +278,7 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 		if c.creds {
 			reason += ", carrying your credentials (Authorization or Cookie headers)"
 		}
-		err := ask(ctx, consent, &ConsentRequest{
+		err := ask(ctx, d.client, consent, &ConsentRequest{
 			Action: ConsentCrossOrigin, Origin: d.Origin, URL: redact(c.u), Method: method,
 			Reason: reason, Credentials: c.creds, Subject: c.subject,
 		}, ErrConsentDenied)
@@ -281,7 +293,7 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 	if c.subject != "" {
 		reason = fmt.Sprintf("%s (%s)", reason, c.subject)
 	}
-	return ask(ctx, consent, &ConsentRequest{
+	return ask(ctx, d.client, consent, &ConsentRequest{
 		Action: ConsentWrite, Origin: d.Origin, URL: redact(c.u), Method: method,
 		Reason: reason, Credentials: c.creds && cross, Subject: c.subject,
 	}, ErrConsentDenied)
@@ -346,7 +358,7 @@ func (d *Discovery) authorizeConnect(ctx context.Context, u *url.URL, subject st
 	if target == d.Origin {
 		return nil
 	}
-	return ask(ctx, d.consent, &ConsentRequest{
+	return ask(ctx, d.client, d.consent, &ConsentRequest{
 		Action: ConsentConnect, Origin: d.Origin, URL: redact(u), Method: http.MethodPost, Subject: subject,
 		Reason: fmt.Sprintf("%s lists an MCP endpoint on another origin, %s", d.Origin, target),
 	}, ErrConsentDenied)

@@ -206,7 +206,7 @@ func (c *Client) fetchArtifact(ctx context.Context, budget *skillBudget, o Origi
 	}
 	u.User = nil // site-supplied userinfo is never sent
 	if target != o {
-		err := ask(ctx, c.consent, &ConsentRequest{
+		err := ask(ctx, c, c.consent, &ConsentRequest{
 			Action: ConsentArtifact, Origin: o, URL: redact(u), Method: http.MethodGet,
 			Reason: fmt.Sprintf("%s lists a skill artifact on another origin, %s", o, target),
 		}, ErrConsentDenied)
