@@ -136,3 +136,35 @@ func BenchmarkDiscoverFresh(b *testing.B) {
 	}
 	b.ReportMetric(0, "requests/op")
 }
+
+// BenchmarkDiscoverRevalidate discovers over a pooled connection with a cached copy
+// that must be revalidated on every call (ETag, max-age=0): a 304 each time.
+func BenchmarkDiscoverRevalidate(b *testing.B) {
+	body := []byte(readFileB(b, "testdata/skills.md"))
+	s := newTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=0")
+		w.Header().Set("ETag", `"v1"`)
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		_, _ = w.Write(body)
+	}))
+	b.Cleanup(s.Close)
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(c.CloseIdleConnections)
+	if _, err := c.Discover(b.Context(), s.URL); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := c.Discover(b.Context(), s.URL)
+		if err != nil || d.Fetches[0].Source != discovery.SourceRevalidated {
+			b.Fatal(err, d.Fetches)
+		}
+	}
+}

@@ -10,8 +10,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
+
+	"github.com/wellknown-dev/discovery/internal/lru"
 )
 
 // NewDiskCache returns a [Cache] that keeps responses as files under dir, created with
@@ -143,36 +144,32 @@ type LastGoodStore interface {
 	Delete(url string)
 }
 
-// NewMemoryLastGood returns an in-memory [LastGoodStore], safe for concurrent use.
-func NewMemoryLastGood() LastGoodStore { return &memoryLastGood{entries: make(map[string]LastGood)} }
+// DefaultMemoryLastGoodBytes bounds [NewMemoryLastGood]: URLs and bodies, least
+// recently used entries evicted first.
+const DefaultMemoryLastGoodBytes = 32 << 20
 
-type memoryLastGood struct {
-	mu      sync.RWMutex // guards entries
-	entries map[string]LastGood
+// NewMemoryLastGood returns an in-memory [LastGoodStore] bounded to
+// DefaultMemoryLastGoodBytes, safe for concurrent use.
+func NewMemoryLastGood() LastGoodStore { return NewMemoryLastGoodSize(DefaultMemoryLastGoodBytes) }
+
+// NewMemoryLastGoodSize is NewMemoryLastGood with a budget of maxBytes.
+func NewMemoryLastGoodSize(maxBytes int64) LastGoodStore {
+	return memoryLastGood{lru.New[LastGood](maxBytes)}
 }
+
+type memoryLastGood struct{ c *lru.Cache[LastGood] }
 
 // Load returns the entry for url, if any.
-func (m *memoryLastGood) Load(url string) (LastGood, bool) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	e, ok := m.entries[url]
-	return e, ok
-}
+func (m memoryLastGood) Load(url string) (LastGood, bool) { return m.c.Get(url) }
 
 // Store records doc as the entry for url, keeping a copy of its body.
-func (m *memoryLastGood) Store(url string, doc LastGood) {
+func (m memoryLastGood) Store(url string, doc LastGood) {
 	doc.Body = bytes.Clone(doc.Body)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.entries[url] = doc
+	m.c.Set(url, doc, int64(len(url)+len(doc.Body)+len(doc.Kind)+len(doc.ContentType)+64))
 }
 
 // Delete removes the entry for url.
-func (m *memoryLastGood) Delete(url string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.entries, url)
-}
+func (m memoryLastGood) Delete(url string) { m.c.Delete(url) }
 
 // NewDiskLastGood returns a [LastGoodStore] that keeps each copy as a file under dir
 // (created with mode 0700 if missing), so the last good documents survive a restart.

@@ -219,11 +219,12 @@ type Client struct {
 	httpPrivate    *http.Client // the same stack with its own cache partition, for private origins
 	now            func() time.Time
 	closeIdleConns func()
-	guard          *dialGuard          // private-address guard shared by every transport
-	agentBase      http.RoundTripper   // guarded default transport for Discovery.Transport(nil)
-	retryWait      [2]time.Duration    // backoff bounds (tests shorten them)
-	flight         *flight             // collapses concurrent fetches of one URL
-	parsed         *lru.Cache[*parsed] // (kind, URL) → the newest parse of each document, bounded
+	guard          *dialGuard                 // private-address guard shared by every transport
+	agentBase      http.RoundTripper          // guarded default transport for Discovery.Transport(nil)
+	retryWait      [2]time.Duration           // backoff bounds (tests shorten them)
+	flight         *flight                    // collapses concurrent fetches of one URL
+	parsed         *lru.Cache[*parsed]        // (kind, URL) → the newest parse of each document, bounded
+	fresh          [2]*lru.Cache[*freshEntry] // origin string → a fresh discovery (Discover, Structured): the fast path
 }
 
 // testHooks replace what tests cannot reach through Options: name resolution, the
@@ -234,6 +235,7 @@ type testHooks struct {
 	retryWaitMin time.Duration
 	retryWaitMax time.Duration
 	memoBytes    int64 // the parse memo's budget; 0: parseMemoBytes
+	freshBytes   int64 // the fast path's budget; 0: freshBytes
 }
 
 // NewClient returns a Client configured by opts; nil opts gives the defaults. It
@@ -281,6 +283,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		now:            time.Now,
 		flight:         &flight{},
 		parsed:         lru.New[*parsed](parseMemoBytes),
+		fresh:          [2]*lru.Cache[*freshEntry]{lru.New[*freshEntry](freshBytes), lru.New[*freshEntry](freshBytes)},
 	}
 	if c.consent == nil {
 		c.consent = DenyAll
@@ -323,6 +326,9 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	}
 	if hooks.memoBytes > 0 {
 		c.parsed = lru.New[*parsed](hooks.memoBytes)
+	}
+	if hooks.freshBytes > 0 {
+		c.fresh = [2]*lru.Cache[*freshEntry]{lru.New[*freshEntry](hooks.freshBytes), lru.New[*freshEntry](hooks.freshBytes)}
 	}
 	if hooks.dial != nil {
 		c.guard.dial = hooks.dial

@@ -171,7 +171,9 @@ type outcome[T any] struct {
 	fetch    Fetch
 	final    string // where the document came from, as requested (fetch.FinalURL is its redacted form)
 	warnings []Warning
-	err      error // set when the document is neither usable nor absent
+	err      error     // set when the document is neither usable nor absent
+	fresh    time.Time // until when the answer is fresh (zero: not fresh), for the fast path
+	size     int       // the body's length
 }
 
 func (c *Client) discover(ctx context.Context, origin string, structured bool) (d *Discovery, err error) {
@@ -180,6 +182,9 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 	}
 	if ctx == nil {
 		return nil, errNilContext
+	}
+	if d, ok := c.fastDiscover(ctx, origin, structured); ok {
+		return d, nil
 	}
 	o, err := c.origin(origin)
 	if err != nil {
@@ -271,6 +276,13 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 		if f.err != nil {
 			d.Warnings = append(d.Warnings, Warning{Code: WarnFetch, URL: f.fetch.URL, Message: f.err.Error()})
 		}
+	}
+	if pointed == nil && skills.err == nil && mcp.err == nil {
+		until := skills.fresh
+		if mcp.fetch.URL != "" {
+			until = earliest(until, mcp.fresh)
+		}
+		c.keepFresh(origin, structured, d, until, skills.size+mcp.size)
 	}
 	return d, nil
 }
@@ -401,7 +413,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 
 	// fail serves the last good copy when the failure allows it, else records the error.
 	fail := func(cause error, fallback bool) outcome[T] {
-		out.fetch.Cause = nil
+		out.fetch.Cause, out.fresh = nil, time.Time{}
 		if fallback && parent.Err() == nil {
 			if doc, ws, lg, ok := recall(c, u, spec); ok {
 				out.doc, out.warnings = doc, append(ws, Warning{Code: WarnStale, URL: shown,
@@ -432,6 +444,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	if resp.Request != nil && resp.Request.URL != nil {
 		out.fetch.FinalURL, out.final = redact(resp.Request.URL), resp.Request.URL.String()
 	}
+	out.fresh = freshUntil(resp.Header) // reset by fail: only a definite answer is kept
 	if resp.Header.Get(httpcacheMark) == "1" {
 		switch {
 		case tr.requests.Load() == 0:
@@ -486,7 +499,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		out.fetch.Published = false
 		return fail(&FetchError{URL: shown, Attempts: int(tr.attempts.Load()), Err: err}, true)
 	}
-	out.doc, out.warnings = doc, append(out.warnings, ws...)
+	out.doc, out.warnings, out.size = doc, append(out.warnings, ws...), len(body)
 	if out.fetch.Source != SourceCache {
 		c.lastGood.Store(u, LastGood{Kind: spec.kind, Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
 	}

@@ -1,0 +1,149 @@
+package discovery
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The fast path. A discovery whose documents were all fresh (max-age or Expires,
+// judged as the HTTP cache judges them) is kept, as returned, until the first of them
+// goes stale: a call for the same origin string within that window is answered from
+// memory, with neither the HTTP cache's serialised form nor the parser touched. It
+// answers what the HTTP cache would (Source cache, no request), without its cost.
+// Anything that is not a plain fresh answer (a stale copy, an error, a pointer that
+// was followed, an origin that needed consent) is never kept, so last-good, consent
+// and policy semantics are those of the slow path.
+
+// freshBytes bounds the fast path's memory (least recently used entries go first);
+// its cost counts the documents it keeps alive, which the parse memo may have evicted.
+const freshBytes = 32 << 20
+
+// freshEntry is one kept discovery.
+type freshEntry struct {
+	d     *Discovery // as a fresh cache hit returns it: Source cache, no attempts
+	until time.Time  // when its first document goes stale
+}
+
+// fastDiscover returns the kept discovery of origin, if it is still fresh.
+func (c *Client) fastDiscover(ctx context.Context, origin string, structured bool) (*Discovery, bool) {
+	e, ok := c.fresh[b2i(structured)].Get(origin)
+	if !ok || !c.now().Before(e.until) || ctx.Err() != nil {
+		return nil, false
+	}
+	d := *e.d
+	d.Fetches = slices.Clone(e.d.Fetches)
+	d.Warnings = slices.Clone(e.d.Warnings)
+	if c.observed() {
+		c.observeFast(ctx, &d)
+	}
+	return &d, true
+}
+
+// observeFast reports a fast answer as the slow path reports a fresh cache hit.
+func (c *Client) observeFast(ctx context.Context, d *Discovery) {
+	o := d.Origin.String()
+	ctx, end := c.trace(ctx, TraceDiscover, Event{Kind: EventDiscover, Origin: o})
+	for _, f := range d.Fetches {
+		e := Event{Kind: EventFetch, Origin: o, URL: f.URL, Doc: docKind(f.URL), Source: f.Source, Status: f.StatusCode}
+		fctx, fend := c.trace(ctx, TraceFetch, e)
+		c.emit(fctx, e)
+		fend(e)
+	}
+	e := Event{Kind: EventDiscover, Origin: o}
+	c.emit(ctx, e)
+	end(e)
+}
+
+// docKind names the kind of a well-known document by its URL.
+func docKind(u string) string {
+	switch {
+	case strings.HasSuffix(u, SkillsPath):
+		return skillsSpec.kind
+	case strings.HasSuffix(u, MCPPath):
+		return mcpSpec.kind
+	}
+	return ""
+}
+
+// keepFresh keeps d for the fast path when every document in it is fresh until a
+// common time; sizes are the body lengths of its documents.
+func (c *Client) keepFresh(origin string, structured bool, d *Discovery, until time.Time, size int) {
+	if until.IsZero() || !c.now().Before(until) {
+		return
+	}
+	k := *d
+	k.Fetches = slices.Clone(d.Fetches)
+	for i := range k.Fetches {
+		f := &k.Fetches[i]
+		f.Source, f.Attempts = SourceCache, 0
+		if f.StatusCode == http.StatusNotModified {
+			f.StatusCode = http.StatusOK
+		}
+	}
+	k.Warnings = slices.Clone(d.Warnings)
+	cost := int64(len(origin) + 512 + 2*size + 128*len(k.Warnings))
+	c.fresh[b2i(structured)].Set(origin, &freshEntry{d: &k, until: until}, cost)
+}
+
+// freshUntil is when a response with header h stops being fresh, as httpcache judges
+// it (max-age, else Expires, from Date; no-cache or no-store: never fresh). The zero
+// time means it is not fresh at all.
+func freshUntil(h http.Header) time.Time {
+	var maxAge string
+	hasMaxAge := false
+	for _, v := range h.Values("Cache-Control") {
+		for d := range strings.SplitSeq(v, ",") {
+			name, val, _ := strings.Cut(strings.TrimSpace(d), "=")
+			switch strings.ToLower(strings.TrimSpace(name)) {
+			case "no-cache", "no-store":
+				return time.Time{}
+			case "max-age":
+				maxAge, hasMaxAge = strings.Trim(strings.TrimSpace(val), `"`), true
+			}
+		}
+	}
+	date, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return time.Time{}
+	}
+	var lifetime time.Duration
+	if hasMaxAge {
+		n, err := strconv.ParseInt(maxAge, 10, 64)
+		if err != nil || n <= 0 {
+			return time.Time{}
+		}
+		lifetime = time.Duration(min(n, int64(365*24*time.Hour/time.Second))) * time.Second
+	} else if exp := h.Get("Expires"); exp != "" {
+		t, err := time.Parse(time.RFC1123, exp)
+		if err != nil {
+			return time.Time{}
+		}
+		lifetime = t.Sub(date)
+	}
+	if lifetime <= 0 {
+		return time.Time{}
+	}
+	return date.Add(lifetime)
+}
+
+// earliest returns the earlier of two freshness ends, where zero means not fresh.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || b.IsZero() {
+		return time.Time{}
+	}
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
