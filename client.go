@@ -395,7 +395,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 			tr.attempts.Add(1)
 			if retry > 0 {
 				c.emit(req.Context(), Event{Kind: EventRetry, Origin: tr.origin.String(), URL: redact(req.URL), Attempt: retry,
-					Status: int(tr.status.Load())})
+					Doc: tr.doc, Status: int(tr.status.Load())})
 			}
 		}
 	}
@@ -487,6 +487,7 @@ func (c *Client) usable() error {
 // retryablehttp; it carries no configuration.
 type fetchTrace struct {
 	origin   Origin
+	doc      string       // the document kind, for events
 	attempts atomic.Int32 // retryablehttp attempts
 	requests atomic.Int32 // round trips, redirect hops included
 	status   atomic.Int32 // status of the last response seen on the wire

@@ -188,6 +188,13 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 	}
 	o, err := c.origin(origin)
 	if err != nil {
+		if c.observed() {
+			shown := redactString(origin)
+			if errors.Is(err, ErrPrivateAddress) {
+				c.emit(ctx, Event{Kind: EventGuardRefused, Origin: shown, Err: err})
+			}
+			c.emit(ctx, Event{Kind: EventDiscover, Origin: shown, Err: err})
+		}
 		return nil, err
 	}
 	if c.observed() {
@@ -390,7 +397,7 @@ func fetchShared[T any](ctx context.Context, c *Client, o Origin, u string, spec
 func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec docSpec[T]) (out outcome[T]) {
 	shown := redactString(u) // what errors, warnings and Fetch report: no userinfo, query or fragment
 	out.fetch.URL = shown
-	tr := &fetchTrace{origin: o}
+	tr := &fetchTrace{origin: o, doc: spec.kind}
 	if c.observed() {
 		start := time.Now()
 		var end func(Event)
@@ -400,6 +407,9 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 				Status: out.fetch.StatusCode, Attempts: out.fetch.Attempts, Duration: time.Since(start), Err: out.err}
 			if e.Err == nil {
 				e.Err = out.fetch.Cause
+			}
+			if e.Status == 0 {
+				e.Status = int(tr.status.Load()) // the last status on the wire, such as a refused redirect's
 			}
 			if e.Err != nil && policyError(e.Err) {
 				c.emit(ctx, Event{Kind: EventGuardRefused, Origin: o.String(), URL: shown, Err: e.Err})

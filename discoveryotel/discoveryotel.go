@@ -22,7 +22,7 @@
 //     [discovery.Client.Structured] call. Attributes: discovery.origin,
 //     discovery.outcome ("ok", "not_published" or "error"), error.type on failure.
 //   - "discovery.fetch" (internal): one per document fetch, a child of the discovery
-//     span. Attributes: url.full, discovery.doc ("skills.md", "mcp.json",
+//     span. Attributes: discovery.origin, url.full, discovery.doc ("skills.md", "mcp.json",
 //     "skills-index"...), discovery.source ("network", "revalidated", "cache",
 //     "stale"), http.response.status_code, discovery.attempts, error.type.
 //   - the HTTP method, such as "GET" (client): one per HTTP request the Client sends
@@ -64,6 +64,9 @@
 //   - discovery.store.degradations{doc}: a shared store failed or was slow and the
 //     local tier answered.
 //
+// A shared store reports its own events, not through the Client: set its Observe
+// option (redisstore.Options.Observe) to the method value inst.Observe too.
+//
 // # Trace context propagation
 //
 // No trace context header (traceparent, tracestate, baggage, b3 or any other header
@@ -81,7 +84,6 @@ package discoveryotel
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"go.opentelemetry.io/otel"
@@ -113,9 +115,10 @@ type Options struct {
 
 	// PropagateTo reports whether the trace context may be sent with req: typically
 	// true for the origins the caller runs itself. It is called for every request the
-	// Client sends, redirect hops and retries included, possibly from several
-	// goroutines at once; it must be fast and must not modify req. nil: never, so no
-	// trace context header reaches a third-party site.
+	// Client sends, redirect hops, retries and agent calls through
+	// [discovery.Discovery.Transport] included, possibly from several goroutines at
+	// once; it must be fast and must not modify req. nil: never, so no trace context
+	// header reaches a third-party site.
 	PropagateTo func(req *http.Request) bool
 }
 
@@ -161,8 +164,9 @@ func New(opts *Options) (*Instrumentation, error) {
 
 // Apply installs i's hooks in opts: Observe, Trace and WrapTransport. A hook already
 // set in opts is kept and chained: its Observe is called before i's, its Trace span
-// encloses i's, and its WrapTransport wraps the transport inside i's. Apply does
-// nothing when opts or i is nil.
+// encloses i's, and its WrapTransport wraps the transport inside i's. Applying the
+// same Instrumentation twice installs its hooks twice, and counts everything twice.
+// Apply does nothing when opts or i is nil.
 func (i *Instrumentation) Apply(opts *discovery.Options) {
 	if opts == nil || i == nil {
 		return
@@ -207,7 +211,3 @@ func chainWrap(inner, outer discovery.WrapTransportFunc) discovery.WrapTransport
 	}
 	return func(rt http.RoundTripper) http.RoundTripper { return outer(inner(rt)) }
 }
-
-// errNilTransport fails every request of a wrapper given no transport, rather than
-// letting it fall back to http.DefaultTransport, which has no private-address guard.
-var errNilTransport = errors.New("discoveryotel: WrapTransport was given a nil RoundTripper")

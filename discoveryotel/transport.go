@@ -1,6 +1,7 @@
 package discoveryotel
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -28,6 +29,10 @@ func (i *Instrumentation) WrapTransport(rt http.RoundTripper) http.RoundTripper 
 	}
 	return &transport{inst: i, base: rt}
 }
+
+// errNilTransport fails every request of a wrapper given no transport, rather than
+// letting it fall back to http.DefaultTransport, which has no private-address guard.
+var errNilTransport = errors.New("discoveryotel: WrapTransport was given a nil RoundTripper")
 
 // transport is the RoundTripper WrapTransport returns.
 type transport struct {
