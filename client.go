@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -380,8 +381,9 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	rc.RetryMax = retries
 	rc.RetryWaitMin, rc.RetryWaitMax = c.retryWait[0], c.retryWait[1]
 	inner := &http.Client{
-		Transport: countingTransport{base: base},
-		Timeout:   attempt, // per attempt, body included
+		// The attempt timeout (body included) is the transport's, not the http.Client's:
+		// http.Client.Timeout costs a goroutine and a timer per request.
+		Transport: countingTransport{base: base, timeout: attempt},
 		// The inner client is the one that follows redirects (retryablehttp calls its
 		// Do), so the origin policy must sit here, not on the outer client.
 		CheckRedirect: c.checkRedirect,
@@ -605,8 +607,12 @@ func (tr *fetchTrace) earlierHops() int {
 	return tr.hops
 }
 
-// countingTransport counts round trips on the wire for the fetch trace.
-type countingTransport struct{ base http.RoundTripper }
+// countingTransport counts round trips on the wire for the fetch trace, and bounds
+// each one, body included, by the attempt timeout.
+type countingTransport struct {
+	base    http.RoundTripper
+	timeout time.Duration
+}
 
 // RoundTrip implements http.RoundTripper.
 func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -614,11 +620,55 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if tr != nil {
 		tr.requests.Add(1)
 	}
-	resp, err := t.base.RoundTrip(req)
-	if tr != nil && resp != nil {
+	ctx, cancel := context.WithTimeoutCause(req.Context(), t.timeout, errAttemptTimeout)
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	if err != nil || resp == nil {
+		cancel()
+		if err != nil && errors.Is(context.Cause(ctx), errAttemptTimeout) && req.Context().Err() == nil {
+			err = fmt.Errorf("%w (%s): %w", errAttemptTimeout, t.timeout, err)
+		}
+		return resp, err
+	}
+	if tr != nil {
 		tr.status.Store(int32(resp.StatusCode))
 	}
-	return resp, err
+	resp.Body = &cancelBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, timeout: t.timeout}
+	return resp, nil
+}
+
+// errAttemptTimeout is the cause of a request that outlived Options.AttemptTimeout.
+var errAttemptTimeout = errors.New("discovery: attempt timed out (Options.AttemptTimeout)")
+
+// cancelBody ends a request's context when its body is read to the end or closed.
+type cancelBody struct {
+	io.ReadCloser
+	ctx     context.Context
+	cancel  context.CancelFunc
+	timeout time.Duration
+}
+
+// Read reads the body; at EOF the request's context ends. A body cut short because
+// the context ended is an error, even where the connection's end reads as EOF (a
+// response without a length, cut when the transport closes the connection).
+func (b *cancelBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && b.ctx.Err() != nil {
+		if errors.Is(context.Cause(b.ctx), errAttemptTimeout) {
+			return n, fmt.Errorf("%w (%s) while reading the body", errAttemptTimeout, b.timeout)
+		}
+		return n, fmt.Errorf("discovery: reading the body: %w", context.Cause(b.ctx))
+	}
+	if err == io.EOF {
+		b.cancel()
+	}
+	return n, err
+}
+
+// Close closes the body and ends the request's context.
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 // CloseIdleConnections closes idle connections of the base transport.
@@ -709,7 +759,12 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 			hc = c.httpPrivate
 		}
 		tr.belowErr, tr.belowResp = nil, nil // what the cache sees below is per round
-		resp, err := hc.Do(req)
+		// Straight to the cache's transport: the inner client below the cache follows
+		// the redirects, so an outer http.Client would only copy headers and URLs.
+		resp, err := hc.Transport.RoundTrip(req)
+		if err != nil {
+			err = &url.Error{Op: "Get", URL: redact(req.URL), Err: err}
+		}
 		resp, err = uncache(resp, err, tr)
 		if err != nil && errors.Is(err, errFleetRetry) {
 			cancel() // another process fetched it: the cache has it now, or we fetch
@@ -836,4 +891,18 @@ func retryAfter(resp *http.Response, now time.Time) (time.Duration, bool) {
 
 // redactString redacts a URL given as text (secrets.RedactURL): no userinfo, query or
 // fragment; unparsable text is dropped entirely.
-func redactString(s string) string { return secrets.RedactURL(s) }
+func redactString(s string) string {
+	if len(s) > 2048 {
+		return secrets.RedactURL(s)
+	}
+	if r, ok := redactMemo.Get(s); ok {
+		return r
+	}
+	r := secrets.RedactURL(s)
+	redactMemo.Set(s, r, int64(len(s)+len(r)+64))
+	return r
+}
+
+// redactMemo keeps the redacted form of the URLs seen last: every fetch reports its
+// URL several times, and scanning a URL for secrets costs microseconds.
+var redactMemo = lru.New[string](1 << 20)
