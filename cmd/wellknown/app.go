@@ -105,8 +105,39 @@ func (a *app) rootCommand() *cobra.Command {
 	}
 	root.PersistentFlags().BoolVarP(&a.yes, "yes", "y", false, "grant every consent request (for scripts); without it and without a terminal, requests are denied")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.Example = `  wellknown demo
+  wellknown discover example.com
+  wellknown lint public/.well-known
+  wellknown mcp servers example.com`
+	// An unknown subcommand is a usage error (exit 2), with cobra's suggestions.
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += "; did you mean " + strings.Join(s, " or ") + "?"
+		}
+		return usageError{fmt.Errorf("%s (see \"wellknown --help\")", msg)}
+	}
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	for _, f := range commands {
 		root.AddCommand(f(a))
+	}
+	root.InitDefaultCompletionCmd()
+	root.InitDefaultHelpCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "completion":
+			c.Example = "  wellknown completion bash > ~/.local/share/bash-completion/completions/wellknown\n  wellknown completion zsh > \"${fpath[1]}/_wellknown\""
+			for _, sh := range c.Commands() {
+				if sh.Example == "" {
+					sh.Example = "  wellknown completion " + sh.Name() + " --help"
+				}
+			}
+		case "help":
+			c.Example = "  wellknown help lint"
+		}
 	}
 	return root
 }

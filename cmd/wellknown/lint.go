@@ -1,0 +1,839 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/diag"
+	"github.com/wellknown-dev/discovery/mcpjson"
+	"github.com/wellknown-dev/discovery/skillsmd"
+)
+
+func init() { register((*app).lintCommand) }
+
+// Document kinds lint knows.
+const (
+	kindSkillsMD    = "skills.md"
+	kindMCPJSON     = "mcp.json"
+	kindSkillMD     = "SKILL.md"
+	kindSkillFolder = "skill-folder"
+	kindIndex       = "skills-index"
+	kindOrigin      = "origin"
+)
+
+// lintProblem is one finding, in the shape every output format is made from.
+type lintProblem struct {
+	File     string        `json:"file"`              // a path as given, or a redacted URL
+	Line     int           `json:"line"`              // 1-based; 0 when unknown
+	Column   int           `json:"column"`            // 1-based, in characters; 0 when unknown
+	Pointer  string        `json:"pointer,omitempty"` // RFC 6901 pointer, for JSON documents
+	Severity diag.Severity `json:"severity"`          // "error" or "warning"
+	Code     string        `json:"code"`              // stable rule identifier
+	Message  string        `json:"message"`
+}
+
+// lintFile is one document checked.
+type lintFile struct {
+	File string `json:"file"`
+	Kind string `json:"kind"`
+}
+
+// linter collects problems across the arguments.
+type linter struct {
+	a        *app
+	ctx      context.Context
+	files    []lintFile
+	problems []lintProblem
+	client   *discovery.Client
+}
+
+func (a *app) lintCommand() *cobra.Command {
+	var strict bool
+	var format string
+	cmd := &cobra.Command{
+		Use:   "lint [--strict] [--format text|json|github|sarif] PATH|URL...",
+		Short: "Check skills.md, mcp.json, SKILL.md, skill folders and skills indexes",
+		Long: `Lint checks documents before they are published, or as a site serves them.
+
+The kind of each PATH is told by its name and content: skills.md, mcp.json (checked
+strictly against the JSON Schema of its spec_version), SKILL.md or a folder holding
+one, and a skills index (index.json). A folder without a SKILL.md is searched for
+those documents, also under .well-known/. A skills index is checked deeply: every
+artifact it lists next to it is read, its size and digest verified, each SKILL.md
+linted and its name compared with the index entry.
+
+A URL is fetched through the discovery client, with its HTTPS, private-address and
+consent rules: a URL of a document, or an origin (https://example.com) for all it
+publishes.
+
+Problems are printed as "file:line:col: severity: message [code]" (text), one JSON
+object (json), GitHub workflow annotations (github) or SARIF 2.1.0 (sarif). Exit
+status 0 when clean (warnings alone are clean unless --strict), 1 when problems of
+severity error were found, 2 on usage errors.`,
+		Example: `  wellknown lint public/.well-known/skills.md public/.well-known/mcp.json
+  wellknown lint --strict skills/invoice-check
+  wellknown lint --format github public/.well-known
+  wellknown lint --format sarif https://example.com > lint.sarif`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{errors.New("lint: name at least one PATH or URL; see \"wellknown lint --help\"")}
+			}
+			switch format {
+			case "text", "json", "github", "sarif":
+			default:
+				return usageError{fmt.Errorf("lint: --format %q: want text, json, github or sarif", format)}
+			}
+			for _, arg := range args {
+				if isURL(arg) {
+					continue
+				}
+				if _, err := os.Stat(arg); err != nil {
+					return usageError{fmt.Errorf("lint: %s: no such file or folder (give a path to a document, a skill folder, or an https URL)", arg)}
+				}
+			}
+			l := &linter{a: a, ctx: cmd.Context()}
+			p := a.progress("linting")
+			for _, arg := range args {
+				p.Set("linting " + arg)
+				if err := l.lintArg(arg); err != nil {
+					p.Stop()
+					return err
+				}
+			}
+			p.Stop()
+			l.sort()
+			if err := l.print(format); err != nil {
+				return err
+			}
+			errs, warns := l.count()
+			if errs > 0 || strict && warns > 0 {
+				return &exitError{code: exitFailure}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit 1) on warnings too")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, github or sarif")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "github", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://")
+}
+
+func (l *linter) add(p lintProblem) {
+	if p.Code == "" {
+		p.Code = "invalid"
+	}
+	p.Message = clean(p.Message, 2048)
+	l.problems = append(l.problems, p)
+}
+
+func (l *linter) addFile(file, kind string) { l.files = append(l.files, lintFile{file, kind}) }
+
+func (l *linter) count() (errs, warns int) {
+	for _, p := range l.problems {
+		if p.Severity == diag.Error {
+			errs++
+		} else {
+			warns++
+		}
+	}
+	return errs, warns
+}
+
+// sort orders problems by file (in argument order), then line and column.
+func (l *linter) sort() {
+	order := map[string]int{}
+	for i, f := range l.files {
+		if _, ok := order[f.File]; !ok {
+			order[f.File] = i
+		}
+	}
+	slices.SortStableFunc(l.problems, func(x, y lintProblem) int {
+		ox, okx := order[x.File]
+		oy, oky := order[y.File]
+		if !okx {
+			ox = len(order)
+		}
+		if !oky {
+			oy = len(order)
+		}
+		if ox != oy {
+			return ox - oy
+		}
+		if x.Line != y.Line {
+			return x.Line - y.Line
+		}
+		return x.Column - y.Column
+	})
+}
+
+// lintArg lints one command-line argument.
+func (l *linter) lintArg(arg string) error {
+	if isURL(arg) {
+		return l.lintURL(arg)
+	}
+	st, err := os.Stat(arg)
+	if err != nil {
+		return err
+	}
+	if st.IsDir() {
+		return l.lintDir(arg)
+	}
+	data, err := readFileCapped(arg)
+	if err != nil {
+		return err
+	}
+	kind := detectKind(filepath.Base(arg), data)
+	if kind == "" {
+		l.addFile(arg, "unknown")
+		l.add(lintProblem{File: arg, Severity: diag.Error, Code: "unknown-kind",
+			Message: "cannot tell what this document is: name it skills.md, mcp.json, SKILL.md or index.json"})
+		return nil
+	}
+	return l.lintDoc(arg, kind, data, filepath.Dir(arg))
+}
+
+// maxLintBytes caps a file read from disk.
+const maxLintBytes = 16 << 20
+
+func readFileCapped(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxLintBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxLintBytes {
+		return nil, fmt.Errorf("lint: %s is larger than %d bytes", name, maxLintBytes)
+	}
+	return data, nil
+}
+
+// detectKind tells a document's kind by its file name, then by its content.
+func detectKind(name string, data []byte) string {
+	switch strings.ToLower(name) {
+	case "skills.md":
+		return kindSkillsMD
+	case "mcp.json":
+		return kindMCPJSON
+	case "index.json":
+		return kindIndex
+	}
+	if strings.EqualFold(name, "SKILL.md") {
+		return kindSkillMD
+	}
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
+	switch ext := strings.ToLower(path.Ext(name)); {
+	case ext == ".json" || bytes.HasPrefix(trimmed, []byte("{")):
+		var probe map[string]json.RawMessage
+		if json.Unmarshal(trimmed, &probe) != nil {
+			if ext == ".json" {
+				return kindMCPJSON // let the mcp.json check report the syntax error
+			}
+			return ""
+		}
+		if _, ok := probe["skills"]; ok {
+			return kindIndex
+		}
+		return kindMCPJSON
+	case ext == ".md" || ext == ".markdown":
+		if bytes.HasPrefix(trimmed, []byte("---")) && skillFrontmatter.Match(trimmed) {
+			return kindSkillMD
+		}
+		return kindSkillsMD
+	}
+	return ""
+}
+
+var skillFrontmatter = regexp.MustCompile(`(?m)\A---[ \t]*\r?\n(?:.*\r?\n)*?(?:name|description)[ \t]*:`)
+
+// lintDir lints a skill folder (one with a SKILL.md), or the well-known documents in
+// a folder (or its .well-known/ subfolder).
+func (l *linter) lintDir(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, agentskills.SkillFile)); err == nil {
+		return l.lintSkillFolder(dir)
+	}
+	found := false
+	for _, base := range []string{dir, filepath.Join(dir, ".well-known")} {
+		for _, rel := range []string{"skills.md", "mcp.json", "agent-skills/index.json", "skills/index.json"} {
+			p := filepath.Join(base, filepath.FromSlash(rel))
+			if st, err := os.Stat(p); err != nil || st.IsDir() {
+				continue
+			}
+			found = true
+			if err := l.lintArg(p); err != nil {
+				return err
+			}
+		}
+	}
+	if !found {
+		l.addFile(dir, "unknown")
+		l.add(lintProblem{File: dir, Severity: diag.Error, Code: "nothing-to-lint",
+			Message: "the folder holds no SKILL.md, skills.md, mcp.json or skills index (also looked in .well-known/)"})
+	}
+	return nil
+}
+
+func (l *linter) lintSkillFolder(dir string) error {
+	name := filepath.Join(dir, agentskills.SkillFile)
+	data, err := readFileCapped(name)
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	l.addFile(dir, kindSkillFolder)
+	l.lintSkillMD(name, data, filepath.Base(abs), false)
+	return nil
+}
+
+// lintDoc lints one document of a known kind. dir is the folder it came from on disk,
+// or "" for a fetched one (then file is its URL).
+func (l *linter) lintDoc(file, kind string, data []byte, dir string) error {
+	switch kind {
+	case kindSkillsMD:
+		l.addFile(file, kind)
+		l.lintSkillsMD(file, data)
+	case kindMCPJSON:
+		l.addFile(file, kind)
+		l.lintMCPJSON(file, data)
+	case kindSkillMD:
+		folder := ""
+		if dir != "" {
+			if abs, err := filepath.Abs(dir); err == nil {
+				folder = filepath.Base(abs)
+			}
+		}
+		l.addFile(file, kind)
+		l.lintSkillMD(file, data, folder, false)
+	case kindIndex:
+		l.addFile(file, kind)
+		return l.lintIndex(file, data, dir)
+	}
+	return nil
+}
+
+// lintSkillsMD reports what skillsmd.Parse finds, and a missing title.
+func (l *linter) lintSkillsMD(file string, data []byte) {
+	doc, err := skillsmd.Parse(data)
+	var se *skillsmd.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		l.add(lintProblem{File: file, Line: se.Line, Column: se.Column, Severity: diag.Error, Code: "syntax", Message: se.Msg})
+		return
+	case err != nil:
+		l.add(lintProblem{File: file, Severity: diag.Error, Code: "syntax", Message: err.Error()})
+		return
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		l.add(lintProblem{File: file, Line: 1, Column: 1, Severity: diag.Error, Code: "empty", Message: "skills.md is empty: write a title, a purpose and the sections agents need (API, Auth, Safe Actions, Risky Actions)"})
+		return
+	}
+	if doc.Title == "" {
+		l.add(lintProblem{File: file, Line: 1, Column: 1, Severity: diag.Warning, Code: "no-title", Message: "no H1 title: start the document with \"# Name of the site\""})
+	}
+	for _, w := range doc.Warnings {
+		p := lintProblem{File: file, Line: w.Line, Severity: diag.Warning, Code: w.Code, Message: w.Message}
+		if p.Line > 0 {
+			p.Column = 1
+		}
+		l.add(p)
+	}
+}
+
+// lintMCPJSON checks an mcp.json strictly against its schema (mcpjson.Validate),
+// locating every problem's pointer in the text.
+func (l *linter) lintMCPJSON(file string, data []byte) {
+	if !json.Valid(data) {
+		_, err := mcpjson.Parse(data)
+		var se *mcpjson.SyntaxError
+		if errors.As(err, &se) {
+			l.add(lintProblem{File: file, Line: se.Line, Column: se.Column, Severity: diag.Error, Code: "syntax", Message: se.Msg})
+		} else {
+			l.add(lintProblem{File: file, Severity: diag.Error, Code: "syntax", Message: "not one well-formed JSON value"})
+		}
+		return
+	}
+	pos := newJSONPositions(data)
+	seen := map[string]bool{}
+	for _, pr := range mcpjson.Validate(data) {
+		line, col := pos.lineCol(pr.Pointer)
+		seen[pr.Pointer] = true
+		l.add(lintProblem{File: file, Line: line, Column: col, Pointer: pr.Pointer, Severity: pr.Severity, Code: "schema", Message: pr.Message})
+	}
+	if doc, err := mcpjson.Parse(data); err == nil {
+		for _, w := range doc.Warnings {
+			if seen[w.Pointer] {
+				continue
+			}
+			line, col := pos.lineCol(w.Pointer)
+			l.add(lintProblem{File: file, Line: line, Column: col, Pointer: w.Pointer, Severity: diag.Warning, Code: "mcp-json", Message: w.Message})
+		}
+	}
+}
+
+// lintSkillMD reports what agentskills.ParseSkillMD finds. folder is the name of the
+// folder holding it (or the index entry's name), "" to skip that check.
+func (l *linter) lintSkillMD(file string, data []byte, folder string, fromIndex bool) *agentskills.SkillMD {
+	asciiNames := fromIndex // the well-known index rule: names appear in URLs
+	md, err := agentskills.ParseSkillMD(data, agentskills.ParseOptions{Dir: folder, ASCIINames: asciiNames})
+	var diags []agentskills.Diagnostic
+	var se *agentskills.SkillError
+	switch {
+	case errors.As(err, &se):
+		diags = se.Diagnostics
+	case err != nil:
+		diags = []agentskills.Diagnostic{{Severity: diag.Error, Code: "invalid", Message: err.Error()}}
+	default:
+		diags = md.Diagnostics
+	}
+	for _, d := range diags {
+		if fromIndex && d.Code == "name-mismatch" {
+			continue // reported on the index entry, which names it
+		}
+		line, col := skillDiagLine(data, d)
+		l.add(lintProblem{File: file, Line: line, Column: col, Severity: d.Severity, Code: d.Code, Message: d.Message})
+	}
+	return md
+}
+
+var (
+	yamlLine      = regexp.MustCompile(`\bline (\d+)\b`)
+	quotedField   = regexp.MustCompile(`"([A-Za-z0-9_-]+)"`)
+	frontmatterKV = regexp.MustCompile(`^([A-Za-z0-9_-]+)[ \t]*:`)
+)
+
+// skillDiagLine finds the line of a SKILL.md diagnostic, which names none: the line of
+// the frontmatter field it is about, the line a YAML error names, or line 1.
+func skillDiagLine(data []byte, d agentskills.Diagnostic) (int, int) {
+	lines := strings.Split(string(data), "\n")
+	fmStart := 0 // index of the opening ---
+	for fmStart < len(lines) && strings.TrimSpace(lines[fmStart]) == "" {
+		fmStart++
+	}
+	fieldLine := func(field string) int {
+		for i := fmStart + 1; i < len(lines); i++ {
+			t := strings.TrimRight(lines[i], "\r")
+			if strings.TrimSpace(t) == "---" {
+				break
+			}
+			if m := frontmatterKV.FindStringSubmatch(t); m != nil && m[1] == field {
+				return i + 1
+			}
+		}
+		return 0
+	}
+	var field string
+	switch c := d.Code; {
+	case strings.HasPrefix(c, "name"):
+		field = "name"
+	case strings.HasPrefix(c, "description"):
+		field = "description"
+	case c == "allowed-tools", c == "compatibility", c == "license", c == "metadata":
+		field = c
+	case c == "unknown-field", c == "yaml-duplicate":
+		if m := quotedField.FindStringSubmatch(d.Message); m != nil {
+			field = m[1]
+		}
+	case strings.HasPrefix(c, "yaml"):
+		if m := yamlLine.FindStringSubmatch(d.Message); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+				if c == "yaml-duplicate" {
+					return n + fmStart + 1, 1
+				}
+				return n + fmStart + 1, 1 // YAML counts from the line after the opening ---
+			}
+		}
+	}
+	if field != "" {
+		if n := fieldLine(field); n > 0 {
+			return n, 1
+		}
+	}
+	return fmStart + 1, 1
+}
+
+// lintIndex checks a skills index, then every artifact it lists: for a file on disk
+// (dir != ""), those next to it, served to the discovery client from a loopback
+// server; for a fetched index, through the client (artifacts on other origins ask
+// consent).
+func (l *linter) lintIndex(file string, data []byte, dir string) error {
+	indexURL := file
+	var origin string
+	if dir != "" {
+		ts, root, err := serveFolder(dir)
+		if err != nil {
+			return err
+		}
+		defer root.Close()
+		defer ts.Close()
+		origin, indexURL = ts.URL, ts.URL+agentskills.IndexPath
+	} else {
+		u, err := url.Parse(file)
+		if err != nil {
+			return err
+		}
+		origin = u.Scheme + "://" + u.Host
+	}
+	pos := newJSONPositions(data)
+	ix, err := agentskills.ParseIndex(data, indexURL, agentskills.Lenient)
+	if err != nil {
+		line, col := 1, 1
+		if !json.Valid(data) {
+			var se *json.SyntaxError
+			if errors.As(json.Unmarshal(data, new(any)), &se) {
+				line, col = offsetLineCol(data, int(se.Offset))
+			}
+			l.add(lintProblem{File: file, Line: line, Column: col, Severity: diag.Error, Code: "syntax", Message: "not well-formed JSON"})
+			return nil
+		}
+		code := "not-index"
+		if errors.Is(err, agentskills.ErrUnknownSchema) {
+			code = "unknown-schema"
+			line, col = pos.lineCol("/$schema")
+		}
+		l.add(lintProblem{File: file, Line: line, Column: col, Severity: diag.Error, Code: code, Message: err.Error()})
+		return nil
+	}
+	for _, d := range ix.Diagnostics {
+		p := lintProblem{File: file, Severity: d.Severity, Code: d.Code, Message: d.Message}
+		if strings.HasPrefix(d.Where, "/") || d.Where == "" {
+			p.Pointer = d.Where
+			p.Line, p.Column = pos.lineCol(d.Where)
+		} else {
+			p.Message = d.Where + ": " + p.Message
+		}
+		l.add(p)
+	}
+	return l.checkArtifacts(file, data, pos, ix, origin, dir)
+}
+
+// checkArtifacts fetches every skill of ix through the discovery client
+// (Client.GetSkill: size and digest verified, archives unpacked with the hardening),
+// lints each SKILL.md and compares its name with the entry's.
+func (l *linter) checkArtifacts(file string, data []byte, pos *jsonPositions, ix *agentskills.Index, origin, dir string) error {
+	if err := l.initClient(); err != nil {
+		return err
+	}
+	o, err := discovery.ParseOrigin(origin)
+	if err != nil {
+		return err
+	}
+	six := &discovery.SkillsIndex{Origin: o, Index: ix}
+	rawPointers := indexEntryPointers(data)
+	for _, e := range ix.Skills {
+		ptr := rawPointers[e.Name]
+		line, col := pos.lineCol(ptr)
+		at := func(sev diag.Severity, code, msg string) {
+			l.add(lintProblem{File: file, Line: line, Column: col, Pointer: ptr, Severity: sev, Code: code, Message: msg})
+		}
+		// artifact names the artifact in messages: a path on disk, or the URL.
+		artifact := func(u string) string {
+			if dir == "" {
+				return discovery.Redact(u)
+			}
+			return localPath(dir, origin, u)
+		}
+		if dir != "" && !sameOrigin(e.URL, origin) && !allFilesOn(e, origin) {
+			at(diag.Warning, "not-checked", fmt.Sprintf("skill %s: its artifact %s is on another origin, not next to the index: not checked (lint the published index by URL to check it)",
+				strconv.Quote(clean(e.Name, 64)), discovery.Redact(e.URL)))
+			continue
+		}
+		ctx, cancel := context.WithTimeout(l.ctx, 2*time.Minute)
+		sk, err := l.client.GetSkill(ctx, six, e.Name)
+		cancel()
+		if err != nil {
+			var se *agentskills.SkillError
+			var he *discovery.HTTPError
+			switch {
+			case errors.Is(err, agentskills.ErrDigestMismatch):
+				at(diag.Error, "digest-mismatch", fmt.Sprintf("skill %s: %s does not match the published size or digest: rebuild the index after changing the skill", strconv.Quote(clean(e.Name, 64)), artifact(e.URL)))
+			case errors.Is(err, agentskills.ErrUnsafeArchive), errors.Is(err, agentskills.ErrArchiveTooLarge):
+				at(diag.Error, "unsafe-archive", fmt.Sprintf("skill %s: %s", strconv.Quote(clean(e.Name, 64)), err.Error()))
+			case errors.As(err, &se):
+				for _, d := range se.Diagnostics {
+					at(d.Severity, d.Code, fmt.Sprintf("skill %s (%s): %s", strconv.Quote(clean(e.Name, 64)), artifact(e.URL), d.Message))
+				}
+			case errors.As(err, &he) && (he.StatusCode == http.StatusNotFound || he.StatusCode == http.StatusGone):
+				at(diag.Error, "missing-artifact", fmt.Sprintf("skill %s: %s is not there (HTTP %d)", strconv.Quote(clean(e.Name, 64)), artifact(he.URL), he.StatusCode))
+			case errors.Is(err, context.Canceled):
+				return err
+			default:
+				at(diag.Error, "artifact", fmt.Sprintf("skill %s: %s", strconv.Quote(clean(e.Name, 64)), localize(err.Error(), dir, origin)))
+			}
+			continue
+		}
+		if !sk.Verified {
+			at(diag.Warning, "unverified", fmt.Sprintf("skill %s: the index publishes no digests (v0.1.0): clients cannot verify its content; publish a v0.2.0 index", strconv.Quote(clean(e.Name, 64))))
+		}
+		if len(sk.Files) == 0 {
+			continue
+		}
+		mdFile := artifact(e.URL)
+		if e.Type == agentskills.TypeArchive {
+			mdFile += "!/" + agentskills.SkillFile
+		} else if len(e.Files) > 0 {
+			mdFile = artifact(e.Files[0].URL)
+		}
+		l.addFile(mdFile, kindSkillMD)
+		md := l.lintSkillMD(mdFile, sk.Files[0].Data, e.Name, true)
+		if md != nil && md.Name() != e.Name && md.Name() != "" {
+			at(diag.Error, "name-mismatch", fmt.Sprintf("the index lists skill %s but its SKILL.md is named %s: make them the same",
+				strconv.Quote(clean(e.Name, 64)), strconv.Quote(clean(md.Name(), 64))))
+		}
+	}
+	return nil
+}
+
+// indexEntryPointers maps each skill name in a raw index to its entry's pointer
+// ("/skills/3"): the parsed Index may have skipped entries, so its positions differ.
+func indexEntryPointers(data []byte) map[string]string {
+	var raw struct {
+		Skills []struct {
+			Name string `json:"name"`
+		} `json:"skills"`
+	}
+	out := map[string]string{}
+	if json.Unmarshal(data, &raw) != nil {
+		return out
+	}
+	for i, s := range raw.Skills {
+		if _, dup := out[s.Name]; !dup {
+			out[s.Name] = "/skills/" + strconv.Itoa(i)
+		}
+	}
+	return out
+}
+
+func sameOrigin(rawURL, origin string) bool {
+	u, err := url.Parse(rawURL)
+	return err == nil && u.Scheme+"://"+u.Host == origin
+}
+
+func allFilesOn(e agentskills.IndexEntry, origin string) bool {
+	if len(e.Files) == 0 {
+		return false
+	}
+	for _, f := range e.Files {
+		if !sameOrigin(f.URL, origin) {
+			return false
+		}
+	}
+	return true
+}
+
+// localPath turns the URL of a file served by serveFolder back into its path.
+func localPath(dir, origin, rawURL string) string {
+	prefix := origin + path.Dir(agentskills.IndexPath) + "/"
+	if rest, ok := strings.CutPrefix(rawURL, prefix); ok {
+		if p, err := url.PathUnescape(rest); err == nil {
+			return filepath.Join(dir, filepath.FromSlash(p))
+		}
+	}
+	return discovery.Redact(rawURL)
+}
+
+// localize replaces the loopback server's URLs in a message by the folder they serve.
+func localize(msg, dir, origin string) string {
+	if dir == "" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, origin+path.Dir(agentskills.IndexPath)+"/", dir+string(filepath.Separator))
+}
+
+// serveFolder serves dir, read-only and confined to it (os.Root), at
+// /.well-known/agent-skills/ on a loopback plain-http server: the discovery client
+// then reads a local index's artifacts as it would a site's.
+func serveFolder(dir string) (*httptest.Server, *os.Root, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	fsys := root.FS()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/agent-skills/{path...}", func(w http.ResponseWriter, r *http.Request) {
+		p := r.PathValue("path")
+		if !fs.ValidPath(p) {
+			http.NotFound(w, r)
+			return
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		switch {
+		case strings.HasSuffix(p, ".md"):
+			w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		case strings.HasSuffix(p, ".json"):
+			w.Header().Set("Content-Type", "application/json")
+		case strings.HasSuffix(p, ".zip"):
+			w.Header().Set("Content-Type", "application/zip")
+		case strings.HasSuffix(p, ".gz"), strings.HasSuffix(p, ".tgz"):
+			w.Header().Set("Content-Type", "application/gzip")
+		default:
+			w.Header().Set("Content-Type", "application/octet-stream")
+		}
+		_, _ = w.Write(data)
+	})
+	ts := httptest.NewUnstartedServer(mux)
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ts.Start()
+	return ts, root, nil
+}
+
+func (l *linter) initClient() error {
+	if l.client != nil {
+		return nil
+	}
+	c, err := l.a.client(nil)
+	if err != nil {
+		return err
+	}
+	l.client = c
+	return nil
+}
+
+// lintURL fetches and lints the document at a URL, or, for an origin, every
+// well-known document it publishes.
+func (l *linter) lintURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return usageError{fmt.Errorf("lint: %s is not a URL with a host", discovery.Redact(raw))}
+	}
+	if err := l.initClient(); err != nil {
+		return err
+	}
+	origin := u.Scheme + "://" + u.Host
+	if u.Path == "" || u.Path == "/" {
+		found, foundIndex := false, false
+		for _, p := range []string{discovery.SkillsPath, discovery.MCPPath, agentskills.IndexPath, agentskills.LegacyIndexPath} {
+			if p == agentskills.LegacyIndexPath && foundIndex {
+				continue
+			}
+			ok, err := l.lintFetched(origin+p, false)
+			if err != nil {
+				return err
+			}
+			found = found || ok
+			foundIndex = foundIndex || ok && p == agentskills.IndexPath
+		}
+		if !found {
+			l.addFile(origin, kindOrigin)
+			l.add(lintProblem{File: origin, Severity: diag.Error, Code: "nothing-published",
+				Message: "the origin publishes no skills.md, mcp.json or skills index at /.well-known/"})
+		}
+		return nil
+	}
+	_, err = l.lintFetched(raw, true)
+	return err
+}
+
+// lintFetched fetches rawURL and lints it. It reports false when the document is not
+// published there; with must, that is a problem too.
+func (l *linter) lintFetched(rawURL string, must bool) (bool, error) {
+	file := discovery.Redact(rawURL)
+	data, status, err := l.fetch(rawURL)
+	switch {
+	case errors.Is(err, context.Canceled):
+		return false, err
+	case err != nil:
+		l.addFile(file, "unknown")
+		l.add(lintProblem{File: file, Severity: diag.Error, Code: "fetch", Message: err.Error()})
+		return false, nil
+	case status != http.StatusOK:
+		if must {
+			l.addFile(file, "unknown")
+			l.add(lintProblem{File: file, Severity: diag.Error, Code: "not-published", Message: fmt.Sprintf("HTTP %d: nothing published at this URL", status)})
+		}
+		return false, nil
+	}
+	u, _ := url.Parse(rawURL)
+	kind := detectKind(path.Base(u.Path), data)
+	if kind == "" {
+		l.addFile(file, "unknown")
+		l.add(lintProblem{File: file, Severity: diag.Error, Code: "unknown-kind", Message: "cannot tell what this document is: lint the URL of a skills.md, mcp.json, SKILL.md or index.json, or an origin"})
+		return true, nil
+	}
+	return true, l.lintDoc(file, kind, data, "")
+}
+
+// fetch GETs rawURL through the discovery client's policy guard: https (http on
+// loopback), the private-address guard, consent for other origins, at most five
+// redirects, the body capped. A 404, a 410 or an HTML page is "not published".
+func (l *linter) fetch(rawURL string) ([]byte, int, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, 0, err
+	}
+	rt, err := l.client.Guard(u.Scheme+"://"+u.Host, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	hc := &http.Client{Transport: rt, Timeout: 30 * time.Second,
+		CheckRedirect: func(_ *http.Request, via []*http.Request) error {
+			if len(via) >= 5 {
+				return errors.New("stopped after 5 redirects")
+			}
+			return nil
+		}}
+	ctx, cancel := context.WithTimeout(l.ctx, time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	req.Header.Set("User-Agent", "wellknown/"+discovery.Version)
+	resp, err := hc.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, 0, fmt.Errorf("fetch %s: %w", discovery.Redact(rawURL), err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, resp.StatusCode, nil
+	}
+	if strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/html") {
+		return nil, http.StatusNotFound, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxLintBytes+1))
+	if err != nil {
+		return nil, 0, fmt.Errorf("fetch %s: %w", discovery.Redact(rawURL), err)
+	}
+	if len(data) > maxLintBytes {
+		return nil, 0, fmt.Errorf("fetch %s: larger than %d bytes", discovery.Redact(rawURL), maxLintBytes)
+	}
+	return data, resp.StatusCode, nil
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/diag"
+)
+
+// print writes the problems in format: text, json, github or sarif.
+func (l *linter) print(format string) error {
+	switch format {
+	case "json":
+		return l.printJSONReport()
+	case "github":
+		l.printGitHub()
+		return nil
+	case "sarif":
+		return l.a.printJSON(l.sarif())
+	}
+	l.printText()
+	return nil
+}
+
+// location is "file:line:col", "file:line" or "file".
+func (p lintProblem) location() string {
+	switch {
+	case p.Line > 0 && p.Column > 0:
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+	case p.Line > 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return p.File
+}
+
+// text is the message with its pointer, if any.
+func (p lintProblem) text() string {
+	if p.Pointer != "" {
+		return p.Pointer + ": " + p.Message
+	}
+	return p.Message
+}
+
+func (l *linter) printText() {
+	for _, p := range l.problems {
+		sev := p.Severity.String()
+		if p.Severity == diag.Error {
+			sev = l.a.style(colorRed, sev)
+		} else {
+			sev = l.a.style(colorYellow, sev)
+		}
+		fmt.Fprintf(l.a.out, "%s: %s: %s [%s]\n", clean(p.location(), 1024), sev, p.text(), p.Code)
+	}
+	errs, warns := l.count()
+	if errs+warns > 0 || l.a.isTerminal(l.a.out) {
+		fmt.Fprintf(l.a.errOut, "%d file(s) checked: %d error(s), %d warning(s)\n", len(l.files), errs, warns)
+	}
+}
+
+// lintJSON is the --format json output; its field names are stable (README).
+type lintJSON struct {
+	Files    []lintFile    `json:"files"`
+	Problems []lintProblem `json:"problems"`
+	Errors   int           `json:"errors"`
+	Warnings int           `json:"warnings"`
+}
+
+func (l *linter) printJSONReport() error {
+	errs, warns := l.count()
+	r := lintJSON{Files: l.files, Problems: l.problems, Errors: errs, Warnings: warns}
+	if r.Files == nil {
+		r.Files = []lintFile{}
+	}
+	if r.Problems == nil {
+		r.Problems = []lintProblem{}
+	}
+	return l.a.printJSON(r)
+}
+
+// printGitHub prints GitHub Actions workflow commands: ::error file=F,line=L,col=C,title=T::message.
+func (l *linter) printGitHub() {
+	for _, p := range l.problems {
+		props := []string{"file=" + ghProperty(p.File)}
+		if p.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", p.Line))
+			if p.Column > 0 {
+				props = append(props, fmt.Sprintf("col=%d", p.Column))
+			}
+		}
+		props = append(props, "title="+ghProperty("wellknown lint: "+p.Code))
+		fmt.Fprintf(l.a.out, "::%s %s::%s\n", p.Severity, strings.Join(props, ","), ghData(p.text()))
+	}
+}
+
+// ghData escapes a workflow command's message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow command's property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// SARIF 2.1.0, the subset lint writes.
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool       sarifTool     `json:"tool"`
+	ColumnKind string        `json:"columnKind"`
+	Results    []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID               string       `json:"id"`
+	ShortDescription sarifMessage `json:"shortDescription"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifMessage    `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical       `json:"physicalLocation"`
+	LogicalLocations []sarifLogicalPlace `json:"logicalLocations,omitempty"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+type sarifLogicalPlace struct {
+	FullyQualifiedName string `json:"fullyQualifiedName"`
+	Kind               string `json:"kind"`
+}
+
+const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
+
+func (l *linter) sarif() sarifLog {
+	codes := map[string]bool{}
+	for _, p := range l.problems {
+		codes[p.Code] = true
+	}
+	ids := make([]string, 0, len(codes))
+	for c := range codes {
+		ids = append(ids, c)
+	}
+	sort.Strings(ids)
+	index := map[string]int{}
+	rules := make([]sarifRule, 0, len(ids))
+	for i, id := range ids {
+		index[id] = i
+		rules = append(rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: ruleDescription(id)}})
+	}
+	results := make([]sarifResult, 0, len(l.problems))
+	for _, p := range l.problems {
+		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(p.File)}}}
+		if p.Line > 0 {
+			loc.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line, StartColumn: p.Column}
+		}
+		if p.Pointer != "" {
+			loc.LogicalLocations = []sarifLogicalPlace{{FullyQualifiedName: p.Pointer, Kind: "member"}}
+		}
+		results = append(results, sarifResult{RuleID: p.Code, RuleIndex: index[p.Code], Level: p.Severity.String(),
+			Message: sarifMessage{Text: p.text()}, Locations: []sarifLocation{loc}})
+	}
+	return sarifLog{
+		Schema:  sarifSchema,
+		Version: "2.1.0",
+		Runs: []sarifRun{{
+			Tool: sarifTool{Driver: sarifDriver{Name: "wellknown lint", Version: discovery.Version,
+				InformationURI: "https://github.com/wellknown-dev/discovery", Rules: rules}},
+			ColumnKind: "unicodeCodePoints",
+			Results:    results,
+		}},
+	}
+}
+
+// sarifURI makes a file path a relative URI reference (forward slashes, escaped);
+// URLs are kept.
+func sarifURI(file string) string {
+	if isURL(file) {
+		return file
+	}
+	file = strings.ReplaceAll(file, "\\", "/")
+	parts := strings.Split(file, "/")
+	for i, p := range parts {
+		parts[i] = strings.NewReplacer("%", "%25", " ", "%20", "#", "%23", "?", "%3F").Replace(p)
+	}
+	return strings.Join(parts, "/")
+}
+
+// ruleDescription is the short description of a rule for SARIF.
+func ruleDescription(code string) string {
+	if d, ok := ruleDescriptions[code]; ok {
+		return d
+	}
+	return "wellknown lint rule " + code
+}
+
+var ruleDescriptions = map[string]string{
+	"syntax":            "The document does not parse.",
+	"schema":            "mcp.json breaks the JSON Schema of its spec_version.",
+	"mcp-json":          "mcp.json holds something a client has to interpret or skip.",
+	"no-title":          "skills.md has no H1 title.",
+	"empty":             "The document is empty.",
+	"unknown-kind":      "The kind of document cannot be told from its name or content.",
+	"nothing-to-lint":   "The folder holds no document lint knows.",
+	"nothing-published": "The origin publishes no well-known document.",
+	"not-published":     "Nothing is published at the URL.",
+	"fetch":             "The document could not be fetched.",
+	"digest-mismatch":   "A skill artifact does not match the size or digest its index publishes.",
+	"missing-artifact":  "A skill artifact the index lists is missing.",
+	"unsafe-archive":    "A skill archive is unsafe or too large to unpack.",
+	"artifact":          "A skill artifact could not be read.",
+	"not-checked":       "A skill artifact on another origin was not checked.",
+	"unverified":        "The index publishes no digests, so clients cannot verify the skill.",
+	"name-mismatch":     "A skill's name differs from its folder or its index entry.",
+	"not-index":         "The document is not a skills index.",
+	"unknown-schema":    "The index names an unknown $schema.",
+}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/catalog"
+	"github.com/wellknown-dev/discovery/tools"
+)
+
+func init() { register((*app).serveCommand) }
+
+type serveFlags struct {
+	httpAddr     string
+	skills       []string
+	origins      []string
+	allowPrivate bool
+}
+
+func (a *app) serveCommand() *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve [--http ADDR]",
+		Short: "Serve the agent discovery tools over MCP (stdio, or Streamable HTTP on loopback)",
+		Long: `Serve runs an MCP server with the discovery tools of package tools (discover_site,
+list_skills, read_skill, read_skill_file, list_mcp_servers), so that any MCP host can
+give them to its model.
+
+It speaks MCP over stdio by default. With --http ADDR it serves Streamable HTTP at
+http://ADDR/mcp instead, on a loopback address only (the server has no
+authentication). The model chooses the origins: private ones (localhost, private
+addresses) are refused unless --allow-private. Stdin carries MCP, so nobody can be
+asked: consent requests and skill approvals are denied unless --yes, and every
+decision is logged to stderr.`,
+		Example: `  wellknown serve
+  wellknown serve --http 127.0.0.1:8765 --skills ~/.agents/skills
+  claude mcp add wellknown -- wellknown serve --yes`,
+		Args: argsN(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			err := a.serve(cmd.Context(), f)
+			if errors.Is(err, context.Canceled) {
+				return nil
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&f.httpAddr, "http", "", "serve Streamable HTTP on the loopback `ADDR` (127.0.0.1:PORT) instead of stdio")
+	cmd.Flags().StringSliceVar(&f.skills, "skills", nil, "add the local skills folder `DIR` to the catalog (repeatable)")
+	cmd.Flags().StringSliceVar(&f.origins, "origin", nil, "add the skills index of `ORIGIN` to the catalog at start (repeatable)")
+	cmd.Flags().BoolVar(&f.allowPrivate, "allow-private", false, "let the tools discover private origins (localhost, private addresses): for a local test site")
+	return cmd
+}
+
+func (a *app) serve(ctx context.Context, f serveFlags) error {
+	var ln net.Listener
+	if f.httpAddr != "" {
+		var err error
+		if ln, err = listenLoopback(f.httpAddr); err != nil {
+			return usageError{err}
+		}
+		defer ln.Close()
+	}
+	server, err := a.newMCPServer(ctx, f)
+	if err != nil {
+		return err
+	}
+	if ln == nil {
+		return server.Run(ctx, &mcp.IOTransport{Reader: readCloser{a.in}, Writer: writeCloser{a.out}})
+	}
+	a.notef("serving MCP on http://%s/mcp (Ctrl-C stops)", ln.Addr())
+	return serveMCPHTTP(ctx, ln, server)
+}
+
+type readCloser struct {
+	r interface{ Read([]byte) (int, error) }
+}
+
+func (r readCloser) Read(p []byte) (int, error) { return r.r.Read(p) }
+func (readCloser) Close() error                 { return nil }
+
+type writeCloser struct {
+	w interface{ Write([]byte) (int, error) }
+}
+
+func (w writeCloser) Write(p []byte) (int, error) { return w.w.Write(p) }
+func (writeCloser) Close() error                  { return nil }
+
+// newMCPServer builds the MCP server of the agent tools: one discovery client, one
+// catalog, the tools.
+func (a *app) newMCPServer(ctx context.Context, f serveFlags) (*mcp.Server, error) {
+	answer := map[bool]string{true: "granted (--yes)", false: "denied (run with --yes to grant)"}
+	hc, err := a.httpClient()
+	if err != nil {
+		return nil, err
+	}
+	client, err := discovery.NewClient(&discovery.Options{
+		HTTPClient: hc,
+		UserAgent:  "wellknown/" + discovery.Version,
+		// The model picks the origins: private ones only when the person said so.
+		AllowPrivateOrigins: f.allowPrivate,
+		Consent: func(_ context.Context, req *discovery.ConsentRequest) (bool, error) {
+			a.notef("consent to %s: %s", describeConsent(req), answer[a.yes])
+			return a.yes, nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	cat := catalog.New(&catalog.Options{Approvals: catalog.NewMemoryApprovals()})
+	if len(f.skills) > 0 {
+		if err := cat.AddLocal(ctx, agentskills.LocalOptions{Roots: f.skills}); err != nil {
+			return nil, fmt.Errorf("--skills: %w", err)
+		}
+	}
+	ts := tools.New(client, cat, &tools.Options{
+		Approve: func(_ context.Context, req *tools.ApprovalRequest) (bool, error) {
+			a.notef("approval of skill %s (%s %s, %s): %s", clean(req.Entry.Name, 128), req.Entry.Kind,
+				clean(req.Entry.From, 512), req.Digest, answer[a.yes])
+			return a.yes, nil
+		},
+	})
+	for _, o := range f.origins {
+		input, _ := json.Marshal(map[string]string{"origin": o})
+		if _, err := ts.Call(ctx, tools.ListSkills, input); err != nil {
+			return nil, fmt.Errorf("--origin %s: %w", o, err)
+		}
+	}
+	for _, w := range cat.Warnings() {
+		a.notef("%s", clean(fmt.Sprint(w), 1024))
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "wellknown", Version: discovery.Version}, nil)
+	for _, t := range ts.Tools() {
+		h := ts.Handler(t.Name)
+		server.AddTool(&mcp.Tool{
+			Name:         t.Name,
+			Description:  t.Description,
+			InputSchema:  t.InputSchema,
+			OutputSchema: t.OutputSchema,
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := h(ctx, req.Params.Arguments)
+			if err != nil {
+				// A tool error, for the model to read and act on; not a protocol error.
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+			}
+			return &mcp.CallToolResult{
+				Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},
+				StructuredContent: res.Structured,
+			}, nil
+		})
+	}
+	return server, nil
+}
+
+// listenLoopback listens on addr, which must name a loopback host: the server has no
+// authentication, so anything that can reach it can use the tools.
+func listenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("serve --http %q: want HOST:PORT on loopback, such as 127.0.0.1:8765: %w", addr, err)
+	}
+	ip := net.ParseIP(host)
+	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("serve --http %q: refused: only loopback addresses (127.0.0.1, ::1, localhost) may serve; the server has no authentication", addr)
+	}
+	return net.Listen("tcp", addr)
+}
+
+// serveMCPHTTP serves server over Streamable HTTP at /mcp on ln until ctx is done.
+func serveMCPHTTP(ctx context.Context, ln net.Listener, server *mcp.Server) error {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(
+		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shutdown)
+		return ctx.Err()
+	}
+}

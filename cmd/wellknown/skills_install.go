@@ -1,0 +1,719 @@
+package main
+
+// wellknown skills install: fetch, verify, unpack into an agent's skills folder and
+// record where each skill came from.
+//
+// Layout. A skill named NAME for agent AGENT goes to BASE/.AGENT/skills/NAME, where
+// BASE is --dir (default: the current directory, project scope) or the user's home
+// (--global): the folders agentskills.ScanLocal reads. Beside the files, NAME/.wellknown.json
+// records the origin, index URL, type, artifact URL, digest, size, every file's size
+// and digest, and the install time. The record lives inside the skill folder, not in
+// one lock file per skills folder, so that it is swapped in by the same rename as the
+// content it describes: a reader never sees new files with an old record, and two
+// installs into one skills folder never contend for a shared file.
+//
+// Writing. Nothing is written before the artifact is verified (GetSkill checks the
+// digest before it parses or unpacks anything). The files are then unpacked by
+// agentskills.ExtractArchive into a fresh staging folder beside the skills folder
+// (BASE/.AGENT/.wellknown-staging-*, outside every path an agent scans), read back and
+// checked against their digests, and the record is added. Only then is the staging
+// folder renamed to NAME. An existing NAME is never touched without --force; with it,
+// NAME is first renamed into a temporary folder beside, the new one renamed in, and
+// the old one removed. On any failure before the last rename, the staging folder is
+// removed and NAME is left as it was.
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+)
+
+// recordFile is the install record inside each installed skill folder.
+const recordFile = ".wellknown.json"
+
+// recordFormat is the version of the record's shape.
+const recordFormat = 1
+
+// maxRecordBytes bounds the record read back from disk.
+const maxRecordBytes = 1 << 20
+
+// installRecord is the content of .wellknown.json.
+type installRecord struct {
+	Format       int        `json:"format"`        // recordFormat
+	Name         string     `json:"name"`          // the skill's name: its folder's name
+	Origin       string     `json:"origin"`        // the origin the index was read from, as "https://host[:port]"
+	IndexURL     string     `json:"index_url"`     // the index that listed the skill
+	IndexVersion string     `json:"index_version"` // "0.2.0", "0.1.0" or "0.2.0-interim"
+	Type         string     `json:"type"`          // "skill-md" or "archive"
+	URL          string     `json:"url"`           // the artifact (SKILL.md or archive); for v0.1.0, the SKILL.md
+	Digest       string     `json:"digest"`        // the index's digest of the artifact, verified; "" for v0.1.0 (none published)
+	Verified     bool       `json:"verified"`      // the content was checked against published digests
+	Size         int64      `json:"size"`          // total bytes of the files installed
+	Files        []fileJSON `json:"files"`         // every file installed, with size and sha256 digest
+	InstalledAt  time.Time  `json:"installed_at"`  // UTC
+	Tool         string     `json:"tool"`          // "wellknown/<version>"
+}
+
+// skillResult is the outcome for one skill of install or update.
+type skillResult struct {
+	Name           string     `json:"name"`
+	Status         string     `json:"status"` // see the status constants
+	Dir            string     `json:"dir,omitempty"`
+	Origin         string     `json:"origin,omitempty"`
+	Digest         string     `json:"digest,omitempty"`
+	PreviousDigest string     `json:"previous_digest,omitempty"`
+	Verified       bool       `json:"verified"`
+	Files          []fileJSON `json:"files,omitempty"`
+	Message        string     `json:"message,omitempty"`
+}
+
+// Statuses of a skillResult. refused and failed make the exit status 1.
+const (
+	statusInstalled       = "installed"        // new folder written
+	statusReplaced        = "replaced"         // install --force over an existing folder
+	statusUpdated         = "updated"          // update: the digest changed; reinstalled
+	statusUnchanged       = "unchanged"        // same digest as installed; nothing written
+	statusRemovedUpstream = "removed-upstream" // update: the index no longer lists it; left in place
+	statusRefused         = "refused"          // a check said no: exists, invalid name, digest, unsafe archive, consent
+	statusFailed          = "failed"           // a network or file system error
+)
+
+// scopeFlags are the flags that choose skills folders: --dir, --global, --agent.
+type scopeFlags struct {
+	dir    string
+	global bool
+	agent  string
+}
+
+func (s *scopeFlags) add(cmd *cobra.Command, agentHelp string) {
+	cmd.Flags().StringVar(&s.dir, "dir", "", "the project folder whose .<agent>/skills folder is used (default: the current directory)")
+	cmd.Flags().BoolVarP(&s.global, "global", "g", false, "use the skills folders in your home folder instead of a project's")
+	cmd.Flags().StringVarP(&s.agent, "agent", "a", "", agentHelp+" ("+strings.Join(agentskills.DefaultClients, ", ")+")")
+}
+
+// agentAliases maps names other tools use to the folder names of DefaultClients.
+var agentAliases = map[string]string{"claude-code": "claude", "github-copilot": "github", "gemini-cli": "gemini"}
+
+// base returns the folder holding the .<agent> folders.
+func (s *scopeFlags) base(a *app) (string, error) {
+	switch {
+	case s.global && s.dir != "":
+		return "", usageError{errors.New("--dir and --global exclude each other")}
+	case s.global:
+		if h := a.getenv("HOME"); h != "" {
+			return h, nil
+		}
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("--global: %w", err)
+		}
+		return h, nil
+	case s.dir != "":
+		return s.dir, nil
+	}
+	return ".", nil
+}
+
+// agents returns the agent folder names the flags select: --agent, else def (nil: all
+// of DefaultClients).
+func (s *scopeFlags) agents(def []string) ([]string, error) {
+	if s.agent == "" {
+		if def == nil {
+			return agentskills.DefaultClients, nil
+		}
+		return def, nil
+	}
+	name := strings.ToLower(s.agent)
+	if alias, ok := agentAliases[name]; ok {
+		name = alias
+	}
+	if !slices.Contains(agentskills.DefaultClients, name) {
+		return nil, usageError{fmt.Errorf("--agent %q: want one of %s", s.agent, strings.Join(agentskills.DefaultClients, ", "))}
+	}
+	return []string{name}, nil
+}
+
+// skillsFolder is BASE/.<agent>/skills.
+func skillsFolder(base, agent string) string { return filepath.Join(base, "."+agent, "skills") }
+
+// defaultAgent is the folder install writes to without --agent: .agents/skills, the
+// cross-client location that agentskills.ScanLocal reads first.
+const defaultAgent = "agents"
+
+func skillsInstallCommand(a *app) *cobra.Command {
+	var sc scopeFlags
+	var force, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "install ORIGIN [NAME...]",
+		Short: "Install skills (all, or the NAMEs) from an origin's index into an agent's skills folder",
+		Long: `Install fetches each skill, verifies it against the index's digest, unpacks it with the
+hardened extractor into BASE/.<agent>/skills/NAME (BASE: --dir, default the current
+directory, or your home with --global; agent: --agent, default "agents", the
+cross-client .agents/skills), and records its origin, index URL, digest, size and files
+in NAME/.wellknown.json for "skills update" and "skills local".
+
+An existing skill folder is never overwritten without --force; with it, the new folder
+is unpacked beside the old one and swapped in by renames, so a failure leaves the old
+one as it was. A skill whose artifact is on another origin needs consent (--yes, or y
+on the terminal).`,
+		Example: `  wellknown skills install docs.example.org                 # every skill, into ./.agents/skills
+  wellknown skills install docs.example.org invoice-check --agent claude
+  wellknown skills install docs.example.org --global --agent codex --force`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 {
+				return usageError{errors.New("install needs an ORIGIN, then optional skill NAMEs")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			names := args[1:]
+			for _, n := range names {
+				if err := checkSkillName(n); err != nil {
+					return usageError{err}
+				}
+			}
+			base, err := sc.base(a)
+			if err != nil {
+				return err
+			}
+			agents, err := sc.agents([]string{defaultAgent})
+			if err != nil {
+				return err
+			}
+			c, err := a.client(nil)
+			if err != nil {
+				return err
+			}
+			p := a.progress("reading the skills index of " + args[0])
+			ix, err := c.ListSkills(cmd.Context(), args[0])
+			p.Stop()
+			if err != nil {
+				return listError(err)
+			}
+			a.printWarnings(warningStrings(ix.Warnings))
+			in := &installer{a: a, c: c, ix: ix, dir: skillsFolder(base, agents[0]), force: force}
+			results := in.install(cmd.Context(), names)
+			return a.printResults(results, asJSON)
+		},
+	}
+	sc.add(cmd, "the agent whose skills folder to write; default agents (.agents/skills)")
+	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace a skill folder that already exists (atomically)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+// installer installs skills from one index into one skills folder.
+type installer struct {
+	a     *app
+	c     *discovery.Client
+	ix    *discovery.SkillsIndex
+	dir   string // the skills folder
+	force bool
+}
+
+// fetchParallel is how many skills are fetched at once.
+const fetchParallel = 4
+
+// install installs the named skills (every skill of the index when names is empty).
+func (in *installer) install(ctx context.Context, names []string) []skillResult {
+	var entries []*agentskills.IndexEntry
+	results := make([]skillResult, 0, max(len(names), len(in.ix.Index.Skills)))
+	if len(names) == 0 {
+		for i := range in.ix.Index.Skills {
+			entries = append(entries, &in.ix.Index.Skills[i])
+		}
+	} else {
+		for _, n := range names {
+			entries = append(entries, in.find(n))
+		}
+	}
+	// Decide before any download which skills to fetch: a refusal costs no request.
+	todo := make([]bool, len(entries))
+	for i, e := range entries {
+		r := in.precheck(e, names, i)
+		results = append(results, r)
+		todo[i] = r.Status == ""
+	}
+	skills := make([]*discovery.Skill, len(entries))
+	errs := make([]error, len(entries))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, fetchParallel)
+	for i, e := range entries {
+		if !todo[i] {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			skills[i], errs[i] = in.c.GetSkill(ctx, in.ix, e.Name)
+		}()
+	}
+	p := in.a.progress(fmt.Sprintf("fetching and verifying %d skills", count(todo)))
+	wg.Wait()
+	p.Stop()
+	for i := range entries {
+		if !todo[i] {
+			continue
+		}
+		if errs[i] != nil {
+			results[i] = fetchFailure(results[i], errs[i])
+			continue
+		}
+		results[i] = in.place(skills[i], results[i], in.exists(results[i].Name))
+	}
+	return results
+}
+
+func count(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// find returns the index entry named name, or nil.
+func (in *installer) find(name string) *agentskills.IndexEntry {
+	for i := range in.ix.Index.Skills {
+		if in.ix.Index.Skills[i].Name == name {
+			return &in.ix.Index.Skills[i]
+		}
+	}
+	return nil
+}
+
+// exists reports whether something is at the skill's folder path.
+func (in *installer) exists(name string) bool {
+	_, err := os.Lstat(filepath.Join(in.dir, name))
+	return err == nil
+}
+
+// precheck returns a final result for an entry that must not be fetched (not listed,
+// invalid name, already installed), or a result with an empty Status to go on.
+func (in *installer) precheck(e *agentskills.IndexEntry, names []string, i int) skillResult {
+	if e == nil {
+		return skillResult{Name: clean(names[i], 80), Status: statusFailed,
+			Message: fmt.Sprintf("the index %s lists no skill %s", clean(in.ix.Index.URL, 256), quoteName(names[i]))}
+	}
+	r := skillResult{Name: clean(e.Name, 80), Origin: in.ix.Origin.String(), Digest: e.Digest, Verified: e.HasDigests()}
+	if err := checkSkillName(e.Name); err != nil {
+		r.Status, r.Message = statusRefused, err.Error()+"; not installed"
+		return r
+	}
+	target := filepath.Join(in.dir, e.Name)
+	r.Dir = target
+	if _, err := os.Lstat(target); err != nil || in.force {
+		return r
+	}
+	if rec, err := readRecord(target); err == nil && rec.Origin == r.Origin && e.Digest != "" && rec.Digest == e.Digest {
+		r.Status, r.Message = statusUnchanged, "already installed with the same digest"
+		return r
+	}
+	r.Status, r.Message = statusRefused, fmt.Sprintf("%s already exists; --force replaces it (update updates skills installed by wellknown)", target)
+	return r
+}
+
+// fetchFailure turns a GetSkill error into a result: refused when a check said no
+// (digest, archive hardening, consent), failed otherwise.
+func fetchFailure(r skillResult, err error) skillResult {
+	r.Status, r.Message = statusFailed, err.Error()
+	if errors.Is(err, agentskills.ErrDigestMismatch) || errors.Is(err, agentskills.ErrUnsafeArchive) ||
+		errors.Is(err, agentskills.ErrArchiveTooLarge) || errors.Is(err, discovery.ErrConsentDenied) ||
+		errors.Is(err, agentskills.ErrInvalidSkill) {
+		r.Status = statusRefused
+	}
+	r.Message = clean(discovery.Redact(r.Message), 1024) + "; nothing written"
+	return r
+}
+
+// place writes a fetched, verified skill to its folder and fills in r. replace says
+// whether a folder is there to be swapped out.
+func (in *installer) place(sk *discovery.Skill, r skillResult, replace bool) skillResult {
+	rec := &installRecord{Format: recordFormat, Name: sk.Entry.Name, Origin: in.ix.Origin.String(),
+		IndexURL: in.ix.Index.URL, IndexVersion: in.ix.Index.Version, Type: sk.Entry.Type, URL: sk.Entry.URL,
+		Digest: sk.Entry.Digest, Verified: sk.Verified, InstalledAt: time.Now().UTC().Truncate(time.Second),
+		Tool: "wellknown/" + discovery.Version}
+	files := skillFiles(sk.Files)
+	rec.Files = filesJSON(files)
+	for _, f := range files {
+		rec.Size += int64(len(f.Data))
+	}
+	if err := writeSkill(in.dir, sk.Entry.Name, files, rec, replace); err != nil {
+		r.Status, r.Message = statusFailed, clean(err.Error(), 1024)+"; the skill folder was left as it was"
+		if errors.Is(err, agentskills.ErrUnsafeArchive) || errors.Is(err, agentskills.ErrArchiveTooLarge) || errors.Is(err, errReserved) {
+			r.Status = statusRefused
+		}
+		return r
+	}
+	r.Status, r.Files, r.Verified = statusInstalled, rec.Files, sk.Verified
+	if replace {
+		r.Status = statusReplaced
+	}
+	var notes []string
+	if !sk.Verified {
+		notes = append(notes, "unverified: the index publishes no digests (v0.1.0)")
+	}
+	if n := sk.SkillMD.Name(); n != sk.Entry.Name {
+		notes = append(notes, fmt.Sprintf("SKILL.md names itself %s, not %s", quoteName(n), quoteName(sk.Entry.Name)))
+	}
+	r.Message = strings.Join(notes, "; ")
+	return r
+}
+
+// skillFiles returns the files with SKILL.md named exactly so (a v0.1.0 index may list
+// it as skill.md), for the archive reader, which wants SKILL.md at the root.
+func skillFiles(files []agentskills.File) []agentskills.File {
+	out := slices.Clone(files)
+	if len(out) > 0 && out[0].Path != agentskills.SkillFile && strings.EqualFold(out[0].Path, agentskills.SkillFile) {
+		out[0].Path = agentskills.SkillFile
+	}
+	return out
+}
+
+// errReserved: a skill ships a file named like the install record.
+var errReserved = errors.New("the skill contains a file named " + recordFile + ", which wellknown reserves for its install record")
+
+// writeSkill stages files and the record in a fresh folder beside dir and renames it
+// to dir/name; with replace, the existing dir/name is renamed away first and removed
+// after. On an error before the final rename nothing at dir/name has changed and the
+// staging folder is gone.
+//
+// The files are written by agentskills.ExtractArchive into an os.Root on the staging
+// folder, so that every path is checked again by the library's hardened reader (no
+// "..", no absolute path, no link, no collision after case folding) and no write can
+// leave the folder: GetSkill hands back verified files, not the artifact bytes, so
+// they are packed into an uncompressed zip in memory for the extractor.
+func writeSkill(dir, name string, files []agentskills.File, rec *installRecord, replace bool) (err error) {
+	info, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		undo, merr := mkdirAll(dir)
+		if merr != nil {
+			return merr
+		}
+		defer func() {
+			if err != nil {
+				undo()
+			}
+		}()
+	case err != nil:
+		return err
+	case info.Mode()&fs.ModeSymlink != 0:
+		// agentskills.ScanLocal does not follow a symlinked skills folder either: what is
+		// installed must be what "skills local" and the agents' scanners see.
+		return fmt.Errorf("%s is a symbolic link; install into the folder it points to with --dir", dir)
+	case !info.IsDir():
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	parent := filepath.Dir(dir)
+	stage, err := os.MkdirTemp(parent, ".wellknown-staging-"+name+"-")
+	if err != nil {
+		return err
+	}
+	placed := false
+	defer func() {
+		if !placed {
+			if rerr := os.RemoveAll(stage); rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+	}()
+	if err := os.Chmod(stage, 0o755); err != nil { // MkdirTemp makes it 0700
+		return err
+	}
+	if err := fillStage(stage, files, rec); err != nil {
+		return err
+	}
+	target := filepath.Join(dir, name)
+	if !replace {
+		// rename(2) fails if target appeared meanwhile as a non-empty folder or a file.
+		if err := os.Rename(stage, target); err != nil {
+			return err
+		}
+		placed = true
+		return nil
+	}
+	old, err := os.MkdirTemp(parent, ".wellknown-old-"+name+"-")
+	if err != nil {
+		return err
+	}
+	oldTarget := filepath.Join(old, name)
+	if err := os.Rename(target, oldTarget); err != nil {
+		os.Remove(old)
+		return err
+	}
+	if err := os.Rename(stage, target); err != nil {
+		if rerr := os.Rename(oldTarget, target); rerr != nil {
+			return fmt.Errorf("%w; and the old folder could not be put back from %s: %v", err, oldTarget, rerr)
+		}
+		os.Remove(old)
+		return err
+	}
+	placed = true
+	if err := os.RemoveAll(old); err != nil {
+		return fmt.Errorf("installed, but the old folder %s could not be removed: %w", old, err)
+	}
+	return nil
+}
+
+// mkdirAll is os.MkdirAll(dir, 0o755), returning a function that removes the folders
+// it created, if they are still empty: a refused install leaves no trace.
+func mkdirAll(dir string) (undo func(), err error) {
+	var created []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || d == filepath.Dir(d) {
+			break
+		}
+		created = append(created, d)
+	}
+	undo = func() {
+		for _, d := range created { // deepest first
+			os.Remove(d)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		undo()
+		return nil, err
+	}
+	return undo, nil
+}
+
+// fillStage writes files and the record into the staging folder and reads them back.
+func fillStage(stage string, files []agentskills.File, rec *installRecord) error {
+	root, err := os.OpenRoot(stage)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	packed, err := storedZip(files)
+	if err != nil {
+		return err
+	}
+	if _, err := agentskills.ExtractArchive(packed, agentskills.FormatZip, root, agentskills.Limits{}); err != nil {
+		return err
+	}
+	// Read every file back: what is on disk must be what was verified.
+	for _, f := range files {
+		data, err := root.ReadFile(f.Path)
+		if err != nil {
+			return err
+		}
+		if err := agentskills.Verify(data, int64(len(f.Data)), agentskills.Digest(f.Data)); err != nil {
+			return fmt.Errorf("%s changed on disk while installing: %w", clean(f.Path, 256), err)
+		}
+	}
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	fh, err := root.OpenFile(recordFile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return errReserved
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := fh.Write(append(data, '\n'))
+	if cerr := fh.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
+}
+
+// storedZip packs files, uncompressed, for agentskills.ExtractArchive.
+func storedZip(files []agentskills.File) ([]byte, error) {
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for _, f := range files {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Path, Method: zip.Store})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(f.Data); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// readRecord reads dir/.wellknown.json. The record must be a regular file, parse, and
+// name the folder it is in.
+func readRecord(dir string) (*installRecord, error) {
+	p := filepath.Join(dir, recordFile)
+	info, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxRecordBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxRecordBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes", p, maxRecordBytes)
+	}
+	var rec installRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if rec.Format != recordFormat || rec.Name != filepath.Base(dir) || rec.Origin == "" {
+		return nil, fmt.Errorf("%s is not a wellknown install record for %s", p, filepath.Base(dir))
+	}
+	return &rec, nil
+}
+
+// localChanges reports how the files in dir differ from the record ("" when they
+// match): a file added, removed or changed, or anything but a regular file.
+func localChanges(dir string, rec *installRecord) string {
+	want := map[string]fileJSON{}
+	for _, f := range rec.Files {
+		want[f.Path] = f
+	}
+	var change string
+	var total int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		switch {
+		case rel == "." || rel == recordFile:
+			return nil
+		case d.IsDir():
+			return nil
+		case !d.Type().IsRegular():
+			change = rel + " is not a regular file"
+			return fs.SkipAll
+		}
+		f, ok := want[rel]
+		if !ok {
+			change = rel + " was added"
+			return fs.SkipAll
+		}
+		delete(want, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		total += info.Size()
+		if info.Size() != f.Size || total > 4*agentskills.DefaultMaxBytes {
+			change = rel + " was changed"
+			return fs.SkipAll
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if agentskills.Digest(data) != f.Digest {
+			change = rel + " was changed"
+			return fs.SkipAll
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return "unreadable: " + err.Error()
+	case change != "":
+		return change
+	}
+	for p := range want {
+		return p + " was removed"
+	}
+	return ""
+}
+
+// printResults prints install or update results; the error makes the exit status 1
+// when any skill was refused or failed.
+func (a *app) printResults(results []skillResult, asJSON bool) error {
+	bad := 0
+	for _, r := range results {
+		if r.Status == statusRefused || r.Status == statusFailed {
+			bad++
+		}
+	}
+	if asJSON {
+		if err := a.printJSON(struct {
+			Results []skillResult `json:"results"`
+		}{results}); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range results {
+			a.printResult(r)
+		}
+	}
+	if bad > 0 {
+		return &exitError{code: exitFailure, err: fmt.Errorf("%d of %d skills not installed", bad, len(results))}
+	}
+	return nil
+}
+
+func (a *app) printResult(r skillResult) {
+	color := colorGreen
+	switch r.Status {
+	case statusRefused, statusFailed:
+		color = colorRed
+	case statusRemovedUpstream:
+		color = colorYellow
+	case statusUnchanged:
+		color = colorDim
+	}
+	line := fmt.Sprintf("%-16s %s", a.style(color, r.Status), a.style(colorBold, r.Name))
+	if r.Dir != "" && r.Status != statusRefused && r.Status != statusFailed {
+		line += " → " + clean(r.Dir, 1024)
+	}
+	if r.Digest != "" && (r.Status == statusInstalled || r.Status == statusReplaced || r.Status == statusUpdated) {
+		line += fmt.Sprintf(" (%s, %d files)", shortDigest(r.Digest), len(r.Files))
+	} else if len(r.Files) > 0 {
+		line += fmt.Sprintf(" (%d files)", len(r.Files))
+	}
+	if r.PreviousDigest != "" && r.Status == statusUpdated {
+		line += " was " + shortDigest(r.PreviousDigest)
+	}
+	fmt.Fprintln(a.out, line)
+	if r.Message != "" {
+		fmt.Fprintf(a.out, "    %s\n", clean(r.Message, 2048))
+	}
+}
+
+// shortDigest is "sha256:" and the first 12 hex digits.
+func shortDigest(d string) string {
+	if len(d) > len(agentskills.DigestPrefix)+12 {
+		return d[:len(agentskills.DigestPrefix)+12] + "…"
+	}
+	return d
+}

@@ -1,0 +1,313 @@
+package main
+
+// wellknown skills update and wellknown skills local: both read the .wellknown.json
+// records that install writes (see skills_install.go).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+)
+
+// installedSkill is a skill folder with its install record.
+type installedSkill struct {
+	dir string // the skills folder
+	rec *installRecord
+}
+
+// installedSkills returns the skills installed by wellknown in the given skills
+// folders, keeping only names when names is not empty. A named skill that is not
+// there, or not installed by wellknown, gets a refused result.
+func installedSkills(folders, names []string) ([]installedSkill, []skillResult) {
+	var out []installedSkill
+	var bad []skillResult
+	found := map[string]bool{}
+	for _, folder := range folders {
+		info, err := os.Lstat(folder)
+		if err != nil || !info.IsDir() { // a symlinked skills folder is not read, as in ScanLocal
+			continue
+		}
+		entries, err := os.ReadDir(folder)
+		if err != nil {
+			bad = append(bad, skillResult{Name: clean(folder, 256), Status: statusFailed, Message: clean(err.Error(), 1024)})
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() || len(names) > 0 && !slices.Contains(names, e.Name()) {
+				continue
+			}
+			dir := filepath.Join(folder, e.Name())
+			rec, err := readRecord(dir)
+			if err != nil {
+				if len(names) > 0 {
+					found[e.Name()] = true
+					bad = append(bad, skillResult{Name: clean(e.Name(), 80), Dir: dir, Status: statusRefused,
+						Message: "not installed by wellknown (no valid " + recordFile + "); reinstall it with skills install --force"})
+				}
+				continue
+			}
+			found[e.Name()] = true
+			out = append(out, installedSkill{dir: folder, rec: rec})
+		}
+	}
+	for _, n := range names {
+		if !found[n] {
+			bad = append(bad, skillResult{Name: n, Status: statusFailed, Message: "no skill of that name is installed in " + clean(fmt.Sprint(folders), 1024)})
+		}
+	}
+	return out, bad
+}
+
+func skillsUpdateCommand(a *app) *cobra.Command {
+	var sc scopeFlags
+	var force, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "update [NAME...]",
+		Short: "Re-read the origins of installed skills and reinstall those whose digest changed",
+		Long: `Update reads the .wellknown.json record of every skill installed by wellknown (or of
+the NAMEs) in the selected skills folders, lists each origin's index once, and compares
+digests: an unchanged skill is not downloaded; a changed one is fetched, verified and
+swapped in atomically (as install --force); a skill the index no longer lists is
+reported as removed-upstream and left in place. A skill whose files were changed since
+it was installed is not replaced without --force. v0.1.0 indexes publish no digests:
+their skills are fetched and compared file by file.`,
+		Example: `  wellknown skills update
+  wellknown skills update invoice-check --agent claude
+  wellknown skills update --global --json`,
+		RunE: func(cmd *cobra.Command, names []string) error {
+			for _, n := range names {
+				if err := checkSkillName(n); err != nil {
+					return usageError{err}
+				}
+			}
+			base, err := sc.base(a)
+			if err != nil {
+				return err
+			}
+			agents, err := sc.agents(nil)
+			if err != nil {
+				return err
+			}
+			var folders []string
+			for _, ag := range agents {
+				folders = append(folders, skillsFolder(base, ag))
+			}
+			installed, results := installedSkills(folders, names)
+			if len(installed) == 0 && len(results) == 0 {
+				a.notef("no skills installed by wellknown in %s", clean(fmt.Sprint(folders), 1024))
+				return nil
+			}
+			c, err := a.client(nil)
+			if err != nil {
+				return err
+			}
+			results = append(updateSkills(cmd.Context(), a, c, installed, force), results...)
+			return a.printResults(results, asJSON)
+		},
+	}
+	sc.add(cmd, "only this agent's skills folder; default: every agent's")
+	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace skills even when their files were changed since install")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+// updateSkills updates installed skills, listing each origin's index once.
+func updateSkills(ctx context.Context, a *app, c *discovery.Client, installed []installedSkill, force bool) []skillResult {
+	var results []skillResult
+	indexes := map[string]*discovery.SkillsIndex{}
+	failures := map[string]error{}
+	for _, s := range installed {
+		rec := s.rec
+		r := skillResult{Name: rec.Name, Dir: filepath.Join(s.dir, rec.Name), Origin: clean(rec.Origin, 256),
+			PreviousDigest: rec.Digest, Verified: rec.Verified}
+		ix, ok := indexes[rec.Origin]
+		if !ok && failures[rec.Origin] == nil {
+			p := a.progress("reading the skills index of " + rec.Origin)
+			var err error
+			ix, err = c.ListSkills(ctx, rec.Origin)
+			p.Stop()
+			if err != nil {
+				failures[rec.Origin] = err
+			} else {
+				indexes[rec.Origin] = ix
+				a.printWarnings(warningStrings(ix.Warnings))
+			}
+		}
+		if err := failures[rec.Origin]; err != nil {
+			r.Status, r.Message = statusFailed, clean(err.Error(), 1024)
+			if errors.Is(err, discovery.ErrNotPublished) {
+				r.Status, r.Message = statusRemovedUpstream, "the origin no longer publishes a skills index; left in place"
+			}
+			results = append(results, r)
+			continue
+		}
+		in := &installer{a: a, c: c, ix: ix, dir: s.dir, force: true}
+		e := in.find(rec.Name)
+		if e == nil {
+			r.Status, r.Message = statusRemovedUpstream, "the index no longer lists it; left in place"
+			results = append(results, r)
+			continue
+		}
+		r.Digest, r.Verified = e.Digest, e.HasDigests()
+		if e.Digest != "" && e.Digest == rec.Digest {
+			r.Status = statusUnchanged
+			results = append(results, r)
+			continue
+		}
+		p := a.progress("fetching and verifying " + rec.Name)
+		sk, err := c.GetSkill(ctx, ix, rec.Name)
+		p.Stop()
+		if err != nil {
+			results = append(results, fetchFailure(r, err))
+			continue
+		}
+		if e.Digest == "" && slices.Equal(filesJSON(skillFiles(sk.Files)), rec.Files) {
+			r.Status = statusUnchanged // v0.1.0: same files, same bytes
+			results = append(results, r)
+			continue
+		}
+		if change := localChanges(r.Dir, rec); change != "" && !force {
+			r.Status, r.Message = statusRefused, "changed since install ("+clean(change, 512)+"); --force replaces it"
+			results = append(results, r)
+			continue
+		}
+		r = in.place(sk, r, true)
+		if r.Status == statusReplaced {
+			r.Status = statusUpdated
+		}
+		results = append(results, r)
+	}
+	return results
+}
+
+// localSkillJSON is one skill of "skills local --json".
+type localSkillJSON struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description"`
+	Scope       string      `json:"scope"` // "project" or "user"
+	Agent       string      `json:"agent"` // the .<agent> folder it is in
+	Dir         string      `json:"dir"`
+	Installed   *recordJSON `json:"installed"` // null: not installed by wellknown
+	Modified    string      `json:"modified"`  // what changed since install; "" if nothing (or not installed by wellknown)
+}
+
+// recordJSON is the part of the install record that local shows.
+type recordJSON struct {
+	Origin      string    `json:"origin"`
+	IndexURL    string    `json:"index_url"`
+	Digest      string    `json:"digest"`
+	Verified    bool      `json:"verified"`
+	Size        int64     `json:"size"`
+	InstalledAt time.Time `json:"installed_at"`
+}
+
+// diagnosticJSON is one of ScanLocal's diagnostics.
+type diagnosticJSON struct {
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	Where    string `json:"where"`
+	Message  string `json:"message"`
+}
+
+func skillsLocalCommand(a *app) *cobra.Command {
+	var sc scopeFlags
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "local",
+		Short: "List the skills installed in a project's (or, with --global, your home's) agent skills folders",
+		Long: `Local scans the .<agent>/skills folders of a project (--dir, default the current
+directory) or of your home (--global) as agents do (agentskills.ScanLocal), and lists
+every skill with its description, where wellknown installed it from, whether its files
+changed since, and the scan's diagnostics (invalid SKILL.md, shadowed names, symlinks).`,
+		Example: `  wellknown skills local
+  wellknown skills local --agent claude --json
+  wellknown skills local --global`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			base, err := sc.base(a)
+			if err != nil {
+				return err
+			}
+			agents, err := sc.agents(nil)
+			if err != nil {
+				return err
+			}
+			opts := agentskills.LocalOptions{ProjectDir: base, Clients: agents}
+			if sc.global {
+				opts = agentskills.LocalOptions{HomeDir: base, Clients: agents}
+			}
+			found, err := agentskills.ScanLocal(opts)
+			if err != nil {
+				return err
+			}
+			out := struct {
+				Skills      []localSkillJSON `json:"skills"`
+				Diagnostics []diagnosticJSON `json:"diagnostics"`
+			}{Skills: []localSkillJSON{}, Diagnostics: []diagnosticJSON{}}
+			for _, s := range found.Skills {
+				l := localSkillJSON{Name: clean(s.Name, 200), Description: clean(s.Skill.Description(), 2048), Scope: s.Scope,
+					Agent: agentOf(s.Dir), Dir: clean(s.Dir, 1024)}
+				if rec, err := readRecord(s.Dir); err == nil {
+					l.Installed = &recordJSON{Origin: clean(rec.Origin, 256), IndexURL: clean(rec.IndexURL, 1024),
+						Digest: clean(rec.Digest, 128), Verified: rec.Verified, Size: rec.Size, InstalledAt: rec.InstalledAt}
+					l.Modified = clean(localChanges(s.Dir, rec), 512)
+				}
+				out.Skills = append(out.Skills, l)
+			}
+			for _, d := range found.Diagnostics {
+				out.Diagnostics = append(out.Diagnostics, diagnosticJSON{Severity: d.Severity.String(), Code: clean(d.Code, 64),
+					Where: clean(d.Where, 1024), Message: clean(d.Message, 1024)})
+			}
+			if asJSON {
+				return a.printJSON(out)
+			}
+			if len(out.Skills) == 0 {
+				fmt.Fprintln(a.out, "no skills found")
+			}
+			for _, s := range out.Skills {
+				fmt.Fprintf(a.out, "%s  %s, %s  %s\n    %s\n", a.style(colorBold, s.Name), s.Scope, s.Agent, s.Dir, s.Description)
+				switch {
+				case s.Installed == nil:
+					fmt.Fprintln(a.out, a.style(colorDim, "    not installed by wellknown"))
+				default:
+					v := shortDigest(s.Installed.Digest)
+					if !s.Installed.Verified {
+						v = "unverified"
+					}
+					fmt.Fprintf(a.out, "    from %s (%s), installed %s\n", s.Installed.Origin, v, s.Installed.InstalledAt.Format(time.RFC3339))
+					if s.Modified != "" {
+						fmt.Fprintf(a.out, "    %s\n", a.style(colorYellow, "changed since install: "+s.Modified))
+					}
+				}
+			}
+			for _, d := range out.Diagnostics {
+				fmt.Fprintf(a.out, "%s: %s: %s: %s\n", d.Where, d.Severity, d.Code, d.Message)
+			}
+			return nil
+		},
+	}
+	sc.add(cmd, "only this agent's skills folder; default: every agent's")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+// agentOf returns the agent folder name of a skill folder BASE/.<agent>/skills/..., or "".
+func agentOf(dir string) string {
+	for d := filepath.Dir(dir); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if filepath.Base(d) == "skills" {
+			if a := filepath.Base(filepath.Dir(d)); len(a) > 1 && a[0] == '.' {
+				return a[1:]
+			}
+		}
+	}
+	return ""
+}
