@@ -226,6 +226,9 @@ type Client struct {
 	flight         *flight                    // collapses concurrent fetches of one URL
 	parsed         *lru.Cache[*parsed]        // (kind, URL) → the newest parse of each document, bounded
 	fresh          [2]*lru.Cache[*freshEntry] // origin string → a fresh discovery (Discover, Structured): the fast path
+	validated      [2]*lru.Cache[*validated]  // URL → the last 200, to revalidate without the HTTP cache (public, private)
+	below          http.RoundTripper          // the stack under the HTTP cache
+	caches         [2]Cache                   // the HTTP cache partitions (public, private)
 }
 
 // testHooks replace what tests cannot reach through Options: name resolution, the
@@ -285,6 +288,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		flight:         &flight{},
 		parsed:         lru.New[*parsed](parseMemoBytes),
 		fresh:          [2]*lru.Cache[*freshEntry]{lru.New[*freshEntry](freshBytes), lru.New[*freshEntry](freshBytes)},
+		validated:      [2]*lru.Cache[*validated]{lru.New[*validated](validatedBytes), lru.New[*validated](validatedBytes)},
 	}
 	if c.consent == nil {
 		c.consent = DenyAll
@@ -330,6 +334,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	}
 	if hooks.freshBytes > 0 {
 		c.fresh = [2]*lru.Cache[*freshEntry]{lru.New[*freshEntry](hooks.freshBytes), lru.New[*freshEntry](hooks.freshBytes)}
+		c.validated = [2]*lru.Cache[*validated]{lru.New[*validated](hooks.freshBytes), lru.New[*validated](hooks.freshBytes)}
 	}
 	if hooks.dial != nil {
 		c.guard.dial = hooks.dial
@@ -417,8 +422,10 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	// One cache partition per policy class, as for connection pools: a fresh copy a
 	// private origin fetched must never answer a public origin's request (a pointer or
 	// a consented redirect to that URL) without the private-address guard seeing it.
-	c.http = stack(cache, "")
-	c.httpPrivate = stack(partition{cache, "private-origin "}, "private-origin ")
+	c.caches = [2]Cache{cache, partition{cache, "private-origin "}}
+	c.http = stack(c.caches[0], "")
+	c.httpPrivate = stack(c.caches[1], "private-origin ")
+	c.below = below
 	c.closeIdleConns = inner.CloseIdleConnections
 	return c, nil
 }
@@ -496,6 +503,9 @@ type fetchTrace struct {
 	mu       sync.Mutex   // guards granted and hops
 	granted  map[Origin]bool
 	hops     int // redirect hops followed in earlier rounds (see Client.send)
+
+	// reval: the remembered copy this fetch revalidates itself (see revalidate.go).
+	reval *validated
 
 	// fleetDone: this fetch already waited for another process of the fleet; it now
 	// fetches for itself (written by fleetTransport, read in the same goroutine).
@@ -754,14 +764,20 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 			return nil, func() {}, err
 		}
 		req.Header = header.Clone()
+		private := privateOrigin(tr.origin)
 		hc := c.http
-		if privateOrigin(tr.origin) {
+		if private {
 			hc = c.httpPrivate
+		}
+		rt := hc.Transport
+		if tr.reval != nil {
+			rt = revalidator{v: tr.reval, below: c.below, cache: c.caches[b2i(private)], copies: c.validated[b2i(private)]}
+			tr.reval = nil // one round: a redirect's target goes through the HTTP cache
 		}
 		tr.belowErr, tr.belowResp = nil, nil // what the cache sees below is per round
 		// Straight to the cache's transport: the inner client below the cache follows
 		// the redirects, so an outer http.Client would only copy headers and URLs.
-		resp, err := hc.Transport.RoundTrip(req)
+		resp, err := rt.RoundTrip(req)
 		if err != nil {
 			err = &url.Error{Op: "Get", URL: redact(req.URL), Err: err}
 		}

@@ -441,6 +441,9 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	}
 
 	header := http.Header{"Accept": {spec.accept}, "User-Agent": {c.userAgent}}
+	private := privateOrigin(o)
+	tr.reval = c.revalidatable(u, private)
+	bypass := tr.reval != nil
 	resp, cancel, err := c.send(parent, tr, u, header, c.docTimeout, nil)
 	defer cancel()
 	if err != nil {
@@ -510,6 +513,9 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		return fail(&FetchError{URL: shown, Attempts: int(tr.attempts.Load()), Err: err}, true)
 	}
 	out.doc, out.warnings, out.size = doc, append(out.warnings, ws...), len(body)
+	if out.fetch.Source == SourceNetwork || (out.fetch.Source == SourceRevalidated && !bypass) {
+		c.remember(u, private, resp, body) // a 304 answered from memory updated its copy already
+	}
 	if out.fetch.Source != SourceCache {
 		c.lastGood.Store(u, LastGood{Kind: spec.kind, Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // flight collapses concurrent fetches of one URL into one request, as
@@ -35,7 +36,7 @@ func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context
 		cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		c = &flightCall{done: make(chan struct{}), cancel: cancel}
 		f.calls[key] = c
-		go func() {
+		flightWorkers.run(func() {
 			defer close(c.done)
 			defer cancel()
 			// No input may crash the process from a goroutine the caller cannot
@@ -49,7 +50,7 @@ func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context
 			}()
 			c.val = fn(cctx)
 			f.forget(key, c)
-		}()
+		})
 	}
 	c.waiters++
 	f.mu.Unlock()
@@ -80,6 +81,42 @@ func (f *flight) forget(key string, c *flightCall) {
 		delete(f.calls, key)
 	}
 	f.mu.Unlock()
+}
+
+// workers runs functions on goroutines that outlive them: a fetch goes deep into
+// net/http, httpcache and retryablehttp, and a new goroutine per fetch would grow its
+// stack from the minimum every time (measured: about a third of a pooled fetch's CPU
+// time). A worker waits for the next function for workerIdle, then ends, so an idle
+// Client keeps no goroutine.
+type workers struct{ tasks chan func() }
+
+// workerIdle is how long a worker waits for more work before it ends.
+const workerIdle = time.Second
+
+var flightWorkers = workers{tasks: make(chan func())}
+
+// run runs fn on an idle worker, or on a new one when none is idle.
+func (w workers) run(fn func()) {
+	select {
+	case w.tasks <- fn:
+	default:
+		go w.work(fn)
+	}
+}
+
+func (w workers) work(fn func()) {
+	idle := time.NewTimer(workerIdle)
+	defer idle.Stop()
+	for {
+		fn()
+		fn = nil // nothing of the last call stays reachable while idle
+		idle.Reset(workerIdle)
+		select {
+		case fn = <-w.tasks:
+		case <-idle.C:
+			return
+		}
+	}
 }
 
 // panicValue is the value of a call whose function panicked.

@@ -1,0 +1,184 @@
+package discovery
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"strings"
+
+	"github.com/wellknown-dev/discovery/internal/lru"
+)
+
+// Revalidation without the serialised form. httpcache revalidates a stale entry by
+// decoding the stored response, sending the conditional request and, on 304 Not
+// Modified, encoding and storing the whole response again: for a small document,
+// more work than the request itself. A Client that fetched a document keeps, in
+// memory, the validators and body of its last 200; when the document is stale again,
+// it sends the conditional request itself (below the HTTP cache, through the same
+// retries, redirects and guard) and answers a 304 from memory. Whatever else comes
+// back is handled as httpcache would handle it: the cache entry is dropped for a
+// failure, and a storable answer is stored when its body has been read. The HTTP
+// cache stays the store of record: a fresh hit and every fetch without a remembered
+// copy go through it. Not used with a FleetLock: a fleet shares revalidated entries
+// through the shared cache, so they must be written there.
+
+// validatedBytes bounds the remembered copies.
+const validatedBytes = 16 << 20
+
+// validated is a document's last 200 answer, as the HTTP cache holds it.
+type validated struct {
+	header http.Header // the response's header (no X-From-Cache)
+	body   []byte
+}
+
+// validators returns the conditional request headers for v, or false when v has none.
+func (v *validated) conditional(h http.Header) bool {
+	etag, lm := v.header.Get("Etag"), v.header.Get("Last-Modified")
+	if etag != "" {
+		h.Set("If-None-Match", etag)
+	}
+	if lm != "" {
+		h.Set("If-Modified-Since", lm)
+	}
+	return etag != "" || lm != ""
+}
+
+// revalidatable returns the remembered copy of u to revalidate, when the fetch may
+// use it: no fleet, a copy with validators, and stale (a fresh one is the HTTP cache's
+// to serve).
+func (c *Client) revalidatable(u string, private bool) *validated {
+	if c.fleetLock != nil {
+		return nil
+	}
+	v, ok := c.validated[b2i(private)].Get(u)
+	if !ok {
+		return nil
+	}
+	if until := freshUntil(v.header); !until.IsZero() && c.now().Before(until) {
+		return nil
+	}
+	return v
+}
+
+// remember keeps resp's header and body for the next revalidation of u, when the
+// answer is a plain 200 of u itself that carries validators and no Vary.
+func (c *Client) remember(u string, private bool, resp *http.Response, body []byte) {
+	if resp.StatusCode != http.StatusOK || resp.Request == nil || resp.Request.URL.String() != u ||
+		resp.Header.Get("Vary") != "" || (resp.Header.Get("Etag") == "" && resp.Header.Get("Last-Modified") == "") {
+		return
+	}
+	h := resp.Header.Clone()
+	h.Del(httpcacheMark)
+	size := len(u) + len(body)
+	for k, vs := range h {
+		size += len(k)
+		for _, v := range vs {
+			size += len(v)
+		}
+	}
+	c.validated[b2i(private)].Set(u, &validated{header: h, body: bytes.Clone(body)}, int64(size+128))
+}
+
+// revalidator is the RoundTripper of a fetch that revalidates a remembered copy.
+type revalidator struct {
+	v      *validated
+	below  http.RoundTripper // the stack under the HTTP cache
+	cache  Cache             // the HTTP cache partition of the fetch
+	copies *lru.Cache[*validated]
+}
+
+// RoundTrip implements http.RoundTripper.
+func (r revalidator) RoundTrip(req *http.Request) (*http.Response, error) {
+	u := req.URL.String() // the HTTP cache's key for a GET
+	r.v.conditional(req.Header)
+	resp, err := r.below.RoundTrip(req)
+	if err != nil {
+		r.cache.Delete(u)
+		r.copies.Delete(u)
+		return nil, err
+	}
+	if resp.StatusCode == http.StatusNotModified {
+		// As httpcache does: the stored answer, with the 304's end-to-end headers.
+		h := r.v.header.Clone()
+		for _, k := range endToEnd(resp.Header) {
+			h[k] = resp.Header[k]
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+		resp.Body.Close()
+		r.copies.Set(u, &validated{header: h.Clone(), body: r.v.body}, int64(len(u)+len(r.v.body)+512))
+		h.Set(httpcacheMark, "1")
+		return &http.Response{Status: "200 OK", StatusCode: http.StatusOK, Proto: resp.Proto, ProtoMajor: resp.ProtoMajor,
+			ProtoMinor: resp.ProtoMinor, Header: h, Body: io.NopCloser(bytes.NewReader(r.v.body)),
+			ContentLength: int64(len(r.v.body)), Request: resp.Request}, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		r.cache.Delete(u)
+		r.copies.Delete(u)
+	}
+	if noStore(resp.Header) {
+		r.cache.Delete(u)
+		return resp, nil
+	}
+	cache := r.cache
+	resp.Body = &storingBody{r: resp.Body, onEOF: func(body []byte) {
+		stored := *resp
+		stored.Body = io.NopCloser(bytes.NewReader(body))
+		if b, err := httputil.DumpResponse(&stored, true); err == nil {
+			cache.Set(u, b)
+		}
+	}}
+	return resp, nil
+}
+
+// noStore reports Cache-Control: no-store.
+func noStore(h http.Header) bool {
+	for _, v := range h.Values("Cache-Control") {
+		for d := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(d), "no-store") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// endToEnd lists the header names of h that are not hop-by-hop.
+func endToEnd(h http.Header) []string {
+	hop := map[string]bool{"Connection": true, "Keep-Alive": true, "Proxy-Authenticate": true,
+		"Proxy-Authorization": true, "Te": true, "Trailers": true, "Transfer-Encoding": true, "Upgrade": true}
+	for extra := range strings.SplitSeq(h.Get("Connection"), ",") {
+		if extra = strings.TrimSpace(extra); extra != "" {
+			hop[http.CanonicalHeaderKey(extra)] = true
+		}
+	}
+	var names []string
+	for k := range h {
+		if !hop[k] {
+			names = append(names, k)
+		}
+	}
+	return names
+}
+
+// storingBody keeps what is read and hands it to onEOF at the end, as httpcache's
+// caching reader does.
+type storingBody struct {
+	r     io.ReadCloser
+	buf   bytes.Buffer
+	onEOF func([]byte)
+}
+
+// Read reads and keeps a copy.
+func (s *storingBody) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.buf.Write(p[:n])
+	if err == io.EOF && s.onEOF != nil {
+		s.onEOF(s.buf.Bytes())
+		s.onEOF = nil
+	}
+	return n, err
+}
+
+// Close closes the body.
+func (s *storingBody) Close() error { return s.r.Close() }
