@@ -139,6 +139,34 @@
 // as a fresh 200. A 404 or 410 is authoritative: the
 // document is absent and its last good copy is dropped.
 //
+// Above the HTTP cache sit two in-memory shortcuts with the same semantics. A
+// discovery whose documents are all fresh is answered from memory until the first of
+// them goes stale (Source cache, no request, well under a microsecond and a couple of
+// allocations); and a stale document this Client fetched before is revalidated with
+// a conditional request sent under the cache, a 304 answered from the remembered copy
+// without decoding and re-storing the serialised response. Every in-process tier is
+// bounded (least recently used entries go first): [NewMemoryCache] 64 MiB,
+// [NewMemoryLastGood] 32 MiB, the parse memo and the fresh answers 32 MiB each, the
+// remembered copies 16 MiB.
+//
+// # Fleets
+//
+// Processes that share a [Cache] and a [LastGoodStore] (package redisstore keeps both
+// on Redis, with a local tier that serves when Redis is slow or down) can share
+// fetches too: with [Options.FleetLock], the process that takes the lock for a URL
+// fetches it, and the others wait (at most [Options.FleetWait]) and read the answer
+// from the shared cache. A lock that fails, or a holder that dies, costs a wait, never
+// a failure.
+//
+// # Observability
+//
+// Every fetch, retry, stale answer, consent question and answer, guard refusal and
+// fleet wait is an [Event]: logged to [Options.Logger] with stable keys ([LogEvent]),
+// passed to [Options.Observe] for metrics, and, with [Options.Trace], wrapped in spans
+// per discovery and per fetch. [Options.WrapTransport] instruments every request,
+// outside the private-address guard. Package discoveryotel provides all three for
+// OpenTelemetry; the core does not import it, and sends no trace headers.
+//
 // # Errors
 //
 // Sentinels ([ErrInvalidOrigin], [ErrInsecureOrigin], [ErrCrossOrigin],
