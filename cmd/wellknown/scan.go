@@ -157,6 +157,9 @@ func (a *app) scan(ctx context.Context, f scanFlags) error {
 	var st scanStats
 	stop := a.scanProgress(&st, f)
 	defer stop()
+	interrupted := ctx
+	ctx, cancel := context.WithCancel(ctx) // also cancelled when results cannot be written
+	defer cancel()
 
 	jobs := make(chan scanJob)
 	work := make(chan scanJob)
@@ -194,7 +197,7 @@ func (a *app) scan(ctx context.Context, f scanFlags) error {
 	var werr error
 	for r := range results {
 		if werr != nil {
-			continue // drain, so the workers end
+			continue // drain, so that the workers end
 		}
 		line.Reset()
 		if werr = enc.Encode(r); werr == nil {
@@ -202,6 +205,10 @@ func (a *app) scan(ctx context.Context, f scanFlags) error {
 		}
 		if werr == nil && len(results) == 0 {
 			werr = w.Flush() // nothing else ready: make what we have durable for a resume
+		}
+		if werr != nil {
+			cancel() // no point scanning what cannot be written
+			continue
 		}
 		st.add(r)
 	}
@@ -217,7 +224,7 @@ func (a *app) scan(ctx context.Context, f scanFlags) error {
 	switch {
 	case werr != nil:
 		return fmt.Errorf("writing results: %w", werr)
-	case ctx.Err() != nil:
+	case interrupted.Err() != nil:
 		return &exitError{code: exitFailure, err: fmt.Errorf("scan interrupted after %d results%s", st.done.Load(), resumeHint(f))}
 	case rerr != nil:
 		return fmt.Errorf("reading origins: %w", rerr)
@@ -361,7 +368,10 @@ func (s *scanner) scan(ctx context.Context, j scanJob) scanResult {
 	wg.Wait()
 	r.fillDiscovery(d, derr, rec)
 	r.fillIndex(ix, ierr, rec)
-	if errors.Is(octx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+	// The deadline may have passed before octx's timer marked it (an attempt's own
+	// timeout, as long, can end the calls first): look at the clock as well.
+	if deadline, _ := octx.Deadline(); ctx.Err() == nil &&
+		(errors.Is(octx.Err(), context.DeadlineExceeded) || !time.Now().Before(deadline)) {
 		r.Error = fmt.Sprintf("timed out after %s", s.timeout)
 	}
 	r.DurationMS = time.Since(start).Milliseconds()

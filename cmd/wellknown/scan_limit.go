@@ -111,7 +111,9 @@ func (b *releasingBody) Close() error {
 	return err
 }
 
-// scanRecorder collects the first status seen for each path of one origin's scan.
+// scanRecorder collects the last status answered for each path of one origin's scan:
+// a retried 500 that then succeeds shows 200; a redirect's 301 stays with the path
+// that answered it.
 // It is safe for concurrent use (skills.md, mcp.json and the index are fetched in
 // parallel).
 type scanRecorder struct {
@@ -125,9 +127,7 @@ func (r *scanRecorder) record(path string, code int) {
 	if r.status == nil {
 		r.status = make(map[string]int, 4)
 	}
-	if _, ok := r.status[path]; !ok { // the first answer: a redirect's 301, not its target's
-		r.status[path] = code
-	}
+	r.status[path] = code
 }
 
 func (r *scanRecorder) statusOf(path string) int {

@@ -12,12 +12,12 @@ import (
 // scanResult is one line of `wellknown scan` output. The JSON names are part of the
 // command's interface (documented in the README): add fields, never rename them.
 type scanResult struct {
-	Input       string    `json:"input"`           // the line as read, trimmed
+	Input       string    `json:"input"`           // the line as read, trimmed, credentials and queries redacted
 	Origin      string    `json:"origin"`          // canonical origin; "" when the line is not one
 	SkillsMD    scanDoc   `json:"skills_md"`       // /.well-known/skills.md
 	MCPJSON     scanMCP   `json:"mcp_json"`        // /.well-known/mcp.json
 	SkillsIndex scanIndex `json:"skills_index"`    // Agent Skills index, v0.2.0 path then legacy
-	Warnings    int       `json:"warnings"`        // diagnostics of the documents (content types, parser notes)
+	Warnings    int       `json:"warnings"`        // diagnostics (content types, parser notes); failures are in the Error fields
 	Error       string    `json:"error,omitempty"` // what stopped this origin's scan: not an origin, refused, timeout
 	DurationMS  int64     `json:"duration_ms"`     // wall time of this origin's scan
 	ScannedAt   string    `json:"scanned_at"`      // RFC 3339, UTC, when the scan of this origin ended
@@ -25,7 +25,7 @@ type scanResult struct {
 
 // scanDoc is what one well-known document gave.
 type scanDoc struct {
-	Status    int    `json:"status"`          // first HTTP status for the document's URL; 0: no response
+	Status    int    `json:"status"`          // last HTTP status for the document's own URL (a redirect's 3xx stays); 0: no response
 	Published bool   `json:"published"`       // present and usable (parsed)
 	Error     string `json:"error,omitempty"` // why it could not be read, redacted
 }
@@ -58,7 +58,11 @@ func (r *scanResult) fillDiscovery(d *discovery.Discovery, err error, rec *scanR
 		})
 		return
 	}
-	r.Warnings += len(d.Warnings)
+	for _, w := range d.Warnings {
+		if w.Code != discovery.WarnFetch { // a failure, reported as the document's error below
+			r.Warnings++
+		}
+	}
 	for _, f := range d.Fetches {
 		var doc *scanDoc
 		switch {

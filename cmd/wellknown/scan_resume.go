@@ -15,12 +15,18 @@ import (
 // run killed mid-write) is cut off, so that origin is scanned again and the next
 // result starts on a line of its own. A complete line that is not a result (edited by
 // hand, corrupted) is counted in bad and otherwise ignored: its origin is scanned again.
+// A name that is not a regular file (/dev/stdout, a pipe) is only written to.
 func openResumable(name string) (f *os.File, done map[string]bool, bad int, err error) {
 	f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	done = make(map[string]bool)
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		// /dev/stdout, a pipe, a device: nothing to resume from, and reading it
+		// could block or never end.
+		return f, done, 0, nil
+	}
 	r := bufio.NewReaderSize(f, 64<<10)
 	var good int64 // offset just after the last newline
 	for {

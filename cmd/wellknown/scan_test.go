@@ -23,19 +23,22 @@ import (
 type siteKind int
 
 const (
-	siteSkills siteKind = iota // skills.md only
-	siteMCP                    // mcp.json only (docs-site shape: 2 servers, 3 tools)
-	siteBoth                   // skills.md and mcp.json
-	siteIndex                  // skills.md and a v0.2.0 skills index (3 skills)
-	siteLegacy                 // a legacy v0.1.0 index only (1 skill)
-	siteNone                   // 404 everywhere
-	siteHTML                   // an HTML page with status 200 everywhere
-	siteError                  // 500 everywhere
-	siteSlow                   // skills.md, every answer delayed by fleet.slow
-	siteHang                   // never answers (until the client gives up)
+	siteSkills   siteKind = iota // skills.md only
+	siteMCP                      // mcp.json only (docs-site shape: 2 servers, 3 tools)
+	siteBoth                     // skills.md and mcp.json
+	siteIndex                    // skills.md and a v0.2.0 skills index (3 skills)
+	siteLegacy                   // a legacy v0.1.0 index only (1 skill)
+	siteNone                     // 404 everywhere
+	siteHTML                     // an HTML page with status 200 everywhere
+	siteError                    // 500 everywhere
+	siteSlow                     // skills.md, every answer delayed by fleet.slow
+	siteHang                     // never answers (until the client gives up)
+	siteMCPError                 // skills.md, and mcp.json answers 500
+	siteRedirect                 // skills.md redirects to another origin; the rest is 404
+	siteOddType                  // skills.md served as application/octet-stream
 )
 
-var siteNames = [...]string{"skills", "mcp", "both", "index", "legacy", "none", "html", "error", "slow", "hang"}
+var siteNames = [...]string{"skills", "mcp", "both", "index", "legacy", "none", "html", "error", "slow", "hang", "mcp-error", "redirect", "odd-type"}
 
 func (k siteKind) String() string { return siteNames[k] }
 
@@ -143,7 +146,13 @@ func (f *fleet) serve(w http.ResponseWriter, r *http.Request, fx map[string][]by
 		return
 	}
 	switch p := r.URL.Path; {
-	case p == "/.well-known/skills.md" && (k == siteSkills || k == siteBoth || k == siteIndex || k == siteSlow):
+	case p == "/.well-known/mcp.json" && k == siteMCPError:
+		http.Error(w, "boom", http.StatusInternalServerError)
+	case p == "/.well-known/skills.md" && k == siteRedirect:
+		http.Redirect(w, r, "http://127.0.0.1:1/.well-known/skills.md", http.StatusFound)
+	case p == "/.well-known/skills.md" && k == siteOddType:
+		send("application/octet-stream", "skills.md")
+	case p == "/.well-known/skills.md" && (k == siteMCPError || k == siteSkills || k == siteBoth || k == siteIndex || k == siteSlow):
 		send("text/markdown; charset=utf-8", "skills.md")
 	case p == "/.well-known/mcp.json" && (k == siteMCP || k == siteBoth):
 		send("application/json", "mcp.json")
@@ -220,6 +229,10 @@ func checkKind(t *testing.T, l scanLine, k siteKind) {
 		siteError:  {skillsSt: 500, mcpSt: 500, ixS: 500, errors: true},
 		siteSlow:   {skills: true, skillsSt: 200, mcpSt: 404, ixS: 404},
 		siteHang:   {errors: true},
+
+		siteMCPError: {skills: true, skillsSt: 200, mcpSt: 500, ixS: 404, errors: true},
+		siteRedirect: {skillsSt: 302, mcpSt: 404, ixS: 404, errors: true},
+		siteOddType:  {skills: true, skillsSt: 200, mcpSt: 404, ixS: 404},
 	}[k]
 	r := l.scanResult
 	got := want{
@@ -240,6 +253,14 @@ func checkKind(t *testing.T, l scanLine, k siteKind) {
 		t.Errorf("%s: skills_index = %+v, want legacy v0.1.0 with 1 skill", l.Origin, r.SkillsIndex)
 	case k == siteHang && !strings.Contains(r.Error, "timed out"):
 		t.Errorf("%s: error = %q, want a timeout", l.Origin, r.Error)
+	case k == siteMCPError && !strings.Contains(r.MCPJSON.Error, "500"):
+		t.Errorf("%s: mcp_json.error = %q, want the 500", l.Origin, r.MCPJSON.Error)
+	case k == siteRedirect && (!strings.Contains(r.SkillsMD.Error, "another origin") || r.Error != ""):
+		t.Errorf("%s: skills_md.error = %q, error = %q, want the refused redirect on skills_md", l.Origin, r.SkillsMD.Error, r.Error)
+	case k == siteOddType && r.Warnings != 1:
+		t.Errorf("%s: %d warnings, want 1 (content type)", l.Origin, r.Warnings)
+	case k != siteOddType && r.Warnings != 0:
+		t.Errorf("%s (%s): %d warnings, want 0", l.Origin, k, r.Warnings)
 	}
 	if r.ScannedAt == "" {
 		t.Errorf("%s: no scanned_at", l.Origin)
@@ -256,7 +277,8 @@ func runScan(t *testing.T, input string, args ...string) (code int, stdout, stde
 
 func TestScanFields(t *testing.T) {
 	t.Parallel()
-	kinds := []siteKind{siteSkills, siteMCP, siteBoth, siteIndex, siteLegacy, siteNone, siteHTML, siteError, siteSlow, siteHang}
+	kinds := []siteKind{siteSkills, siteMCP, siteBoth, siteIndex, siteLegacy, siteNone, siteHTML,
+		siteError, siteSlow, siteHang, siteMCPError, siteRedirect, siteOddType}
 	f := startFleet(t, 1, 4, kinds, 300*time.Millisecond)
 	var in strings.Builder
 	in.WriteString("# a comment, then a blank line\n\n")
@@ -694,5 +716,24 @@ func TestScanInterrupt(t *testing.T) {
 	lines := readResults(t, out)
 	if m := byKey(t, lines); len(lines) != len(kinds) || len(m) != len(kinds) {
 		t.Fatalf("after resume: %d lines, %d origins, want %d each", len(lines), len(m), len(kinds))
+	}
+}
+
+// TestScanOutputNotRegular writes to a device: nothing is read back from it for a
+// resume (/dev/full would never end), and a failed write is an error, exit 1, that
+// stops the scan.
+func TestScanOutputNotRegular(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	f := startFleet(t, 12, 4, []siteKind{siteSkills, siteNone, siteMCP}, 0)
+	code, _, stderr := runScan(t, strings.Join(f.origins, "\n"), "--output", "/dev/full", "--quiet")
+	if code != exitFailure || !strings.Contains(stderr, "writing results") {
+		t.Errorf("--output /dev/full: exit %d, stderr %q; want %d and a write error", code, stderr, exitFailure)
+	}
+	code, _, stderr = runScan(t, strings.Join(f.origins, "\n"), "--output", os.DevNull, "--quiet")
+	if code != 0 {
+		t.Errorf("--output %s: exit %d, stderr %q", os.DevNull, code, stderr)
 	}
 }
