@@ -151,11 +151,22 @@ const caFileEnv = "WELLKNOWN_CA_FILE"
 // allowed (http://localhost:8080 is fine on a command line) and consent goes through
 // a.consent. opts may be nil; it is copied. Fields already set in opts are kept.
 func (a *app) client(opts *discovery.Options) (*discovery.Client, error) {
+	return a.clientFor(opts, true)
+}
+
+// publicClient is client for origins the person did not type (read from files
+// that came with a cloned repository, say): private and loopback origins are
+// refused, unless allowPrivate says the person asked for them.
+func (a *app) publicClient(opts *discovery.Options, allowPrivate bool) (*discovery.Client, error) {
+	return a.clientFor(opts, allowPrivate)
+}
+
+func (a *app) clientFor(opts *discovery.Options, allowPrivate bool) (*discovery.Client, error) {
 	var o discovery.Options
 	if opts != nil {
 		o = *opts
 	}
-	o.AllowPrivateOrigins = true
+	o.AllowPrivateOrigins = allowPrivate
 	if o.Consent == nil {
 		o.Consent = a.consent()
 	}

@@ -37,6 +37,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -182,10 +184,13 @@ on the terminal).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			names := args[1:]
-			for _, n := range names {
+			var names []string
+			for _, n := range args[1:] {
 				if err := checkSkillName(n); err != nil {
 					return usageError{err}
+				}
+				if !slices.Contains(names, n) {
+					names = append(names, n)
 				}
 			}
 			base, err := sc.base(a)
@@ -245,8 +250,17 @@ func (in *installer) install(ctx context.Context, names []string) []skillResult 
 	}
 	// Decide before any download which skills to fetch: a refusal costs no request.
 	todo := make([]bool, len(entries))
+	seen := map[string]bool{}
 	for i, e := range entries {
 		r := in.precheck(e, names, i)
+		if e != nil && r.Status == "" && seen[e.Name] {
+			// Listed twice by the index: one folder, one install (GetSkill uses the
+			// index's first entry of that name).
+			r.Status, r.Message = statusRefused, "the index lists this name more than once; only its first entry is installed"
+		}
+		if e != nil {
+			seen[e.Name] = true
+		}
 		results = append(results, r)
 		todo[i] = r.Status == ""
 	}
@@ -354,8 +368,15 @@ func (in *installer) place(sk *discovery.Skill, r skillResult, replace bool) ski
 		Digest: sk.Entry.Digest, Verified: sk.Verified, InstalledAt: time.Now().UTC().Truncate(time.Second),
 		Tool: "wellknown/" + discovery.Version}
 	files := skillFiles(sk.Files)
-	rec.Files = filesJSON(files)
 	for _, f := range files {
+		// The archive reader refuses names that could escape; a name that would print
+		// as something else (control, format or bidi characters) is refused here, since
+		// people and agents list these folders.
+		if !printableName(f.Path) {
+			r.Status, r.Message = statusRefused, fmt.Sprintf("file name %q has control or format characters; nothing written", clean(f.Path, 256))
+			return r
+		}
+		rec.Files = append(rec.Files, fileJSON{Path: f.Path, Size: int64(len(f.Data)), Digest: agentskills.Digest(f.Data)})
 		rec.Size += int64(len(f.Data))
 	}
 	if err := writeSkill(in.dir, sk.Entry.Name, files, rec, replace); err != nil {
@@ -365,7 +386,7 @@ func (in *installer) place(sk *discovery.Skill, r skillResult, replace bool) ski
 		}
 		return r
 	}
-	r.Status, r.Files, r.Verified = statusInstalled, rec.Files, sk.Verified
+	r.Status, r.Files, r.Verified = statusInstalled, filesJSON(files), sk.Verified
 	if replace {
 		r.Status = statusReplaced
 	}
@@ -378,6 +399,20 @@ func (in *installer) place(sk *discovery.Skill, r skillResult, replace bool) ski
 	}
 	r.Message = strings.Join(notes, "; ")
 	return r
+}
+
+// printableName reports whether a file name is valid UTF-8 without control, format or
+// bidi characters.
+func printableName(name string) bool {
+	if !utf8.ValidString(name) {
+		return false
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
+			return false
+		}
+	}
+	return true
 }
 
 // skillFiles returns the files with SKILL.md named exactly so (a v0.1.0 index may list

@@ -126,9 +126,9 @@ func skillText(name, desc, body string) []byte {
 type member struct {
 	name string
 	body string
-	typ  byte  // 0: regular file
+	typ  byte   // 0: regular file
 	link string // link target
-	zero int64 // this many zero bytes instead of body (a bomb)
+	zero int64  // this many zero bytes instead of body (a bomb)
 }
 
 func tarGz(t *testing.T, ms ...member) []byte {
@@ -399,12 +399,18 @@ func TestSkillsInstallV010(t *testing.T) {
 	if err != nil || rec.Verified || rec.IndexVersion != "0.1.0" || rec.Digest != "" {
 		t.Errorf("record = %+v, %v", rec, err)
 	}
+	// The record names a loopback origin: a planted record must not make update reach
+	// into the private network unless the person says so.
+	before := s.hits.Load()
+	if r := wk(t, s, dir, "skills", "update"); r.code == 0 || !strings.Contains(r.stdout+r.stderr, "private") || s.hits.Load() != before {
+		t.Errorf("update of a loopback origin without --allow-private (%d requests):\n%s", s.hits.Load()-before, r)
+	}
 	// update compares the files themselves: unchanged, then updated.
-	if r := wk(t, s, dir, "skills", "update"); r.code != 0 || !strings.Contains(r.stdout, statusUnchanged) {
+	if r := wk(t, s, dir, "skills", "update", "--allow-private"); r.code != 0 || !strings.Contains(r.stdout, statusUnchanged) {
 		t.Errorf("update of an unchanged v0.1.0 skill:\n%s", r)
 	}
 	s.set("/.well-known/skills/invoice-check/references/RULES.md", []byte("# Rules\n\nNew rules.\n"), "text/markdown")
-	if r := wk(t, s, dir, "skills", "update"); r.code != 0 || !strings.Contains(r.stdout, statusUpdated) {
+	if r := wk(t, s, dir, "skills", "update", "--allow-private"); r.code != 0 || !strings.Contains(r.stdout, statusUpdated) {
 		t.Errorf("update of a changed v0.1.0 skill:\n%s", r)
 	}
 }
@@ -438,6 +444,9 @@ func TestSkillsHostile(t *testing.T) {
 		{"tampered digest", func(t *testing.T, _ string) []byte {
 			return tarGz(t, member{name: "SKILL.md", body: md})
 		}, agentskills.Digest([]byte("the published content")), "digest mismatch"},
+		{"escape sequence in a file name", func(t *testing.T, _ string) []byte {
+			return tarGz(t, member{name: "SKILL.md", body: md}, member{name: "notes\x1b]0;PWNED\x07.md", body: "x"})
+		}, "", "control or format characters"},
 		{"reserved record name", func(t *testing.T, _ string) []byte {
 			return tarGz(t, member{name: "SKILL.md", body: md}, member{name: recordFile, body: `{"format":1,"name":"evil","origin":"https://attacker.example"}`})
 		}, "", "reserves"},
@@ -505,7 +514,7 @@ func TestSkillsUpdate(t *testing.T) {
 	skills := filepath.Join(dir, ".codex", "skills")
 	oldDigest := agentskills.Digest(invoiceMD)
 
-	r := wk(t, s, dir, "skills", "update")
+	r := wk(t, s, dir, "skills", "update", "--allow-private")
 	if r.code != 0 || strings.Count(r.stdout, statusUnchanged) != 2 {
 		t.Errorf("update with nothing changed:\n%s", r)
 	}
@@ -514,7 +523,7 @@ func TestSkillsUpdate(t *testing.T) {
 	s.reset()
 	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: "v2", URL: "invoice-check/SKILL.md"}},
 		map[string][]byte{"invoice-check": newMD})
-	r = wk(t, s, dir, "skills", "update", "--json")
+	r = wk(t, s, dir, "skills", "update", "--allow-private", "--json")
 	var res struct{ Results []skillResult }
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 0 {
 		t.Fatalf("update: %v\n%s", err, r)
@@ -545,18 +554,18 @@ func TestSkillsUpdate(t *testing.T) {
 	s.reset()
 	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: "v3", URL: "invoice-check/SKILL.md"}},
 		map[string][]byte{"invoice-check": v3})
-	r = wk(t, s, dir, "skills", "update", "invoice-check")
+	r = wk(t, s, dir, "skills", "update", "--allow-private", "invoice-check")
 	if r.code != exitFailure || !strings.Contains(r.stdout, "changed since install") {
 		t.Errorf("update of an edited skill:\n%s", r)
 	}
 	if got := mustRead(t, edited); got != "my own edits\n" {
 		t.Errorf("edits overwritten: %q", got)
 	}
-	r = wk(t, s, dir, "skills", "update", "invoice-check", "--force")
+	r = wk(t, s, dir, "skills", "update", "--allow-private", "invoice-check", "--force")
 	if r.code != 0 || !strings.Contains(r.stdout, statusUpdated) || mustRead(t, edited) != string(v3) {
 		t.Errorf("update --force:\n%s", r)
 	}
-	if r := wk(t, s, dir, "skills", "update", "absent"); r.code != exitFailure {
+	if r := wk(t, s, dir, "skills", "update", "--allow-private", "absent"); r.code != exitFailure {
 		t.Errorf("update of a skill not installed:\n%s", r)
 	}
 }

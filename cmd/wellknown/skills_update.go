@@ -69,7 +69,7 @@ func installedSkills(folders, names []string) ([]installedSkill, []skillResult) 
 
 func skillsUpdateCommand(a *app) *cobra.Command {
 	var sc scopeFlags
-	var force, asJSON bool
+	var force, asJSON, allowPrivate bool
 	cmd := &cobra.Command{
 		Use:   "update [NAME...]",
 		Short: "Re-read the origins of installed skills and reinstall those whose digest changed",
@@ -106,7 +106,10 @@ their skills are fetched and compared file by file.`,
 				a.notef("no skills installed by wellknown in %s", clean(fmt.Sprint(folders), 1024))
 				return nil
 			}
-			c, err := a.client(nil)
+			// The origins come from .wellknown.json files, which anyone who wrote to
+			// this folder (a cloned repository) could have planted: a private or
+			// loopback origin needs --allow-private.
+			c, err := a.publicClient(nil, allowPrivate)
 			if err != nil {
 				return err
 			}
@@ -117,6 +120,7 @@ their skills are fetched and compared file by file.`,
 	sc.add(cmd, "only this agent's skills folder; default: every agent's")
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace skills even when their files were changed since install")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&allowPrivate, "allow-private", false, "let recorded origins that are private or loopback (localhost, 10.x...) be contacted")
 	return cmd
 }
 
@@ -170,7 +174,7 @@ func updateSkills(ctx context.Context, a *app, c *discovery.Client, installed []
 			results = append(results, fetchFailure(r, err))
 			continue
 		}
-		if e.Digest == "" && slices.Equal(filesJSON(skillFiles(sk.Files)), rec.Files) {
+		if e.Digest == "" && sameFiles(skillFiles(sk.Files), rec.Files) {
 			r.Status = statusUnchanged // v0.1.0: same files, same bytes
 			results = append(results, r)
 			continue
@@ -187,6 +191,20 @@ func updateSkills(ctx context.Context, a *app, c *discovery.Client, installed []
 		results = append(results, r)
 	}
 	return results
+}
+
+// sameFiles reports whether files are exactly the recorded ones: same paths, in the
+// same order, same sizes and digests.
+func sameFiles(files []agentskills.File, rec []fileJSON) bool {
+	if len(files) != len(rec) {
+		return false
+	}
+	for i, f := range files {
+		if f.Path != rec[i].Path || int64(len(f.Data)) != rec[i].Size || agentskills.Digest(f.Data) != rec[i].Digest {
+			return false
+		}
+	}
+	return true
 }
 
 // localSkillJSON is one skill of "skills local --json".
