@@ -85,6 +85,7 @@ type Fetch struct {
 	Attempts   int       // requests sent, retries included; 0 for a fresh cache hit
 	Cause      error     // for SourceStale: the failure that forced the last good copy
 	SavedAt    time.Time // for SourceStale: when the copy served was fetched
+	Err        error     // Structured: why this document could not be used while the other one was (also a WarnFetch warning); nil otherwise
 }
 
 // Warning is a diagnostic about a discovery: nothing failed, but the caller or the user
@@ -279,9 +280,12 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 		}
 		return nil, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, SkillsPath, MCPPath)
 	}
-	for _, f := range []outcome[struct{}]{{fetch: skills.fetch, err: skills.err}, {fetch: mcp.fetch, err: mcp.err}} {
+	for i, f := range []outcome[struct{}]{{fetch: skills.fetch, err: skills.err}, {fetch: mcp.fetch, err: mcp.err}} {
 		if f.err != nil {
 			d.Warnings = append(d.Warnings, Warning{Code: WarnFetch, URL: f.fetch.URL, Message: f.err.Error()})
+			if i < len(d.Fetches) {
+				d.Fetches[i].Err = f.err
+			}
 		}
 	}
 	if pointed == nil && skills.err == nil && mcp.err == nil {

@@ -60,6 +60,10 @@ func TestRoughEdges(t *testing.T) {
 		if !hasCode(d, discovery.WarnFetch) {
 			t.Errorf("no fetch warning: %v", d.Warnings)
 		}
+		var herr *discovery.HTTPError
+		if len(d.Fetches) != 2 || d.Fetches[0].Err != nil || !errors.As(d.Fetches[1].Err, &herr) || herr.StatusCode != 500 {
+			t.Errorf("Fetches = %+v, want the mcp.json fetch to carry its HTTP 500", d.Fetches)
+		}
 	})
 	t.Run("a nil context is an error, not a panic", func(t *testing.T) {
 		t.Parallel()

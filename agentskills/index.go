@@ -96,7 +96,8 @@ type rawEntry struct {
 	Digest      rawDigest       `json:"digest"`
 	SHA256      string          `json:"sha256"` // a bare hex digest, seen instead of "digest"
 	Files       json.RawMessage `json:"files"`
-	Path        string          `json:"path"` // a v0.1 skill folder, seen instead of "files"
+	Path        string          `json:"path"`  // a v0.1 skill folder, seen instead of "files"
+	Entry       string          `json:"entry"` // the skill's Markdown file, seen instead of "files"
 }
 
 // ParseIndex parses a skills index fetched from indexURL. It decides the version from
@@ -179,6 +180,9 @@ func anyFiles(entries []json.RawMessage, mode Mode) bool {
 		if len(e.Files) > 0 || e.v020Shaped() || mode != Strict && folderPath(name, e.Path) {
 			return true
 		}
+		if ref, _ := e.skillFileRef(name); mode != Strict && ref != "" {
+			return true
+		}
 	}
 	return false
 }
@@ -214,8 +218,11 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 		ix.diag(Warning, "name", at, msg)
 	}
 	if desc == "" {
-		ix.diag(Error, "description", at, "entry "+quoteDoc(name)+" has no description; skipped")
-		return IndexEntry{}, false
+		if mode == Strict {
+			ix.diag(Error, "description", at, "entry "+quoteDoc(name)+" has no description; skipped")
+			return IndexEntry{}, false
+		}
+		ix.diag(Warning, "description", at, "entry "+quoteDoc(name)+" has no description")
 	}
 	if l := utf8.RuneCountInString(desc); l > MaxDescriptionLen {
 		if mode == Strict {
@@ -227,6 +234,13 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 	out := IndexEntry{Name: name, Description: desc, Type: TypeSkillMD}
 
 	version := ix.Version
+	if version == V010 && len(e.Files) == 0 && !e.v020Shaped() && mode != Strict {
+		// {"url": ".../SKILL.md"}, {"path": "/skills/x/SKILL.md"}, {"entry": "/skills.md"}:
+		// the skill's Markdown file named directly, with no digest to verify it.
+		if ref, key := e.skillFileRef(name); ref != "" {
+			return ix.directEntry(at, out, base, ref, key)
+		}
+	}
 	if version == V010 && len(e.Files) == 0 && e.v020Shaped() {
 		if mode == Strict {
 			ix.diag(Error, "version", at, "v0.2.0-shaped entry in an index without $schema; skipped")
@@ -271,13 +285,19 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 			ix.diag(Warning, "files", at, "entry "+quoteDoc(name)+" names its folder in \"path\" instead of listing \"files\"; read as [\"SKILL.md\"]")
 			raw = json.RawMessage(`["SKILL.md"]`)
 		}
-		files, ok := ix.files(at, name, raw, base, version == V020Interim, mode)
+		digests := version == V020Interim
+		if digests && mode != Strict && stringList(raw) {
+			// "version": "0.2.0" beside v0.1.0 file lists (paths, no digests).
+			ix.diag(Warning, "files", at+"/files", "entry "+quoteDoc(name)+" lists plain paths in an interim index; read as v0.1.0 files, without digests")
+			digests = false
+		}
+		files, ok := ix.files(at, name, raw, base, digests, mode)
 		if !ok {
 			return IndexEntry{}, false
 		}
 		out.Files = files
 		out.URL = files[0].URL
-		if version == V020Interim {
+		if digests {
 			out.Digest = files[0].Digest
 		}
 	}

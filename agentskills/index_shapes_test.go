@@ -35,6 +35,19 @@ var indexShapes = []struct {
 		strict: "gpu-orchestration=/.well-known/skills/gpu-orchestration/skill.md", strictDiags: "files"},
 	{file: "index-v010-path-folder.json", lenient: "cloud-cli=/.well-known/skills/cloud-cli/SKILL.md pm=/.well-known/skills/pm/SKILL.md",
 		lenientDiags: "files,files", strictErr: agentskills.ErrNotIndex},
+	// Round 4: an entry without a description (read, with a warning, in Lenient mode).
+	{file: "index4-no-description.json",
+		lenient:      "note-writer=/.well-known/skills/note-writer/SKILL.md weekly-digest=/.well-known/skills/weekly-digest/SKILL.md",
+		lenientDiags: "description", strict: "weekly-digest=/.well-known/skills/weekly-digest/SKILL.md", strictDiags: "description"},
+	// Round 4: the skill file named in "url", "path" or "entry" instead of "files" (no
+	// digest); a URL that is not a SKILL.md is not read as one.
+	{file: "index4-skill-file-named.json",
+		lenient:      "task-runner=https://cdn.acme.dev/skills/task-runner/SKILL.md pay-router=/skills/pay-router/SKILL.md passport=/skills.md",
+		lenientDiags: "files,files,files,files", strictErr: agentskills.ErrNotIndex},
+	// Round 4: "version": "0.2.0" with v0.1.0 string file lists under group folders.
+	{file: "index4-interim-grouped-files.json",
+		lenient:      "acme-refunds=/.well-known/skills/acme-refunds/SKILL.md acme-webhooks=/.well-known/skills/acme-webhooks/SKILL.md",
+		lenientDiags: "files,files,files,files", strictDiags: "files,files"},
 	// Another schema altogether (no v0.2.0 shape, no agentskills.io identifier): refused in both modes.
 	{file: "index-schema-other.json", lenientErr: agentskills.ErrUnknownSchema, strictErr: agentskills.ErrUnknownSchema},
 }

@@ -2,6 +2,8 @@ package agentskills_test
 
 import (
 	"errors"
+	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,6 +151,57 @@ func TestIndexRules(t *testing.T) {
 	}
 }
 
+// indexSeeds adds every index fixture and every index of the shared corpus.
+func indexSeeds(f *testing.F) {
+	for _, pattern := range []string{"testdata/index*.json", "../../shared/corpus/skillsindex/*.json"} {
+		files, _ := filepath.Glob(pattern)
+		for _, p := range files {
+			if data, err := os.ReadFile(p); err == nil && len(data) < 64<<10 {
+				f.Add(data, false)
+				f.Add(data, true)
+			}
+		}
+	}
+	f.Add([]byte(`{"skills": [{"name": "a", "url": "/a/SKILL.md"}, {"name": "b", "entry": "/b.md", "path": "x/b/SKILL.md"}]}`), false)
+	f.Add([]byte(`{"version": "0.2.0", "skills": [{"name": "a", "files": ["g/a/SKILL.md", "g/a/r.md", "other.md"]}]}`), false)
+}
+
+func loopback(h string) bool {
+	a, err := netip.ParseAddr(h)
+	return h == "localhost" || err == nil && a.Unmap().IsLoopback()
+}
+
+// FuzzParseIndex: no panic; every entry read has a name and an absolute URL that is
+// https (http only on loopback) without userinfo, its first file is that URL, and any
+// digest is well formed. Strict mode never reads an entry without a description.
+func FuzzParseIndex(f *testing.F) {
+	indexSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
+		mode := agentskills.Lenient
+		if strict {
+			mode = agentskills.Strict
+		}
+		ix, err := agentskills.ParseIndex(data, legacyIndexURL, mode)
+		if err != nil {
+			return
+		}
+		for _, e := range ix.Skills {
+			u, perr := url.Parse(e.URL)
+			switch {
+			case e.Name == "", perr != nil, u.User != nil, u.Host == "",
+				u.Scheme != "https" && !(u.Scheme == "http" && loopback(u.Hostname())):
+				t.Fatalf("bad entry URL %+v", e)
+			case e.Digest != "" && !agentskills.ValidDigest(e.Digest):
+				t.Fatalf("bad digest %+v", e)
+			case len(e.Files) > 0 && e.Files[0].URL != e.URL:
+				t.Fatalf("first file is not the entry URL %+v", e)
+			case strict && strings.TrimSpace(e.Description) == "":
+				t.Fatalf("strict read an entry without description %+v", e)
+			}
+		}
+	})
+}
+
 // FuzzParseLegacy: the draft readers never panic, and what they return is inside the
 // limits they promise (skill:// SKILL.md URIs, well-formed digests or none).
 func FuzzParseLegacy(f *testing.F) {
@@ -159,6 +212,13 @@ func FuzzParseLegacy(f *testing.F) {
 		`{"skills": null}`, `[]`, ``,
 	} {
 		f.Add([]byte(s))
+	}
+	if files, _ := filepath.Glob("testdata/index*.json"); len(files) > 0 {
+		for _, p := range files {
+			if data, err := os.ReadFile(p); err == nil {
+				f.Add(data)
+			}
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		entries, _, _ := agentskills.ParseLegacyIndex(data)

@@ -95,21 +95,24 @@ func folderPath(name, p string) bool {
 	return p == name || p == name+"/" || p == name+"/"+SkillFile || p == SkillFile
 }
 
-// stripFolder removes a leading "<name>/" from v0.1 file paths when the list has no
-// SKILL.md of its own but a "<name>/SKILL.md" (the paths were written from the
-// skills folder, not the skill's folder), with a warning.
+// stripFolder removes a leading "<name>/", or "<group>/.../<name>/", from v0.1 file
+// paths when the list has no SKILL.md of its own but a "<prefix><name>/SKILL.md" (the
+// paths were written from the skills folder or a folder of groups, such as
+// "workflows/<name>/SKILL.md", not from the skill's folder), with a warning. Only files
+// under that prefix lose it; the others stay as written.
 func (ix *Index) stripFolder(at, name string, list []IndexFile) {
-	prefix := name + "/"
-	found := false
+	prefix := ""
 	for _, f := range list {
-		switch f.Path {
-		case SkillFile, lowerSkillFile:
+		switch {
+		case f.Path == SkillFile || f.Path == lowerSkillFile:
 			return
-		case prefix + SkillFile, prefix + lowerSkillFile:
-			found = true
+		case prefix == "" && (f.Path == name+"/"+SkillFile || f.Path == name+"/"+lowerSkillFile):
+			prefix = name + "/"
+		case prefix == "" && (strings.HasSuffix(f.Path, "/"+name+"/"+SkillFile) || strings.HasSuffix(f.Path, "/"+name+"/"+lowerSkillFile)):
+			prefix = f.Path[:strings.LastIndex(f.Path, "/"+name+"/")+len(name)+2]
 		}
 	}
-	if !found {
+	if prefix == "" {
 		return
 	}
 	for i := range list {
@@ -160,3 +163,41 @@ func mentions02(s string) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// stringList reports a JSON array of strings (v0.1.0 file paths).
+func stringList(raw json.RawMessage) bool {
+	var fs []string
+	return json.Unmarshal(raw, &fs) == nil && len(fs) > 0
+}
+
+// skillFileRef returns the reference an entry with no "files" gives to its Markdown
+// file, and the key it was under: a "url" or "path" whose last segment is SKILL.md (any
+// case), or an "entry" naming a ".md" file. A "path" naming the skill's own folder is
+// left to folderPath. "" when there is none.
+func (e rawEntry) skillFileRef(name string) (ref, key string) {
+	last := func(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
+	switch {
+	case e.URL != "" && strings.EqualFold(last(e.URL), SkillFile):
+		return e.URL, "url"
+	case e.Path != "" && !folderPath(name, e.Path) && strings.EqualFold(last(e.Path), SkillFile):
+		return e.Path, "path"
+	case e.Entry != "" && strings.HasSuffix(strings.ToLower(e.Entry), ".md"):
+		return e.Entry, "entry"
+	}
+	return "", ""
+}
+
+// directEntry reads an entry that names its Markdown file directly (see
+// skillFileRef), resolved against the index URL, with a warning: it has no digest,
+// so, as with v0.1.0, nothing verifies what is fetched.
+func (ix *Index) directEntry(at string, out IndexEntry, base *url.URL, ref, key string) (IndexEntry, bool) {
+	u, why := resolveArtifact(base, ref)
+	if why != "" {
+		ix.diag(Error, "url", at, "entry "+quoteDoc(out.Name)+": "+why+"; skipped")
+		return IndexEntry{}, false
+	}
+	ix.diag(Warning, "files", at, "entry "+quoteDoc(out.Name)+" names its skill file in \""+key+"\" instead of listing \"files\" (and gives no digest); read as its SKILL.md")
+	out.URL = u
+	out.Files = []IndexFile{{Path: SkillFile, URL: u}}
+	return out, true
+}

@@ -50,9 +50,16 @@ func flatURL(v map[string]any) (ptr, u string) {
 			return "/" + f.key, s
 		}
 	}
-	for _, k := range []string{"endpoint", "server", "remote", "connection"} {
-		if s := str(v[k], "url"); s != "" {
-			return "/" + k + "/url", s
+	for _, k := range []string{"endpoint", "server", "remote", "connection", "gateway"} {
+		o, ok := v[k].(map[string]any)
+		if !ok {
+			continue
+		}
+		// {"server": {"transport": "sse", "endpoint": url}}: the keys of a server entry.
+		for _, ek := range entryURLKeys {
+			if s := str(o, ek); s != "" && !launcherLine(s) {
+				return "/" + k + "/" + ek, s
+			}
 		}
 	}
 	if s := transportURL(v["transport"]); s != "" {
@@ -63,6 +70,11 @@ func flatURL(v map[string]any) (ptr, u string) {
 	}
 	if s := str(v, "url"); s != "" && (has(v, "transport") || has(v, "transports") || mcpToolList(v["tools"]) && mcpLikeURL(s) || mcpPathURL(s)) {
 		return "/url", s
+	}
+	// {"path": "/functions/v1/mcp", "mcp": {...}}: a path on the document's origin whose
+	// segments name MCP (relative: kept with a warning, see Resolve).
+	if s := str(v, "path"); strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//") && mcpPathURL(s) {
+		return "/path", s
 	}
 	return "", ""
 }
@@ -139,16 +151,20 @@ func (r *reader) card(v map[string]any) {
 	r.serverList("/mcpServers", v["mcpServers"], base)
 	r.serverList("/servers", v["servers"], base)
 	if ptr, u := flatURL(v); u != "" {
-		s := base
-		s.URL = u
-		s.Transport = r.flatTransport(ptr, v)
-		r.addServer("", ptr, s)
+		if why := notMCPStatement(v); why != "" && genericURLKey(ptr) {
+			r.warn(ptr, "the document says it is not an MCP server ("+why+"); "+quoteURL(u)+" is not read as an MCP endpoint")
+		} else {
+			s := base
+			s.URL = u
+			s.Transport = r.flatTransport(ptr, v)
+			r.addServer("", ptr, s)
+		}
 	}
 	for _, k := range []string{"endpoints", "transports", "transport", "connections"} {
 		r.endpoints("/"+k, v[k], base)
 	}
 	r.deploymentURLs(v, base)
-	r.installURLs(v, base)
+	r.installURLs("", v, base)
 	if list, ok := v["companion_servers"].([]any); ok {
 		r.entries("/companion_servers", list, Server{Auth: base.Auth})
 	}
@@ -186,8 +202,15 @@ var installTransportKeys = []string{"http", "streamable_http", "streamable-http"
 // installURLs reads the remote endpoint an install object gives beside its local
 // commands. Only a key naming an MCP transport counts, and only an absolute URL: a
 // command line or a host name is not an endpoint.
-func (r *reader) installURLs(v map[string]any, base Server) {
+func (r *reader) installURLs(at string, v map[string]any, base Server) {
 	for _, k := range []string{"install", "installation"} {
+		if line, ok := v[k].(string); ok { // "claude mcp add --transport http name https://x/mcp"
+			if _, u := claudeAdd(line); u != "" {
+				s := base
+				s.URL, s.Transport = u, r.transport(at+"/"+k, claudeTransport(line))
+				r.addServer(at, at+"/"+k, s)
+			}
+		}
 		in, ok := v[k].(map[string]any)
 		if !ok {
 			continue
@@ -199,7 +222,7 @@ func (r *reader) installURLs(v map[string]any, base Server) {
 			}
 			s := base
 			s.URL, s.Transport = u, normalizeTransport(tk)
-			r.addServer("", "/"+k+"/"+pointerToken(tk), s)
+			r.addServer(at, at+"/"+k+"/"+pointerToken(tk), s)
 		}
 	}
 }
@@ -212,9 +235,11 @@ func (r *reader) flatTransport(ptr string, v map[string]any) Transport {
 			return f.transport
 		}
 	}
-	if strings.HasPrefix(ptr, "/server/") || strings.HasPrefix(ptr, "/remote/") || strings.HasPrefix(ptr, "/endpoint/") || strings.HasPrefix(ptr, "/connection/") {
+	if strings.HasPrefix(ptr, "/server/") || strings.HasPrefix(ptr, "/remote/") || strings.HasPrefix(ptr, "/endpoint/") ||
+		strings.HasPrefix(ptr, "/connection/") || strings.HasPrefix(ptr, "/gateway/") {
 		o := dig(v, strings.Split(ptr, "/")[1])
-		if t := r.transport(strings.TrimSuffix(ptr, "/url")+"/transport", firstOf(o.(map[string]any), "transport", "type", "protocol")); t != TransportUnknown {
+		objPtr := ptr[:strings.LastIndexByte(ptr, '/')]
+		if t := r.transport(objPtr+"/transport", firstOf(o.(map[string]any), "transport", "type", "protocol")); t != TransportUnknown {
 			return t
 		}
 	}
@@ -317,6 +342,10 @@ func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
 		}
 		r.addServer(ptr, urlPtr, s)
 	}
+	// {"install": {"npm": ..., "remote": url}}: the same server run remotely.
+	remote := s
+	remote.LocalOnly, remote.Transport = false, TransportUnknown
+	r.installURLs(ptr, o, remote)
 	if cmd := localCommand(o); cmd != "" || s.LocalOnly {
 		l := s
 		l.URL, l.LocalOnly, l.Transport = "", true, TransportStdio
@@ -417,6 +446,9 @@ func commandLine(o map[string]any) string {
 			if s := strings.TrimSpace(t); launcherLine(s) {
 				return s
 			}
+			if cmd, _ := claudeAdd(t); cmd != "" {
+				return cmd
+			}
 		case map[string]any: // "stdio": {"command": ...}, or "run": {"npx": "npx -y pkg", "node": "..."}
 			if has(t, "command") || has(t, "commands") {
 				return commandLine(t)
@@ -433,10 +465,29 @@ func commandLine(o map[string]any) string {
 			}
 		}
 	}
-	if p := str(o, "package"); p != "" {
+	if p := str(o, "package"); p != "" && !strings.Contains(p, "://") { // a package page URL is no command
 		return p
 	}
 	return ""
+}
+
+// claudeAdd reads a "claude mcp add" line: the local command after " -- " ("claude mcp
+// add geo -- node ./dist/mcp.js"), or the remote URL of "claude mcp add --transport
+// http name https://x/mcp". Both are "" for any other line.
+func claudeAdd(line string) (cmd, remote string) {
+	f := strings.Fields(line)
+	if len(f) < 4 || f[0] != "claude" || f[1] != "mcp" || f[2] != "add" {
+		return "", ""
+	}
+	if _, after, ok := strings.Cut(line, " -- "); ok {
+		return strings.TrimSpace(after), ""
+	}
+	for _, w := range f[3:] {
+		if strings.HasPrefix(w, "https://") || strings.HasPrefix(w, "http://") {
+			return "", w
+		}
+	}
+	return "", ""
 }
 
 // launchers are the first words of a command line that runs an MCP server locally.
@@ -895,4 +946,18 @@ func stdioTransport(v any) bool {
 		return len(t) > 0
 	}
 	return false
+}
+
+// claudeTransport returns the --transport value of a "claude mcp add" line, or "".
+func claudeTransport(line string) string {
+	f := strings.Fields(line)
+	for i, w := range f {
+		if w == "--transport" && i+1 < len(f) {
+			return f[i+1]
+		}
+		if v, ok := strings.CutPrefix(w, "--transport="); ok {
+			return v
+		}
+	}
+	return ""
 }

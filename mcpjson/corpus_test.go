@@ -105,8 +105,9 @@ func TestCorpus(t *testing.T) {
 			}},
 		"Moddable-Games__moddable-website__wellknown-mcp.json": {shape: mcpjson.ShapeFlat,
 			servers: "Moddable.Games MCP Tools=https://tools.moddable.games/mcp(sse)"},
-		"ashwingopalsamy__site__static-wellknown-mcp.json": {shape: mcpjson.ShapeClientConfig,
-			servers: "Ashwin Gopalsamy Knowledge Graph=https://ashwingopalsamy.in/knowledge.json()"},
+		// Its one "server" URL is a JSON knowledge graph, a document, not an MCP endpoint
+		// (round 4: URLs naming a .json file or a /.well-known/ path are pointers).
+		"ashwingopalsamy__site__static-wellknown-mcp.json": {shape: mcpjson.ShapeClientConfig, servers: ""},
 		"megazear7__heroic-adventures-assistant__static-wellknown-mcp.json": {shape: mcpjson.ShapeFlat,
 			servers: "mcp=/sse(sse)", // relative: kept, with a warning
 			check: func(t *testing.T, d *mcpjson.Document) {

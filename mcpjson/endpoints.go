@@ -43,6 +43,9 @@ func (r *reader) unusable(raw string) string {
 			return "url is the address of this mcp.json document itself, not an MCP endpoint"
 		}
 	}
+	if doc := documentPath(u.Path); doc != "" {
+		return "url is " + doc + ", not an MCP endpoint"
+	}
 	return ""
 }
 
@@ -114,4 +117,19 @@ func endpointKey(raw string) string {
 	}
 	u.Scheme, u.Host, u.Fragment = strings.ToLower(u.Scheme), strings.ToLower(u.Host), ""
 	return strings.TrimSuffix(u.String(), "/")
+}
+
+// documentPath says what document a URL path names, or "": a path under /.well-known/
+// (a server card, a discovery document) or a file with a document extension
+// (".json", ".md"...). An MCP endpoint is neither: such a URL under "url" is a pointer.
+func documentPath(path string) string {
+	p := strings.ToLower(path)
+	switch {
+	case strings.Contains(p, "/.well-known/"):
+		return "a well-known discovery document (" + quote(path) + ")"
+	case strings.HasSuffix(p, ".json"), strings.HasSuffix(p, ".md"), strings.HasSuffix(p, ".yaml"), strings.HasSuffix(p, ".yml"),
+		strings.HasSuffix(p, ".txt"), strings.HasSuffix(p, ".html"):
+		return "a document (" + quote(path) + ")"
+	}
+	return ""
 }

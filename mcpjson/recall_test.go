@@ -78,6 +78,20 @@ var wildCases = map[string]shapeCase{
 	"wild3-install-http": {endpoints: []string{"https://api.iban.acme.dev/mcp"}, local: []string{"npx -y iban-check-mcp"},
 		tools: []string{"validate_iban"}},
 	"wild3-skipped-entry-tools": {tools: []string{"execute"}},
+	// Round 4: the known misses of round 3's held-out set, as classes.
+	"wild4-server-endpoint-transport": {endpoints: []string{"https://quotes.acme.dev/mcp/sse"}, tools: []string{"get_quote", "list_trades"}},
+	"wild4-entry-install-remote":      {endpoints: []string{"https://scan.acme.dev/mcp"}, local: []string{"npx -y scan-mcp"}},
+	"wild4-features-tool":             {local: []string{"uvx net-admin-mcp"}, tools: []string{"list_clients", "list_devices", "get_rules", "add_rule"}},
+	"wild4-package-page-url":          {local: []string{"agenda-mcp"}, tools: []string{"summarize_agenda"}},
+	"wild4-not-mcp-rest":              {tools: []string{"ask_shop"}},
+	// Round 4, classes found in the new survey round.
+	"wild5-gateway": {endpoints: []string{"https://rules.acme.dev/mcp/gdpr-check", "https://rules.acme.dev/mcp/gateway"},
+		local: []string{"gdpr-check-mcp"}},
+	"wild5-path-nested-tools": {endpoints: []string{"/functions/v1/mcp"}, tools: []string{"get_districts", "estimate_rent"}},
+	"wild5-endpoints-tools":   {tools: []string{"search_posts", "get_series"}},
+	"wild5-template":          {tools: []string{"scan_path", "total"}},
+	"wild5-claude-add":        {local: []string{"node ./dist/mcp.js"}},
+	"wild5-claude-add-remote": {endpoints: []string{"https://words.acme.dev/mcp"}},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local
@@ -171,14 +185,15 @@ func TestParseOptions(t *testing.T) {
 			t.Errorf("no warning %q for /servers/%d: %v", why, i, d.Warnings)
 		}
 	}
-	// Without the document URL, loopback and example endpoints are kept (local testing).
+	// Without the document URL, loopback and example endpoints are kept (local testing);
+	// a /.well-known/ document is never an endpoint, known URL or not.
 	d, err = mcpjson.Parse(doc)
-	if err != nil || len(d.Servers) != 5 {
+	if err != nil || len(d.Servers) != 4 {
 		t.Errorf("Parse: %d servers, %v", len(d.Servers), err)
 	}
 	// A local document may list local endpoints.
 	d, err = mcpjson.ParseWithOptions(doc, mcpjson.Options{URL: "http://localhost:3000/.well-known/mcp.json"})
-	if err != nil || len(d.Servers) != 5 {
+	if err != nil || len(d.Servers) != 4 {
 		t.Errorf("local document: %d servers, %v", len(d.Servers), err)
 	}
 	// Non-object JSON is still an error; every object parses.

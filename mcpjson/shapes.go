@@ -49,10 +49,39 @@ func normalize(v map[string]any, opts Options) (*Document, error) {
 			return r.Document, nil
 		}
 	}
+	if why := templateStatement(v); why != "" {
+		// A template or sketch: its URLs and commands are examples, not servers.
+		r.Shape = ShapeNone
+		r.addToolNames(r.topTools(v, ""))
+		r.warn("", "the document says it is a template ("+why+"); nothing in it is a real server, nothing to connect to")
+		return r.Document, nil
+	}
 	r.Shape = detectShape(v)
 	r.card(v)
 	r.finish(v)
 	return r.Document, nil
+}
+
+// templateStatement returns what in the document says it is only a template or
+// sketch ("TEMPLATE ONLY — there is no hosted server at this origin yet"), or "": a
+// "_template" key, or "template" with a statement that no server exists in a
+// top-level note or description.
+func templateStatement(v map[string]any) string {
+	if _, ok := v["_template"]; ok {
+		return "_template is set"
+	}
+	for _, k := range []string{"template", "$comment", "_comment", "note", "notes", "description"} {
+		l := strings.ToLower(str(v, k))
+		if !strings.Contains(l, "template") {
+			continue
+		}
+		for _, ph := range []string{"template only", "no hosted", "not hosted yet", "does not exist yet", "there is no", "placeholder"} {
+			if strings.Contains(l, ph) {
+				return k + " says " + quote(ph)
+			}
+		}
+	}
+	return ""
 }
 
 // detectShape names the shape of a document that is not spec-shaped, checking the
@@ -163,6 +192,9 @@ func noServerStatement(v map[string]any) string {
 			strings.HasPrefix(s, "not_") || strings.HasPrefix(s, "not-") || strings.HasPrefix(s, "no_") || strings.HasPrefix(s, "no-"):
 			return "status is " + quote(str(v, "status"))
 		}
+	}
+	if why := notMCPStatement(v); why != "" {
+		return why
 	}
 	for _, k := range []string{"servers", "mcpServers", "remotes"} {
 		switch t := v[k].(type) {
@@ -418,4 +450,39 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// notMCPPhrases are what a document writes to say that what it describes is not an
+// MCP server (a REST or chat API published at the MCP path).
+var notMCPPhrases = []string{"no mcp transport", "no mcp server", "no mcp endpoint", "not an mcp server",
+	"not an mcp endpoint", "not a mcp server", "is not mcp", "not mcp-compatible", "not mcp compatible",
+	"no native mcp", "does not speak mcp", "doesn't speak mcp", "does not implement mcp", "no mcp support"}
+
+// notMCPStatement returns what in the document says it describes no MCP server, or
+// "": an MCP transport of "none" ("mcp_transport": "none", "transport": {"type":
+// "none"}), or one of notMCPPhrases in a top-level description or note.
+func notMCPStatement(v map[string]any) string {
+	for _, k := range []string{"mcp_transport", "mcpTransport", "transport", "protocol"} {
+		t := firstString(str(v, k), str(v[k], "type"))
+		if strings.EqualFold(t, "none") {
+			return k + " is \"none\""
+		}
+	}
+	for _, k := range []string{"description", "note", "notes", "summary", "mcp", "mcp_status", "mcpStatus", "transport_note"} {
+		l := strings.ToLower(str(v, k))
+		for _, ph := range notMCPPhrases {
+			if strings.Contains(l, ph) {
+				return k + " says " + quote(ph)
+			}
+		}
+	}
+	return ""
+}
+
+// genericURLKey reports a flat card's URL pointer whose key does not itself name MCP
+// ("/endpoint", "/serverUrl", "/url", "/server/url"): a statement that the document
+// is not MCP outweighs it.
+func genericURLKey(ptr string) bool {
+	k := strings.ToLower(ptr[strings.LastIndexByte(ptr, '/')+1:])
+	return !strings.Contains(k, "mcp") && !strings.Contains(k, "sse") && !strings.Contains(k, "streamable")
 }

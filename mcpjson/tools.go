@@ -32,6 +32,26 @@ func (r *reader) topTools(o map[string]any, at string) []string {
 		add([]string{t})
 	}
 	add(methodTools(o["methods"]))
+	// {"endpoints": {"base_url": ..., "tools": [...]}}, {"mcp": {"server": ..., "tools": [...]}}:
+	// a tool list one level down, in an object that describes the same server.
+	for _, k := range []string{"endpoints", "mcp"} {
+		if inner, ok := o[k].(map[string]any); ok && isArray(inner["tools"]) {
+			add(r.toolNames(at+"/"+k+"/tools", inner["tools"]))
+		}
+	}
+	// {"features": {"clients": {"tool": "list_clients"}, "fw": {"tools": [...]}}}
+	if f, ok := o["features"].(map[string]any); ok {
+		for _, k := range sortedKeys(f) {
+			fo, ok := f[k].(map[string]any)
+			if !ok {
+				continue
+			}
+			if t := str(fo, "tool"); t != "" {
+				add([]string{t})
+			}
+			add(r.toolNames(at+"/features/"+pointerToken(k)+"/tools", fo["tools"]))
+		}
+	}
 	return out
 }
 

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/wellknown-dev/discovery/internal/httpx"
@@ -118,23 +121,84 @@ func (s Server) Relation(origin string) Relation {
 func (t Tool) Relation(origin string) Relation { return Relate(origin, t.URL) }
 
 // scanSecrets reports string values that look like credentials, by pointer, without
-// the value (SD-S-7, MD-S-8).
+// the value (SD-S-7, MD-S-8), in pointer order (members by key, elements by index).
+// The walk builds no pointer: one is made only for a finding, which is rare.
 func scanSecrets(v any, at string) []Problem {
-	var out []Problem
+	var s secretScan
+	s.walk(v)
+	if len(s.found) == 0 {
+		return nil
+	}
+	sort.SliceStable(s.found, func(i, j int) bool { return pathLess(s.found[i].path, s.found[j].path) })
+	out := make([]Problem, len(s.found))
+	for i, f := range s.found {
+		var b strings.Builder
+		b.WriteString(at)
+		for _, st := range f.path {
+			b.WriteByte('/')
+			if st.index >= 0 {
+				b.WriteString(strconv.Itoa(st.index))
+			} else {
+				b.WriteString(pointerToken(st.key))
+			}
+		}
+		out[i] = Problem{Pointer: b.String(), Severity: SeverityWarning,
+			Message: "possible " + f.kind + " published in the document (value not shown); remove it and rotate the credential"}
+	}
+	return out
+}
+
+// pathStep is one step of a JSON pointer: an object key, or an array index (>= 0).
+type pathStep struct {
+	key   string
+	index int // -1 for a key
+}
+
+type secretFinding struct {
+	path []pathStep
+	kind string
+}
+
+// secretScan walks a decoded document, keeping the path to the current value.
+type secretScan struct {
+	path  []pathStep
+	found []secretFinding
+}
+
+func (s *secretScan) walk(v any) {
 	switch t := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(t) {
-			out = append(out, scanSecrets(t[k], at+"/"+pointerToken(k))...)
+		for k, e := range t {
+			s.path = append(s.path, pathStep{k, -1})
+			s.walk(e)
+			s.path = s.path[:len(s.path)-1]
 		}
 	case []any:
 		for i, e := range t {
-			out = append(out, scanSecrets(e, fmt.Sprintf("%s/%d", at, i))...)
+			s.path = append(s.path, pathStep{index: i})
+			s.walk(e)
+			s.path = s.path[:len(s.path)-1]
 		}
 	case string:
 		for _, f := range secrets.Scan(t) {
-			out = append(out, Problem{Pointer: at, Severity: SeverityWarning,
-				Message: "possible " + f.Kind + " published in the document (value not shown); remove it and rotate the credential"})
+			s.found = append(s.found, secretFinding{path: slices.Clone(s.path), kind: f.Kind})
 		}
 	}
-	return out
+}
+
+// pathLess orders paths as a walk by sorted keys and increasing indices visits them.
+// Steps at one depth under one parent are both keys or both indices.
+func pathLess(a, b []pathStep) bool {
+	for i := range min(len(a), len(b)) {
+		x, y := a[i], b[i]
+		switch {
+		case x.index >= 0 && y.index >= 0 && x.index != y.index:
+			return x.index < y.index
+		case x.index < 0 && y.index < 0 && x.key != y.key:
+			return x.key < y.key
+		case (x.index < 0) != (y.index < 0):
+			return x.index < 0
+		}
+	}
+	return len(a) < len(b)
 }

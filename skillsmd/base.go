@@ -400,6 +400,58 @@ func sameOriginProse(l string) bool {
 var sameOriginPhrases = [...]string{
 	"same origin", "same domain", "same host", "this server's root", "this server’s root", "root url of this",
 	"this origin", "current origin", "current domain", "current host",
+	"origin hosting this", "origin serving this", "host serving this", "domain hosting this", "domain serving this",
+	"site hosting this", "origin of this document", "origin of this file", "origin of this page",
+	"this document's origin", "this document’s origin", "where this file is served", "where this document is served",
+	"origin you fetched", "domain you fetched", "host you fetched",
+}
+
+// baseWords name the API base in prose ("use ... as BASE_URL", "the API base is ...").
+var baseWords = [...]string{"base_url", "base url", "baseurl", "api base", "api_base", "base path", "base uri"}
+
+// sameOriginBase reads a base stated only in prose, outside any base heading or label:
+// a sentence that names the base and says it is the origin serving the document ("Use
+// the origin hosting this document as BASE_URL"). The base is then "/", with the
+// weakest strength: any label, row, heading or frontmatter key outranks it. Only
+// paragraphs holding "base" are read further, so the check costs one scan.
+func (p *parser) sameOriginBase(t string, tier int) {
+	if len(t) < 16 || !strings.Contains(t, "ase") && !strings.Contains(t, "ASE") || !labelFollowsAny(t, "base") {
+		return
+	}
+	for rest := t; rest != ""; {
+		var s string
+		if i := strings.IndexAny(rest, ".\n"); i >= 0 {
+			s, rest = rest[:i], rest[i+1:]
+		} else {
+			s, rest = rest, ""
+		}
+		l := strings.ToLower(s)
+		named := false
+		for _, w := range baseWords {
+			if strings.Contains(l, w) {
+				named = true
+				break
+			}
+		}
+		if named && sameOriginProse(s) {
+			p.addBase("/", tier, 1)
+			return
+		}
+	}
+}
+
+// labelFollowsAny reports whether word (lower-case ASCII) occurs in s, ignoring case.
+func labelFollowsAny(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for j < len(word) && (s[i+j]|0x20) == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }
 
 // baseFromTable reads a table after a base heading or an empty base label: the first
@@ -429,7 +481,11 @@ func (p *parser) tableRows(text string, n ast.Node) {
 			continue
 		}
 		l := normalizeHeading(label)
-		if s, ok := baseRowLabels[l]; ok {
+		s, ok := baseRowLabels[l]
+		if !ok && envBaseName(label) {
+			s, ok = 2, true // "| `FT_HACK_API` | `https://x` |": the variable that holds the base
+		}
+		if ok {
 			v, placeholder := rowValue(cells, s > 1)
 			switch {
 			case v != "":
@@ -548,4 +604,26 @@ func plausibleBase(v string) bool {
 	u, err := url.Parse(v)
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil &&
 		!strings.ContainsAny(v, "{}<>")
+}
+
+// envBaseName reports a table cell that is an environment variable naming the API
+// base: upper-case letters, digits and "_" ending in "_API", "_API_URL", "_BASE_URL",
+// "_API_BASE" or "_API_BASE_URL" ("FT_HACK_API", "ACME_BASE_URL"). Backticks are
+// ignored. The row's value must still be a URL or path.
+func envBaseName(cell string) bool {
+	c := strings.Trim(strings.TrimSpace(cell), "`")
+	if len(c) < 4 || len(c) > 40 {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		if !(c[i] >= 'A' && c[i] <= 'Z' || c[i] >= '0' && c[i] <= '9' || c[i] == '_') {
+			return false
+		}
+	}
+	for _, suf := range [...]string{"_API", "_API_URL", "_BASE_URL", "_API_BASE", "_API_BASE_URL", "_API_ROOT"} {
+		if strings.HasSuffix(c, suf) {
+			return true
+		}
+	}
+	return c == "API_BASE" || c == "BASE_URL" || c == "API_URL" || c == "API_BASE_URL"
 }

@@ -49,9 +49,13 @@ func (p *parser) noteEndpoints(text string, n ast.Node) {
 // URL of a line that starts a curl command.
 func (p *parser) endpointsIn(line string) {
 	t := strings.TrimLeft(line, " \t$>")
+	if i := strings.Index(t, "curl "); i > 0 && strings.HasSuffix(strings.TrimRight(t[:i], " "), ":") {
+		t = t[i:] // "Production curl: curl -H ... https://x/api/y": a list item's label, then its command
+	}
 	if strings.HasPrefix(t, "curl ") {
 		if i := strings.Index(t, "http"); i >= 0 {
-			p.addEndpoint(t[i:], false)
+			// "curl -X POST https://..." names its method as plainly as "POST https://...".
+			p.addEndpoint(t[i:], curlMethod(t[:i]))
 		}
 		return
 	}
@@ -225,11 +229,25 @@ func (p *parser) inferBase() string {
 		}
 		prefix = prefix[:n]
 	}
+	if len(distinct) == 1 && len(hosts) == 1 {
+		for path := range distinct {
+			if mcpEndpointPath(path) {
+				return origin + path // one MCP endpoint: every call goes to that URL
+			}
+		}
+	}
 	if len(distinct) < 2 && !(len(hosts) == 1 && p.endpoints[0].method) {
 		return "" // one endpoint only counts when it is the only one, written after a method
 	}
 	for ap, n := range apiPrefixes {
 		if 2*n > hosts[best].n { // a strict majority: at most one prefix qualifies
+			// An endpoint under a shorter API prefix ("/api/file/1" beside "/api/v1/x")
+			// is not a stray file: the base is the prefix they share ("/api").
+			for other := range apiPrefixes {
+				if other != ap && strings.HasPrefix(ap, other+"/") {
+					ap = other
+				}
+			}
 			return origin + ap
 		}
 	}
@@ -286,4 +304,29 @@ func isAPISegment(s string) bool {
 		return true
 	}
 	return len(l) >= 2 && l[0] == 'v' && l[1] >= '0' && l[1] <= '9'
+}
+
+// mcpEndpointPath reports the path of an MCP endpoint: its last segment is "mcp" or
+// "sse" ("/mcp", "/api/mcp", "/mcp/sse").
+func mcpEndpointPath(path string) bool {
+	last := strings.ToLower(strings.TrimRight(path, "/"))
+	last = last[strings.LastIndexByte(last, '/')+1:]
+	return last == "mcp" || last == "sse"
+}
+
+// curlMethod reports a curl command (the part before its URL) that sets its method
+// with -X or --request and an HTTP method.
+func curlMethod(s string) bool {
+	f := strings.Fields(s)
+	for i, w := range f {
+		if (w == "-X" || w == "--request") && i+1 < len(f) {
+			m := strings.Trim(f[i+1], `"'`)
+			for _, hm := range httpMethods {
+				if m == hm {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

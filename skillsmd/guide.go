@@ -1,9 +1,12 @@
 package skillsmd
 
 import (
+	"bytes"
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 
@@ -84,19 +87,28 @@ func classifyNormalized(h string) kind {
 
 // normalizeHeading lower-cases, drops a parenthetical and a leading number, and
 // replaces punctuation with single spaces: "2. Rate-Limits (per key)" is "rate limits".
+// It builds the result in one allocation (none for an empty result): it runs for every
+// heading and every table row.
 func normalizeHeading(h string) string {
-	h = strings.ToLower(h)
 	if i := strings.IndexByte(h, '('); i > 0 {
 		h = h[:i]
 	}
-	var b strings.Builder
+	var buf [64]byte
+	b := buf[:0]
 	space := false
 	for _, r := range h {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f && r != '—' && r != '–' {
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
 			}
-			b.WriteRune(r)
+		} else {
+			r = unicode.ToLower(r)
+		}
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f && r != '—' && r != '–' {
+			if space && len(b) > 0 {
+				b = append(b, ' ')
+			}
+			b = utf8.AppendRune(b, r)
 			space = false
 			continue
 		}
@@ -104,15 +116,14 @@ func normalizeHeading(h string) string {
 			space = true
 		}
 	}
-	out := b.String()
-	for out != "" && out[0] >= '0' && out[0] <= '9' { // "2 rate limits"
-		_, rest, ok := strings.Cut(out, " ")
-		if !ok {
+	for len(b) > 0 && b[0] >= '0' && b[0] <= '9' { // "2 rate limits"
+		i := bytes.IndexByte(b, ' ')
+		if i < 0 {
 			break
 		}
-		out = rest
+		b = b[i+1:]
 	}
-	return out
+	return string(b)
 }
 
 // riskyRule matches safety items that ask for approval or forbid something.
@@ -236,39 +247,49 @@ func firstField(s string) string {
 
 type linkRef struct{ text, url string }
 
-// urlsIn returns the destinations of links, autolinks and bare URLs inside n.
+// urlsIn returns the destinations of links, autolinks and bare URLs inside n. The
+// slice is reused by the next call.
 func (p *parser) urlsIn(n ast.Node) []linkRef {
 	if n == nil {
 		return nil
 	}
-	var out []linkRef
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch l := c.(type) {
-		case *ast.List:
-			if c != n {
-				return ast.WalkSkipChildren, nil // nested items are items of their own
-			}
-		case *ast.Link:
-			out = append(out, linkRef{strings.TrimSpace(p.inline(l)), string(l.Destination)})
-			return ast.WalkSkipChildren, nil
-		case *ast.AutoLink:
-			out = append(out, linkRef{"", string(l.URL(p.src))})
-		case *ast.Text:
-			p.bareURLs(l, func(u string, _ int) { out = append(out, linkRef{"", u}) })
-		case *ast.CodeSpan:
-			// `https://x` in a code span is still the value of "Docs: `https://x`".
-			if v := strings.TrimSpace(p.inline(l)); strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "http://") {
-				out = append(out, linkRef{"", v})
-			}
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	return out
+	if p.urlWalk == nil {
+		p.urlWalk = p.visitURL
+	}
+	p.urls, p.urlRoot = p.urls[:0], n
+	_ = ast.Walk(n, p.urlWalk)
+	p.urlRoot = nil
+	return p.urls
 }
+
+func (p *parser) visitURL(c ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	switch l := c.(type) {
+	case *ast.List:
+		if c != p.urlRoot {
+			return ast.WalkSkipChildren, nil // nested items are items of their own
+		}
+	case *ast.Link:
+		p.urls = append(p.urls, linkRef{strings.TrimSpace(p.inline(l)), string(l.Destination)})
+		return ast.WalkSkipChildren, nil
+	case *ast.AutoLink:
+		p.urls = append(p.urls, linkRef{"", string(l.URL(p.src))})
+	case *ast.Text:
+		p.bareURLs(l, p.addURL)
+	case *ast.CodeSpan:
+		// `https://x` in a code span is still the value of "Docs: `https://x`".
+		p.scratch = p.appendInline(p.scratch[:0], l)
+		if v := bytes.TrimSpace(p.scratch); bytes.HasPrefix(v, []byte("https://")) || bytes.HasPrefix(v, []byte("http://")) {
+			p.urls = append(p.urls, linkRef{"", string(v)})
+		}
+		return ast.WalkSkipChildren, nil
+	}
+	return ast.WalkContinue, nil
+}
+
+func (p *parser) addURL(u string, _ int) { p.urls = append(p.urls, linkRef{"", u}) }
 
 // infoKind sorts a More Info link by its label and URL.
 func infoKind(label, u string) string {

@@ -13,10 +13,15 @@ import (
 
 type parser struct {
 	doc     *Document
-	texts   []strings.Builder // section texts being built, parallel to doc.Sections
-	scratch []byte            // reused by inline
-	visit   ast.Walker        // p.visitLink, made once
-	record  bool              // appendInline records the links it meets (once per block)
+	texts   []span     // each section's text in p.text, parallel to doc.Sections
+	text    []byte     // the section texts, one after another
+	scratch []byte     // reused by inline
+	table   []byte     // reused by tableText
+	urls    []linkRef  // reused by urlsIn
+	urlRoot ast.Node   // the node urlsIn walks
+	urlWalk ast.Walker // p.visitURL, made once
+	visit   ast.Walker // p.visitLink, made once
+	record  bool       // appendInline records the links it meets (once per block)
 	src     []byte
 	lines   []int
 	section int    // index of the current section, -1 before the first
@@ -101,6 +106,12 @@ func (p *parser) block(n ast.Node) {
 			p.doc.Title = title
 			return
 		}
+		if b.Level == 1 && p.doc.Title == "" && !p.hasLevel(1) {
+			// The document's first H1 comes after a few H2 sections (a "Files" table
+			// put first): it is still the title. It also opens a section, so that what
+			// follows it is not filed under the section before it.
+			p.doc.Title = title
+		}
 		p.heading(title, b.Level, p.lineOfNode(b))
 	case *ast.Paragraph, *ast.Blockquote:
 		p.paragraph(b)
@@ -171,6 +182,7 @@ func (p *parser) paragraph(b ast.Node) {
 		p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
 	}
 	p.scanParagraph(b, t, p.tier(), true)
+	p.sameOriginBase(t, p.tier())
 	p.noteEndpoints(t, b)
 	if summary {
 		p.doc.Summary = t
@@ -209,25 +221,37 @@ func (p *parser) heading(title string, level, line int) {
 	p.section = len(p.doc.Sections) - 1
 }
 
+// addText appends t to the current section's text. Text only ever goes to the last
+// section, so every section's text is one run of p.text; flushTexts cuts them out of
+// one string.
 func (p *parser) addText(t string) {
 	if t == "" {
 		return
 	}
 	p.current()
 	for len(p.texts) < len(p.doc.Sections) {
-		p.texts = append(p.texts, strings.Builder{})
+		p.texts = append(p.texts, span{len(p.text), len(p.text)})
 	}
-	b := &p.texts[p.section]
-	if b.Len() > 0 {
-		b.WriteString("\n\n")
+	sp := &p.texts[p.section]
+	if sp.end > sp.start {
+		p.text = append(p.text, "\n\n"...)
+	} else {
+		sp.start = len(p.text)
 	}
-	b.WriteString(t)
+	p.text = append(p.text, t...)
+	sp.end = len(p.text)
 }
 
-// flushTexts moves the section texts into the document.
+// span is a run of bytes: [start, end).
+type span struct{ start, end int }
+
+// flushTexts moves the section texts into the document. p.text is written no more
+// after this point, so the strings view it without a copy.
 func (p *parser) flushTexts() {
-	for i := range p.texts {
-		p.doc.Sections[i].Text = p.texts[i].String()
+	all := unsafeString(p.text)
+	p.text = nil
+	for i, sp := range p.texts {
+		p.doc.Sections[i].Text = all[sp.start:sp.end]
 	}
 }
 
@@ -294,9 +318,22 @@ func (p *parser) blockText(n ast.Node) string {
 	return strings.Join(parts, "\n")
 }
 
+// rawLines returns the source lines of a code or HTML block. Lines that follow each
+// other in the source (a fence at the margin) are one slice, copied once.
 func (p *parser) rawLines(n ast.Node) string {
-	var b strings.Builder
 	lines := n.Lines()
+	if lines.Len() == 0 {
+		return ""
+	}
+	contiguous := true
+	for i := 0; i < lines.Len() && contiguous; i++ {
+		seg := lines.At(i)
+		contiguous = seg.Padding == 0 && !seg.ForceNewline && (i == 0 || seg.Start == lines.At(i-1).Stop)
+	}
+	if first, last := lines.At(0), lines.At(lines.Len()-1); contiguous {
+		return string(p.src[first.Start:last.Stop])
+	}
+	var b strings.Builder
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		b.Write(seg.Value(p.src))
@@ -304,22 +341,25 @@ func (p *parser) rawLines(n ast.Node) string {
 	return b.String()
 }
 
-// tableText renders a table as one line per row, cells separated by " | ".
+// tableText renders a table as one line per row, cells separated by " | ". The text
+// is built in a reused buffer and copied out once.
 func (p *parser) tableText(t *east.Table) string {
-	var b strings.Builder
+	b := p.table[:0]
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
-		if b.Len() > 0 {
-			b.WriteByte('\n')
+		if len(b) > 0 {
+			b = append(b, '\n')
 		}
 		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
 			if c != r.FirstChild() {
-				b.WriteString(" | ")
+				b = append(b, " | "...)
 			}
-			p.scratch = p.appendInline(p.scratch[:0], c)
-			b.Write(bytes.TrimSpace(p.scratch))
+			start := len(b)
+			b = p.appendInline(b, c)
+			b = b[:start+copy(b[start:], bytes.TrimSpace(b[start:]))]
 		}
 	}
-	return b.String()
+	p.table = b
+	return string(b)
 }
 
 // inline returns the plain text of n's inline content: emphasis and code spans lose
@@ -415,6 +455,9 @@ func (p *parser) addBareLink(u string, off int) { p.addLink("", u, p.lineOf(off)
 // punctuation.
 func (p *parser) bareURLs(t *ast.Text, found func(u string, off int)) {
 	seg := t.Segment.Value(p.src)
+	if len(seg) < len("http://x.y") || bytes.IndexByte(seg, ':') < 0 {
+		return // most text segments: no scheme separator at all
+	}
 	for off := 0; ; {
 		i := bytes.Index(seg[off:], []byte("http"))
 		if i < 0 {
@@ -493,4 +536,14 @@ func unsafeURL(dest string) string {
 		return "link carries userinfo (credentials in the URL); it must not be followed"
 	}
 	return ""
+}
+
+// hasLevel reports whether a section of the given heading level is already open.
+func (p *parser) hasLevel(level int) bool {
+	for _, s := range p.doc.Sections {
+		if s.Level == level {
+			return true
+		}
+	}
+	return false
 }

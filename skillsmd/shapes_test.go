@@ -37,6 +37,12 @@ var baseShapes = []struct {
 	{"base3-label-table.md", "Harbor Desk", "For Bots|Status", "https://api.harbor.example.org", false, ""},
 	{"base3-same-origin.md", "Debate Club", "Getting Started|Rounds", "/", false, ""},
 	{"base3-setext-sentence.md", "Lantern Fair", "Stalls", "https://lanterns.example.com/api", false, ""},
+	{"base4-preamble-same-origin.md", "Kettle Club agent guide", "Join|Read", "/", false, ""},
+	{"base4-title-after-h2.md", "Kite Shop - Agent Guide", "Files Available|Overview|API Endpoints", "https://kites.example.org/api", false, ""},
+	{"base4-env-table.md", "Tide Data", "Access", "https://tides.example.net", false, ""},
+	{"base4-curl-method.md", "Arcade Publisher", "Publish", "https://publish.arcade.example.com/api", false, skillsmd.WarnBaseInferred},
+	{"base4-api-prefix-shared.md", "Clip Bridge", "Tools|Files", "https://clips.example.io/api", false, skillsmd.WarnBaseInferred},
+	{"base4-single-mcp.md", "Lamp Shop - Agent Skill", "Connect|Tools", "https://api.lampshop.example.org/mcp", false, skillsmd.WarnBaseInferred},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on

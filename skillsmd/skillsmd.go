@@ -39,7 +39,7 @@ type Document struct {
 	// "More info", "Links", "Docs", "Support"...). Subsections belong to their parent's
 	// kind unless their own heading names another. Empty when the document says nothing.
 	Purpose      string     // what the API is for: the Purpose section, else the Summary
-	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**"), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata); failing those, the common prefix of the absolute endpoint URLs (with a WarnBaseInferred warning); "" if none; see ResolveBase
+	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**"), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata), or "/" from a sentence saying the base is the origin serving the document; failing those, the common prefix of the absolute endpoint URLs, or the one MCP endpoint's URL (with a WarnBaseInferred warning); "" if none; see ResolveBase
 	API          []string   // the API section's items and paragraphs
 	Auth         []string   // auth rules: the Auth section's items and paragraphs, then "Authentication: ..." label lines, table rows and frontmatter keys found elsewhere
 	SafeActions  []string   // actions the document calls safe
@@ -49,7 +49,7 @@ type Document struct {
 	SpecVersion  string     // the skill-discovery version the document says it follows
 	SpecURL      string     // the specification it cites
 
-	Sections []Section // every heading but the title, in document order
+	Sections []Section // every heading but the title, in document order (a title H1 that comes after other headings also opens a section, so that its text stays with it)
 	Links    []Link    // every link, autolink and bare URL, in document order
 	Warnings []Warning // what the parser had to interpret or flags as unsafe
 }
@@ -171,7 +171,8 @@ func Parse(data []byte) (*Document, error) {
 	if n := countHeadings(root); n > 0 { // one allocation for the sections, not many
 		doc.Sections = make([]Section, 0, n+1)
 		p.kinds = make([]kind, 0, n+1)
-		p.texts = make([]strings.Builder, 0, n+1)
+		p.texts = make([]span, 0, n+1)
+		p.text = make([]byte, 0, len(src))
 	}
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		p.block(n)
