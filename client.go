@@ -157,7 +157,10 @@ type FleetLock interface {
 	// returns acquired true and the function that releases it (only if still held by
 	// this taker).
 	TryLock(ctx context.Context, key string, ttl time.Duration) (release func(), acquired bool, err error)
-	// Held reports whether anyone holds the lock named key.
+	// Held reports whether anyone holds the lock named key. A lock released a moment
+	// ago may be reported not held while TryLock still cannot take it: a store may
+	// keep a short "done" marker (redisstore keeps one for a second), so a process
+	// that just missed the answer asks the shared cache instead of fetching again.
 	Held(ctx context.Context, key string) (bool, error)
 }
 
@@ -410,7 +413,9 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	stack := func(cache Cache, prefix string) *http.Client {
 		var next http.RoundTripper = below
 		if c.fleetLock != nil {
-			next = fleetTransport{next: below, c: c, prefix: "fleet " + prefix}
+			keep := &sync.Map{}
+			next = fleetTransport{next: below, c: c, prefix: "fleet " + prefix, keep: keep}
+			cache = keepingCache{Cache: cache, keep: keep}
 		}
 		return &http.Client{
 			// Cache outside the retries: a fresh hit never touches the network and a
@@ -510,6 +515,10 @@ type fetchTrace struct {
 	// fleetDone: this fetch already waited for another process of the fleet; it now
 	// fetches for itself (written by fleetTransport, read in the same goroutine).
 	fleetDone bool
+	// fleetRelease releases the fleet lock this fetch holds: set by fleetTransport,
+	// handed by send to the body the HTTP cache returns (on a 304 httpcache answers
+	// with its own copy and never closes the body the lock was tied to).
+	fleetRelease func()
 
 	// What reached the HTTP cache from below, for the one request of this fetch
 	// (written and read in the goroutine of c.http.Do, one after the other).
@@ -778,6 +787,14 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 		// Straight to the cache's transport: the inner client below the cache follows
 		// the redirects, so an outer http.Client would only copy headers and URLs.
 		resp, err := rt.RoundTrip(req)
+		if rel := tr.fleetRelease; rel != nil {
+			tr.fleetRelease = nil
+			if resp != nil {
+				resp.Body = &releasingBody{ReadCloser: resp.Body, release: rel}
+			} else {
+				rel()
+			}
+		}
 		if err != nil {
 			err = &url.Error{Op: "Get", URL: redact(req.URL), Err: err}
 		}

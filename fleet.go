@@ -18,7 +18,24 @@ import (
 type fleetTransport struct {
 	next   http.RoundTripper
 	c      *Client
-	prefix string // the cache partition: locks are per policy class, as cache entries are
+	prefix string    // the cache partition: locks are per policy class, as cache entries are
+	keep   *sync.Map // cache keys whose next Delete is httpcache reacting to errFleetRetry
+}
+
+// keepingCache is the HTTP cache of a fleet Client. When a waiter hands errFleetRetry
+// to httpcache, httpcache takes it for a failed revalidation and deletes the entry:
+// the very entry the lock holder just stored. That one Delete is skipped.
+type keepingCache struct {
+	Cache
+	keep *sync.Map
+}
+
+// Delete removes key, unless the delete answers a fleet wait.
+func (k keepingCache) Delete(key string) {
+	if _, skip := k.keep.LoadAndDelete(key); skip {
+		return
+	}
+	k.Cache.Delete(key)
 }
 
 // errFleetRetry makes send ask the HTTP cache again after waiting for another process.
@@ -50,8 +67,12 @@ func (f fleetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return resp, err
 		}
 		// The HTTP cache stores the answer when the body reaches EOF, before its
-		// reader closes ours: released here, the waiters find it stored.
-		resp.Body = &releasingBody{ReadCloser: resp.Body, release: sync.OnceFunc(release)}
+		// reader closes ours: released here, the waiters find it stored. On a 304 the
+		// cache answers with its own copy (stored before it returns) and drops this
+		// body, so send ties the release to the body it gets as well.
+		rel := sync.OnceFunc(release)
+		tr.fleetRelease = rel
+		resp.Body = &releasingBody{ReadCloser: resp.Body, release: rel}
 		return resp, nil
 	}
 	start := time.Now()
@@ -74,7 +95,8 @@ func (f fleetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			wait = min(2*wait, fleetPollMax)
 		}
 	}
-	tr.fleetDone = true // the next round fetches for itself if the cache has nothing fresh
+	tr.fleetDone = true                        // the next round fetches for itself if the cache has nothing fresh
+	f.keep.Store(req.URL.String(), struct{}{}) // httpcache's key for a GET
 	f.c.emit(ctx, Event{Kind: EventFleetWait, Origin: tr.origin.String(), URL: redact(req.URL), Duration: time.Since(start)})
 	return nil, errFleetRetry
 }

@@ -56,42 +56,72 @@ func (l *memLock) Held(_ context.Context, key string) (bool, error) {
 }
 
 // TestFleetFetchesOnce: Clients sharing a Cache and a FleetLock (processes of a
-// fleet) send one request for a document that all of them want at once.
+// fleet) send one request for a document that all of them want at once, and one
+// conditional request when it is stale again, whether the shared cache is in memory
+// or on disk.
 func TestFleetFetchesOnce(t *testing.T) {
-	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(30 * time.Millisecond) // long enough for every client to pile up
-		w.Header().Set("Cache-Control", "max-age=300")
-		w.Header().Set("Content-Type", "text/markdown")
-		_, _ = w.Write([]byte("# Fleet\n\nBase: `/api`\n"))
-	}))
-	cache, lock := discovery.NewMemoryCache(), &memLock{}
-	var clients []*discovery.Client
-	for range 4 {
-		clients = append(clients, newClient(t, s, &discovery.Options{Cache: cache, FleetLock: lock, FleetWait: 5 * time.Second}))
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 40)
-	for i := range 40 {
-		wg.Go(func() {
-			d, err := clients[i%4].Discover(t.Context(), s.URL)
-			if err == nil && d.Skills == nil {
-				err = errors.New("no skills.md")
+	for _, name := range []string{"memory", "disk"} {
+		t.Run(name, func(t *testing.T) {
+			var mu sync.Mutex
+			conditional := 0
+			s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				time.Sleep(30 * time.Millisecond) // long enough for every client to pile up
+				w.Header().Set("Cache-Control", "max-age=1")
+				w.Header().Set("ETag", `"1"`)
+				if r.Header.Get("If-None-Match") == `"1"` {
+					mu.Lock()
+					conditional++
+					mu.Unlock()
+					w.WriteHeader(http.StatusNotModified)
+					return
+				}
+				w.Header().Set("Content-Type", "text/markdown")
+				_, _ = w.Write([]byte("# Fleet\n\nBase: `/api`\n"))
+			}))
+			cache := discovery.NewMemoryCache()
+			if name == "disk" {
+				var err error
+				if cache, err = discovery.NewDiskCache(t.TempDir()); err != nil {
+					t.Fatal(err)
+				}
 			}
-			errs <- err
+			lock := &memLock{}
+			var clients []*discovery.Client
+			for range 4 {
+				clients = append(clients, newClient(t, s, &discovery.Options{Cache: cache, FleetLock: lock, FleetWait: 20 * time.Second}))
+			}
+			// A lock never released (a 304 that does not release it) would make every
+			// waiter wait out FleetWait and fetch for itself: more requests.
+			round := func() {
+				var wg sync.WaitGroup
+				errs := make(chan error, 40)
+				for i := range 40 {
+					wg.Go(func() {
+						d, err := clients[i%4].Discover(t.Context(), s.URL)
+						if err == nil && d.Skills == nil {
+							err = errors.New("no skills.md")
+						}
+						errs <- err
+					})
+				}
+				wg.Wait()
+				close(errs)
+				for err := range errs {
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			round()
+			if n := s.count(discovery.SkillsPath); n != 1 {
+				t.Errorf("the fleet sent %d requests for skills.md, want 1", n)
+			}
+			time.Sleep(2100 * time.Millisecond) // stale: max-age=1, and Date has a resolution of one second
+			round()
+			if n := s.count(discovery.SkillsPath); n != 2 || conditional != 1 {
+				t.Errorf("after max-age the fleet sent %d requests (%d conditional), want 2 (1)", n, conditional)
+			}
 		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := s.count(discovery.SkillsPath); n != 1 {
-		t.Errorf("the fleet sent %d requests for skills.md, want 1", n)
-	}
-	if lock.taken != 1 {
-		t.Errorf("lock taken %d times, want 1", lock.taken)
 	}
 }
 

@@ -1,0 +1,235 @@
+package redisstore
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/wellknown-dev/discovery"
+)
+
+// Doc values of the Store's events.
+const (
+	docCache    = "cache"
+	docLastGood = "last-good"
+	docLock     = "lock"
+)
+
+// cacheTier is the Store's discovery.Cache: a local tier in front of Redis.
+type cacheTier struct {
+	s     *Store
+	local discovery.Cache
+}
+
+// entry is a cached response and when it stops being fresh (zero: unknown, stale).
+type entry struct {
+	value      []byte
+	freshUntil time.Time
+}
+
+// Get returns the response stored under key. A fresh local entry answers at once;
+// otherwise Redis is asked, and the fresher of the two copies wins (Redis holds what
+// another process fetched or revalidated). A Redis failure is a Redis miss.
+func (c *cacheTier) Get(key string) ([]byte, bool) {
+	now := c.s.now()
+	local, lok := c.localGet(key)
+	if lok && now.Before(local.freshUntil) {
+		return local.value, true
+	}
+	shared, sok := c.sharedGet(key)
+	switch {
+	case sok && (!lok || !shared.freshUntil.Before(local.freshUntil)):
+		if !lok || !bytes.Equal(shared.value, local.value) {
+			c.localSet(key, shared)
+		}
+		return shared.value, true
+	case lok:
+		return local.value, true
+	}
+	return nil, false
+}
+
+// Set stores a response under key in both tiers; one that is private, no-store or
+// unreadable stays local (and any shared copy under key is deleted).
+func (c *cacheTier) Set(key string, value []byte) {
+	pol := policyOf(value)
+	e := entry{value: value, freshUntil: pol.freshUntil}
+	c.localSet(key, e)
+	if !pol.share || len(value) > maxSharedValue {
+		c.sharedDelete(key)
+		return
+	}
+	ttl := min(max(pol.freshUntil.Sub(c.s.now()), 0)+c.s.revalidate, c.s.maxTTL)
+	data := encodeFrame(magicCache, key, unixNano(pol.freshUntil), value)
+	rkey := c.s.key("c:", key)
+	roundTrip(context.Background(), c.s, op[struct{}]{doc: docCache, key: key}, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, c.s.rdb.Set(ctx, rkey, data, ttl).Err()
+	})
+}
+
+// Delete removes the response stored under key from the local tier, and from Redis
+// if Redis holds the same copy: a copy another process stored since (a fresher one)
+// stays. httpcache deletes the entry it had when a revalidation fails, or when a fleet
+// waiter hands the request back to it; neither may throw away what the fleet fetched.
+func (c *cacheTier) Delete(key string) {
+	local, ok := c.localGet(key)
+	c.local.Delete(key)
+	if !ok {
+		c.sharedDelete(key)
+		return
+	}
+	sum := frameChecksum(magicCache, key, unixNano(local.freshUntil), local.value)
+	rkey := c.s.key("c:", key)
+	roundTrip(context.Background(), c.s, op[int64]{doc: docCache, key: key}, func(ctx context.Context) (int64, error) {
+		return deleteSameScript.Run(ctx, c.s.rdb, []string{rkey}, sum[:]).Int64()
+	})
+}
+
+// deleteSameScript deletes KEYS[1] if its value carries the checksum ARGV[1] (the
+// frame's bytes frameFields+1 to frameHeader, counting from 1 as Lua does).
+var deleteSameScript = redis.NewScript(fmt.Sprintf(`local v = redis.call("GET", KEYS[1])
+if v and string.sub(v, %d, %d) == ARGV[1] then
+	return redis.call("DEL", KEYS[1])
+end
+return 0`, frameFields+1, frameHeader))
+
+func (c *cacheTier) sharedDelete(key string) {
+	rkey := c.s.key("c:", key)
+	roundTrip(context.Background(), c.s, op[struct{}]{doc: docCache, key: key}, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, c.s.rdb.Del(ctx, rkey).Err()
+	})
+}
+
+// sharedGet reads key from Redis. A torn or foreign value is a miss, and is deleted.
+func (c *cacheTier) sharedGet(key string) (entry, bool) {
+	rkey := c.s.key("c:", key)
+	data, err := roundTrip(context.Background(), c.s, op[[]byte]{doc: docCache, key: key}, func(ctx context.Context) ([]byte, error) {
+		return c.s.rdb.Get(ctx, rkey).Bytes()
+	})
+	switch {
+	case errors.Is(err, redis.Nil):
+		c.s.miss(docCache, key, nil)
+		return entry{}, false
+	case err != nil:
+		return entry{}, false // reported by roundTrip, or skipped by the breaker
+	}
+	meta, value, err := decodeFrame(magicCache, key, data)
+	if err != nil {
+		c.s.miss(docCache, key, err)
+		c.sharedDelete(key)
+		return entry{}, false
+	}
+	return entry{value: value, freshUntil: fromUnixNano(meta)}, true
+}
+
+// Local entries are framed too: magic, then freshUntil (UnixNano, 0 for none), then
+// the response. A local value without the frame (a Cache shared with something else)
+// is a miss.
+const magicLocal = "dlc1"
+
+func (c *cacheTier) localGet(key string) (entry, bool) {
+	v, ok := c.local.Get(key)
+	if !ok || len(v) < len(magicLocal)+8 || string(v[:len(magicLocal)]) != magicLocal {
+		return entry{}, false
+	}
+	fresh := int64(binary.BigEndian.Uint64(v[len(magicLocal):]))
+	return entry{value: v[len(magicLocal)+8:], freshUntil: fromUnixNano(fresh)}, true
+}
+
+func (c *cacheTier) localSet(key string, e entry) {
+	buf := make([]byte, len(magicLocal)+8, len(magicLocal)+8+len(e.value))
+	copy(buf, magicLocal)
+	binary.BigEndian.PutUint64(buf[len(magicLocal):], uint64(unixNano(e.freshUntil)))
+	c.local.Set(key, append(buf, e.value...))
+}
+
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromUnixNano(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}
+
+// policy is what a stored response says about its own caching.
+type policy struct {
+	share      bool      // may go to the shared tier: readable, neither private nor no-store
+	freshUntil time.Time // when it stops being fresh; zero: stale already (no Date, no-cache...)
+}
+
+// policyOf reads the headers of a response serialised by httputil.DumpResponse and
+// judges freshness as httpcache does: Date plus max-age, else Expires minus Date;
+// no-cache means stale.
+func policyOf(value []byte) policy {
+	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(value)), nil)
+	if err != nil {
+		return policy{}
+	}
+	resp.Body.Close()
+	cc := cacheControl(resp.Header)
+	_, private := cc["private"]
+	_, noStore := cc["no-store"]
+	pol := policy{share: !private && !noStore}
+	if _, ok := cc["no-cache"]; ok {
+		return pol
+	}
+	date, err := http.ParseTime(resp.Header.Get("Date"))
+	if err != nil {
+		return pol
+	}
+	var lifetime time.Duration
+	if maxAge, ok := cc["max-age"]; ok {
+		n, err := strconv.ParseInt(maxAge, 10, 64)
+		if err != nil || n <= 0 {
+			return pol
+		}
+		lifetime = time.Duration(min(n, int64(100*365*24*time.Hour/time.Second))) * time.Second
+	} else if exp := resp.Header.Get("Expires"); exp != "" {
+		t, err := time.Parse(time.RFC1123, exp)
+		if err != nil {
+			return pol
+		}
+		lifetime = t.Sub(date)
+	}
+	if lifetime > 0 {
+		pol.freshUntil = date.Add(lifetime)
+	}
+	return pol
+}
+
+// cacheControl parses the Cache-Control directives of h, names lower-cased.
+func cacheControl(h http.Header) map[string]string {
+	cc := make(map[string]string)
+	for _, line := range h.Values("Cache-Control") {
+		for d := range strings.SplitSeq(line, ",") {
+			name, val, _ := strings.Cut(strings.TrimSpace(d), "=")
+			name = strings.ToLower(strings.TrimSpace(name))
+			if name != "" {
+				cc[name] = strings.Trim(strings.TrimSpace(val), `"`)
+			}
+		}
+	}
+	return cc
+}
+
+// noCache is the Cache of a Store not made by New: it keeps nothing.
+type noCache struct{}
+
+func (noCache) Get(string) ([]byte, bool) { return nil, false }
+func (noCache) Set(string, []byte)        {}
+func (noCache) Delete(string)             {}
