@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -130,6 +131,16 @@ func (a *app) rootCommand() *cobra.Command {
 		switch c.Name() {
 		case "completion":
 			c.Example = "  wellknown completion bash > ~/.local/share/bash-completion/completions/wellknown\n  wellknown completion zsh > \"${fpath[1]}/_wellknown\""
+			// An unknown shell, or none, is a usage error (exit 2), as for every command.
+			c.Args = func(_ *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usageError{fmt.Errorf("completion: unknown shell %q: want bash, zsh, fish or powershell", clean(args[0], 80))}
+				}
+				return nil
+			}
+			c.RunE = func(*cobra.Command, []string) error {
+				return usageError{errors.New("completion: name a shell: bash, zsh, fish or powershell; see \"wellknown completion --help\"")}
+			}
 			for _, sh := range c.Commands() {
 				if sh.Example == "" {
 					sh.Example = "  wellknown completion " + sh.Name() + " --help"
@@ -234,7 +245,10 @@ func (a *app) ask(ctx context.Context, req *discovery.ConsentRequest) (discovery
 	defer a.askMu.Unlock()
 	a.ttyMu.Lock()
 	a.prompting = true
-	fmt.Fprintf(a.errOut, "\r\033[K%s %s\nAllow? [y/N] ", a.paint(colorBold, "wellknown wants to:"), what)
+	if a.canRewrite() {
+		fmt.Fprint(a.errOut, "\r\033[K")
+	}
+	fmt.Fprintf(a.errOut, "%s %s\nAllow? [y/N] ", a.paint(colorBold, "wellknown wants to:"), what)
 	a.ttyMu.Unlock()
 	defer func() {
 		a.ttyMu.Lock()
@@ -313,6 +327,12 @@ func (a *app) isTerminal(f any) bool {
 	return ok && term.IsTerminal(int(fd.Fd()))
 }
 
+// canRewrite reports whether stderr is a terminal that understands "\r\033[K" (a
+// spinner's redraw): not with TERM=dumb, which has no cursor control.
+func (a *app) canRewrite() bool {
+	return a.getenv("TERM") != "dumb" && a.isTerminal(a.errOut)
+}
+
 // color reports whether output on stdout may use ANSI colour: only on a terminal, and
 // never when NO_COLOR is set to anything (https://no-color.org) or TERM is "dumb".
 func (a *app) color() bool {
@@ -362,11 +382,52 @@ func (a *app) printJSON(v any) error {
 // clean makes text a site published safe to print on one line of a terminal: control
 // and escape sequences, bidi and format characters removed, line breaks folded,
 // credentials and URL queries redacted, and the length capped at limit bytes.
-func clean(s string, limit int) string { return fence.Clean(s, "", limit) }
+func clean(s string, limit int) string { return fence.Clean(stripEscapes(s), "", limit) }
 
 // cleanText is clean for multi-line text: line breaks are kept, every other control
 // character (ESC included) removed, credentials and URL queries redacted.
-func cleanText(s string) string { return discovery.Redact(s) }
+func cleanText(s string) string { return discovery.Redact(stripEscapes(s)) }
+
+// escapeSequence matches a whole terminal escape sequence, so that removing the ESC
+// alone does not leave its text behind ("]8;;https://evil.test" of a hyperlink,
+// "[2J" of a screen clear): CSI (ESC [ or U+009B, parameters, final byte), OSC, DCS,
+// SOS, PM and APC strings (ESC ] P X ^ _ or their C1 forms, up to BEL or ST, or the
+// end of the text when unterminated), and the two-byte ESC sequences.
+var escapeSequence = regexp.MustCompile(`(?:\x1b\[|\x{9b})[0-?]*[ -/]*[@-~]?` +
+	`|(?:\x1b[\]PX^_]|[\x{9d}\x{90}\x{98}\x{9e}\x{9f}])(?s:.*?)(?:\x07|\x1b\\|\x{9c}|$)` +
+	`|\x1b[ -/]*[0-~]?`)
+
+// stripEscapes removes every terminal escape sequence from s (see escapeSequence).
+func stripEscapes(s string) string {
+	if !strings.ContainsAny(s, "\x1b\u009b\u009d\u0090\u0098\u009e\u009f") {
+		return s
+	}
+	return escapeSequence.ReplaceAllString(s, "")
+}
+
+// plural is "1 file", "2 files": n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// privateHint rewrites the SDK's advice on a refused private origin ("set
+// Options.AllowPrivateOrigins", an option a command-line user cannot set) into hint,
+// the command's own words: its flag, or why it refuses.
+func privateHint(err error, hint string) string {
+	msg := err.Error()
+	var pe *discovery.PrivateAddressError
+	if !errors.As(err, &pe) || !pe.Origin {
+		return msg
+	}
+	const sdk = "set Options.AllowPrivateOrigins when a person, not a model, chose it (local development)"
+	if strings.Contains(msg, sdk) {
+		return strings.Replace(msg, sdk, hint, 1)
+	}
+	return msg + " (" + hint + ")"
+}
 
 // progress is a spinner on stderr for work that can take more than a second. It
 // shows only when stderr is a terminal; otherwise its methods do nothing. Stop it
@@ -382,7 +443,7 @@ type progress struct {
 // progress starts a spinner showing msg. Call Stop when the work ends.
 func (a *app) progress(msg string) *progress {
 	p := &progress{a: a, msg: clean(msg, 200), done: make(chan struct{})}
-	if !a.isTerminal(a.errOut) {
+	if !a.canRewrite() {
 		return p
 	}
 	a.ttyMu.Lock()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -71,14 +72,35 @@ mcp.json nor a skills index.`,
 	return cmd
 }
 
-// argsN is cobra.ExactArgs with a usage error that names the arguments.
+// argsN is cobra.ExactArgs with a usage error that names the arguments: names is
+// what the command wants ("ORIGIN", "no arguments").
 func argsN(n int, names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usageError{fmt.Errorf("%s: want %s, got %d argument(s); see %q", cmd.CommandPath(), names, len(args), cmd.CommandPath()+" --help")}
+		if len(args) == n {
+			return nil
 		}
-		return nil
+		path := commandPath(cmd)
+		var msg string
+		switch {
+		case n == 0:
+			msg = fmt.Sprintf("%s takes no arguments (got %s)", path, strconv.Quote(clean(args[0], 80)))
+		case len(args) < n:
+			msg = fmt.Sprintf("%s: missing %s", path, names)
+		default:
+			msg = fmt.Sprintf("%s: want %s, got %s (unexpected %s)", path, names, plural(len(args), "argument"), strconv.Quote(clean(args[n], 80)))
+		}
+		return usageError{fmt.Errorf("%s; see \"wellknown %s --help\"", msg, path)}
 	}
+}
+
+// commandPath is cmd's path without the root's name ("skills install"): messages are
+// printed after "wellknown: ".
+func commandPath(cmd *cobra.Command) string {
+	p := cmd.CommandPath()
+	if r := cmd.Root(); r != nil {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, r.Name()), " ")
+	}
+	return p
 }
 
 // discover runs a discovery of origin with c and prints it as f asks.
@@ -209,6 +231,25 @@ type fetchJSON struct {
 	URL    string `json:"url"`
 	Status int    `json:"status"`
 	Source string `json:"source"`
+	Error  string `json:"error,omitempty"` // why this document could not be used (Fetch.Err); omitted when it could
+}
+
+// fetchReport is one Fetch for JSON, its error redacted.
+func fetchReport(f discovery.Fetch) fetchJSON {
+	j := fetchJSON{URL: discovery.Redact(f.URL), Status: f.StatusCode, Source: f.Source.String()}
+	if f.Err != nil {
+		j.Error = clean(f.Err.Error(), 1024)
+	}
+	return j
+}
+
+// fetchLine is one Fetch for a person.
+func fetchLine(f discovery.Fetch) string {
+	s := fmt.Sprintf("fetched %s: %d (%s, %s)", discovery.Redact(f.URL), f.StatusCode, f.Source, plural(f.Attempts, "attempt"))
+	if f.Err != nil {
+		s += ": cannot be used: " + clean(f.Err.Error(), 1024)
+	}
+	return s
 }
 
 // cleanList cleans every string of a published list; never nil.
@@ -246,11 +287,11 @@ func discoveryReport(d *discovery.Discovery, ix *discovery.SkillsIndex, ixWarn s
 		}
 	}
 	for _, f := range d.Fetches {
-		r.Fetches = append(r.Fetches, fetchJSON{URL: discovery.Redact(f.URL), Status: f.StatusCode, Source: f.Source.String()})
+		r.Fetches = append(r.Fetches, fetchReport(f))
 	}
 	if ix != nil {
 		for _, f := range ix.Fetches {
-			r.Fetches = append(r.Fetches, fetchJSON{URL: discovery.Redact(f.URL), Status: f.StatusCode, Source: f.Source.String()})
+			r.Fetches = append(r.Fetches, fetchReport(f))
 		}
 	}
 	for _, w := range d.Warnings {
@@ -298,11 +339,11 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 	h := func(s string) string { return a.style(colorBold, s) }
 	fmt.Fprintf(out, "%s %s\n", h("origin:"), d.Origin)
 	for _, f := range d.Fetches {
-		fmt.Fprintf(out, "fetched %s: %d (%s, %d attempts)\n", discovery.Redact(f.URL), f.StatusCode, f.Source, f.Attempts)
+		fmt.Fprintln(out, fetchLine(f))
 	}
 	if ix != nil {
 		for _, f := range ix.Fetches {
-			fmt.Fprintf(out, "fetched %s: %d (%s, %d attempts)\n", discovery.Redact(f.URL), f.StatusCode, f.Source, f.Attempts)
+			fmt.Fprintln(out, fetchLine(f))
 		}
 	}
 	if s := d.Skills; s != nil {

@@ -26,6 +26,7 @@ import (
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/diag"
+	"github.com/wellknown-dev/discovery/internal/secrets"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/skillsmd"
 )
@@ -82,6 +83,10 @@ one, and a skills index (index.json). A folder without a SKILL.md is searched fo
 those documents, also under .well-known/. A skills index is checked deeply: every
 artifact it lists next to it is read, its size and digest verified, each SKILL.md
 linted and its name compared with the index entry.
+
+What a client or "skills install" would refuse is an error: a document over the
+clients' size limits, a published credential, an invalid or mismatched skill name, a
+name listed twice, a link in a skill folder.
 
 A URL is fetched through the discovery client, with its HTTPS, private-address and
 consent rules: a URL of a document, or an origin (https://example.com) for all it
@@ -146,6 +151,9 @@ func isURL(s string) bool {
 func (l *linter) add(p lintProblem) {
 	if p.Code == "" {
 		p.Code = "invalid"
+	}
+	if refusedCodes[p.Code] {
+		p.Severity = diag.Error
 	}
 	p.Message = clean(p.Message, 2048)
 	l.problems = append(l.problems, p)
@@ -215,6 +223,66 @@ func (l *linter) lintArg(arg string) error {
 		return nil
 	}
 	return l.lintDoc(arg, kind, data, filepath.Dir(arg))
+}
+
+// refusedCodes are the parsers' diagnostics that are errors in lint whatever severity
+// the parser gives them: what a client or "skills install" refuses, and published
+// credentials. Lint must flag as errors everything install or GetSkill would refuse.
+var refusedCodes = map[string]bool{
+	skillsmd.WarnCredential: true, // a published secret (skills.md; lint's own scan of SKILL.md and indexes): remove and rotate it
+	"name":                  true, // SKILL.md: an invalid name; install refuses it
+	"name-mismatch":         true, // SKILL.md: differs from its folder or index entry; install refuses it
+}
+
+// Size limits of the clients, which lint enforces as errors.
+const (
+	// maxDocBytes: skills.md, mcp.json and skills indexes (Client.Discover,
+	// Client.Structured, Client.ListSkills).
+	maxDocBytes = discovery.DefaultMaxDocumentBytes
+	// maxSkillMDBytes: one SKILL.md fetched by Client.GetSkill, or read by
+	// agentskills.ScanLocal.
+	maxSkillMDBytes = 1 << 20
+)
+
+// docLimit is the size over which clients refuse a document of kind; 0: none here.
+func docLimit(kind string) int64 {
+	switch kind {
+	case kindSkillsMD, kindMCPJSON, kindIndex:
+		return maxDocBytes
+	case kindSkillMD:
+		return maxSkillMDBytes
+	}
+	return 0
+}
+
+// checkSize reports a document over its client's limit: an error, since clients
+// refuse it. It reports whether the document is within the limit.
+func (l *linter) checkSize(file, kind string, data []byte) bool {
+	limit := docLimit(kind)
+	if limit == 0 || int64(len(data)) <= limit {
+		return true
+	}
+	l.add(lintProblem{File: file, Severity: diag.Error, Code: "too-large",
+		Message: fmt.Sprintf("%s is %d bytes, over the %d-byte limit of discovery clients (%s): they refuse it; make it smaller", kind, len(data), limit, sizeName(limit))})
+	return false
+}
+
+// sizeName is "1 MiB", "16 MiB".
+func sizeName(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// scanCredentials reports every credential found in a document the parsers do not
+// scan themselves (SKILL.md, indexes), as an error: a secret published is leaked.
+func (l *linter) scanCredentials(file string, data []byte) {
+	for _, f := range secrets.ScanBytes(data) {
+		line, col := offsetLineCol(data, f.Offset)
+		l.add(lintProblem{File: file, Line: line, Column: col, Severity: diag.Error, Code: "credential",
+			Message: "possible " + f.Kind + " published in the document (value not shown); remove it and rotate the credential"})
+	}
 }
 
 // maxLintBytes caps a file read from disk.
@@ -312,19 +380,78 @@ func (l *linter) lintSkillFolder(dir string) error {
 		return err
 	}
 	l.addFile(dir, kindSkillFolder)
-	l.lintSkillMD(name, data, filepath.Base(abs), false)
-	return nil
+	if l.checkSize(name, kindSkillMD, data) {
+		l.lintSkillMD(name, data, filepath.Base(abs), false)
+	}
+	l.scanCredentials(name, data)
+	return l.checkFolderFiles(dir)
+}
+
+// checkFolderFiles reports what "skills install" (agentskills.ExtractArchive) and
+// GetSkill refuse in a skill folder: links and other non-regular files, names that
+// print as something else or that wellknown reserves, and more files or bytes than
+// the limits.
+func (l *linter) checkFolderFiles(dir string) error {
+	var files int
+	var total int64
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		at := func(code, msg string) {
+			l.add(lintProblem{File: p, Severity: diag.Error, Code: code, Message: msg})
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			at("symlink", "a symbolic link: skills install refuses links in skills (and agents' scanners do not follow them); put the file itself here")
+			return nil
+		case d.IsDir():
+			if strings.Count(filepath.ToSlash(rel), "/")+1 > agentskills.DefaultMaxDepth {
+				at("limit", fmt.Sprintf("nested deeper than %d folders: skills install refuses it", agentskills.DefaultMaxDepth))
+				return fs.SkipDir
+			}
+			return nil
+		case !d.Type().IsRegular():
+			at("not-regular", "not a regular file (a device, a pipe or a socket): skills install refuses it")
+			return nil
+		}
+		switch {
+		case !printableName(rel):
+			at("file-name", "the file name has control, format or bidi characters: skills install refuses it")
+		case filepath.ToSlash(rel) == recordFile:
+			at("file-name", recordFile+" is reserved for wellknown's install record: skills install refuses a skill that ships one")
+		}
+		files++
+		if files == agentskills.DefaultMaxEntries+1 {
+			at("limit", fmt.Sprintf("the skill has more than %d files: skills install refuses it", agentskills.DefaultMaxEntries))
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		total += info.Size()
+		if total > agentskills.DefaultMaxBytes && total-info.Size() <= agentskills.DefaultMaxBytes {
+			at("limit", fmt.Sprintf("the skill's files total more than %s: skills install refuses it", sizeName(agentskills.DefaultMaxBytes)))
+		}
+		return nil
+	})
 }
 
 // lintDoc lints one document of a known kind. dir is the folder it came from on disk,
 // or "" for a fetched one (then file is its URL).
 func (l *linter) lintDoc(file, kind string, data []byte, dir string) error {
+	l.addFile(file, kind)
+	if !l.checkSize(file, kind, data) && kind != kindSkillsMD {
+		return nil // a client stops here; skills.md is still read for its other problems
+	}
 	switch kind {
 	case kindSkillsMD:
-		l.addFile(file, kind)
 		l.lintSkillsMD(file, data)
 	case kindMCPJSON:
-		l.addFile(file, kind)
 		l.lintMCPJSON(file, data)
 	case kindSkillMD:
 		folder := ""
@@ -333,10 +460,10 @@ func (l *linter) lintDoc(file, kind string, data []byte, dir string) error {
 				folder = filepath.Base(abs)
 			}
 		}
-		l.addFile(file, kind)
 		l.lintSkillMD(file, data, folder, false)
+		l.scanCredentials(file, data)
 	case kindIndex:
-		l.addFile(file, kind)
+		l.scanCredentials(file, data)
 		return l.lintIndex(file, data, dir)
 	}
 	return nil
@@ -348,7 +475,8 @@ func (l *linter) lintSkillsMD(file string, data []byte) {
 	var se *skillsmd.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		l.add(lintProblem{File: file, Line: se.Line, Column: se.Column, Severity: diag.Error, Code: "syntax", Message: se.Msg})
+		line, col := offsetLineCol(data, se.Offset) // columns are code points, as everywhere
+		l.add(lintProblem{File: file, Line: line, Column: col, Severity: diag.Error, Code: "syntax", Message: se.Msg})
 		return
 	case err != nil:
 		l.add(lintProblem{File: file, Severity: diag.Error, Code: "syntax", Message: err.Error()})
@@ -362,6 +490,9 @@ func (l *linter) lintSkillsMD(file string, data []byte) {
 		l.add(lintProblem{File: file, Line: 1, Column: 1, Severity: diag.Warning, Code: "no-title", Message: "no H1 title: start the document with \"# Name of the site\""})
 	}
 	for _, w := range doc.Warnings {
+		if w.Code == skillsmd.WarnTooLong && int64(len(data)) > maxDocBytes {
+			continue // reported as too-large, an error
+		}
 		p := lintProblem{File: file, Line: w.Line, Severity: diag.Warning, Code: w.Code, Message: w.Message}
 		if p.Line > 0 {
 			p.Column = 1
@@ -371,34 +502,126 @@ func (l *linter) lintSkillsMD(file string, data []byte) {
 }
 
 // lintMCPJSON checks an mcp.json strictly against its schema (mcpjson.Validate),
-// locating every problem's pointer in the text.
+// locating every problem's pointer in the text. Problems at one pointer are reported
+// once, and the schema's terse messages get the guidance a publisher needs.
 func (l *linter) lintMCPJSON(file string, data []byte) {
 	if !json.Valid(data) {
 		_, err := mcpjson.Parse(data)
 		var se *mcpjson.SyntaxError
 		if errors.As(err, &se) {
-			l.add(lintProblem{File: file, Line: se.Line, Column: se.Column, Severity: diag.Error, Code: "syntax", Message: se.Msg})
+			line, col := offsetLineCol(data, se.Offset) // columns are code points, as everywhere
+			l.add(lintProblem{File: file, Line: line, Column: col, Severity: diag.Error, Code: "syntax", Message: se.Msg})
 		} else {
 			l.add(lintProblem{File: file, Severity: diag.Error, Code: "syntax", Message: "not one well-formed JSON value"})
 		}
 		return
 	}
 	pos := newJSONPositions(data)
-	seen := map[string]bool{}
+	var raw any
+	_ = json.Unmarshal(data, &raw)
+	doc, perr := mcpjson.Parse(data)
+	var order []string
+	byPointer := map[string]*lintProblem{}
 	for _, pr := range mcpjson.Validate(data) {
+		msg := mcpGuidance(pr, raw, doc, perr)
+		if p, ok := byPointer[pr.Pointer]; ok {
+			if !strings.Contains(p.Message, msg) {
+				p.Message += "; " + msg
+			}
+			if pr.Severity == diag.Error {
+				p.Severity = diag.Error
+			}
+			continue
+		}
 		line, col := pos.lineCol(pr.Pointer)
-		seen[pr.Pointer] = true
-		l.add(lintProblem{File: file, Line: line, Column: col, Pointer: pr.Pointer, Severity: pr.Severity, Code: "schema", Message: pr.Message})
+		byPointer[pr.Pointer] = &lintProblem{File: file, Line: line, Column: col, Pointer: pr.Pointer, Severity: pr.Severity, Code: "schema", Message: msg}
+		order = append(order, pr.Pointer)
 	}
-	if doc, err := mcpjson.Parse(data); err == nil {
+	for _, ptr := range order {
+		l.add(*byPointer[ptr])
+	}
+	if perr == nil {
 		for _, w := range doc.Warnings {
-			if seen[w.Pointer] {
+			if byPointer[w.Pointer] != nil {
 				continue
 			}
 			line, col := pos.lineCol(w.Pointer)
 			l.add(lintProblem{File: file, Line: line, Column: col, Pointer: w.Pointer, Severity: diag.Warning, Code: "mcp-json", Message: w.Message})
 		}
 	}
+}
+
+// mcpStatuses are the values the schemas allow for mcp.status.
+const mcpStatuses = `"stable" or "experimental"`
+
+// mcpGuidance is pr's message with what to do about it, where the schema's words
+// alone do not say.
+func mcpGuidance(pr mcpjson.Problem, raw any, doc *mcpjson.Document, perr error) string {
+	msg := pr.Message
+	_, last := path.Split(pr.Pointer)
+	switch {
+	case pr.Pointer == "" && strings.Contains(msg, "missing property 'mcp'") && perr == nil &&
+		doc.Shape != mcpjson.ShapeSpec && doc.Shape != mcpjson.ShapeUnknown:
+		// Another shape that clients read leniently (mcp servers does): say so, and how
+		// to publish the spec's shape.
+		msg += fmt.Sprintf(": this document has the %q shape, which \"wellknown mcp servers\" and lenient clients read, "+
+			"but the well-known mcp.json is {\"mcp\": {\"spec_version\": \"2026-06-13\", \"status\": \"stable\", \"servers\": [{\"name\": ..., \"url\": ...}]}}: "+
+			"put the servers in that object", doc.Shape)
+	case strings.HasSuffix(msg, "missing property 'status'"):
+		msg += ": add \"status\": " + mcpStatuses
+	case last == "status" && strings.HasPrefix(msg, "value must be one of"):
+		msg = "status must be " + mcpStatuses
+	case last == "name" && strings.Contains(msg, "has no name"):
+		if v, ok := pointerValue(raw, pr.Pointer); ok && v != nil {
+			if _, isString := v.(string); !isString {
+				msg = fmt.Sprintf("name must be a string, not %s; clients skip this entry", jsonTypeName(v))
+			}
+		}
+	}
+	return msg
+}
+
+// pointerValue returns the value at an RFC 6901 pointer in a decoded JSON value.
+func pointerValue(v any, ptr string) (any, bool) {
+	if ptr == "" {
+		return v, true
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch t := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = t[tok]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil, false
+			}
+			v = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// jsonTypeName is "a number", "an object"... for a decoded JSON value.
+func jsonTypeName(v any) string {
+	switch v.(type) {
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case nil:
+		return "null"
+	}
+	return "a string"
 }
 
 // lintSkillMD reports what agentskills.ParseSkillMD finds. folder is the name of the
@@ -549,19 +772,33 @@ func (l *linter) checkArtifacts(file string, data []byte, pos *jsonPositions, ix
 		return err
 	}
 	six := &discovery.SkillsIndex{Origin: o, Index: ix}
-	rawPointers := indexEntryPointers(data)
+	rawPointers, dups := indexEntryPointers(data)
+	for _, ptr := range dups {
+		line, col := pos.lineCol(ptr.pointer)
+		l.add(lintProblem{File: file, Line: line, Column: col, Pointer: ptr.pointer, Severity: diag.Error, Code: "duplicate-name",
+			Message: fmt.Sprintf("skill %s is listed again (first at %s): clients use the first entry and skills install refuses the others; give each skill one entry", strconv.Quote(clean(ptr.name, 64)), rawPointers[ptr.name])})
+	}
+	checked := map[string]bool{}
 	for _, e := range ix.Skills {
+		if checked[e.Name] {
+			continue // a duplicate, reported above; GetSkill reads the first entry
+		}
+		checked[e.Name] = true
 		ptr := rawPointers[e.Name]
 		line, col := pos.lineCol(ptr)
 		at := func(sev diag.Severity, code, msg string) {
 			l.add(lintProblem{File: file, Line: line, Column: col, Pointer: ptr, Severity: sev, Code: code, Message: msg})
+		}
+		if err := checkSkillName(e.Name); err != nil {
+			at(diag.Error, "name", err.Error()+": skills install refuses it")
 		}
 		// artifact names the artifact in messages: a path on disk, or the URL.
 		artifact := func(u string) string {
 			if dir == "" {
 				return discovery.Redact(u)
 			}
-			return localPath(dir, origin, u)
+			name, _ := localName(dir, origin, u)
+			return name
 		}
 		if dir != "" && !sameOrigin(e.URL, origin) && !allFilesOn(e, origin) {
 			at(diag.Warning, "not-checked", fmt.Sprintf("skill %s: its artifact %s is on another origin, not next to the index: not checked (lint the published index by URL to check it)",
@@ -578,10 +815,17 @@ func (l *linter) checkArtifacts(file string, data []byte, pos *jsonPositions, ix
 			case errors.Is(err, agentskills.ErrDigestMismatch):
 				at(diag.Error, "digest-mismatch", fmt.Sprintf("skill %s: %s does not match the published size or digest: rebuild the index after changing the skill", strconv.Quote(clean(e.Name, 64)), artifact(e.URL)))
 			case errors.Is(err, agentskills.ErrUnsafeArchive), errors.Is(err, agentskills.ErrArchiveTooLarge):
-				at(diag.Error, "unsafe-archive", fmt.Sprintf("skill %s: %s", strconv.Quote(clean(e.Name, 64)), err.Error()))
+				at(diag.Error, "unsafe-archive", fmt.Sprintf("skill %s: %s", strconv.Quote(clean(e.Name, 64)), localize(err.Error(), dir, origin)))
 			case errors.As(err, &se):
 				for _, d := range se.Diagnostics {
-					at(d.Severity, d.Code, fmt.Sprintf("skill %s (%s): %s", strconv.Quote(clean(e.Name, 64)), artifact(e.URL), d.Message))
+					at(d.Severity, d.Code, fmt.Sprintf("skill %s (%s): %s", strconv.Quote(clean(e.Name, 64)), artifact(e.URL), localize(d.Message, dir, origin)))
+				}
+			case errors.As(err, &he) && (he.StatusCode == http.StatusNotFound || he.StatusCode == http.StatusGone) && dir != "":
+				name, inside := localName(dir, origin, he.URL)
+				if inside {
+					at(diag.Error, "missing-artifact", fmt.Sprintf("skill %s: %s not found", strconv.Quote(clean(e.Name, 64)), name))
+				} else {
+					at(diag.Error, "missing-artifact", fmt.Sprintf("skill %s: its artifact %s is outside the index folder: a local index is checked with the files in its folder (lint the published index by URL otherwise)", strconv.Quote(clean(e.Name, 64)), name))
 				}
 			case errors.As(err, &he) && (he.StatusCode == http.StatusNotFound || he.StatusCode == http.StatusGone):
 				at(diag.Error, "missing-artifact", fmt.Sprintf("skill %s: %s is not there (HTTP %d)", strconv.Quote(clean(e.Name, 64)), artifact(he.URL), he.StatusCode))
@@ -614,9 +858,13 @@ func (l *linter) checkArtifacts(file string, data []byte, pos *jsonPositions, ix
 	return nil
 }
 
-// indexEntryPointers maps each skill name in a raw index to its entry's pointer
+// namedPointer is an index entry's pointer and name.
+type namedPointer struct{ pointer, name string }
+
+// indexEntryPointers maps each skill name in a raw index to its first entry's pointer
 // ("/skills/3"): the parsed Index may have skipped entries, so its positions differ.
-func indexEntryPointers(data []byte) map[string]string {
+// dups lists the later entries of names already listed.
+func indexEntryPointers(data []byte) (first map[string]string, dups []namedPointer) {
 	var raw struct {
 		Skills []struct {
 			Name string `json:"name"`
@@ -624,14 +872,17 @@ func indexEntryPointers(data []byte) map[string]string {
 	}
 	out := map[string]string{}
 	if json.Unmarshal(data, &raw) != nil {
-		return out
+		return out, nil
 	}
 	for i, s := range raw.Skills {
-		if _, dup := out[s.Name]; !dup {
-			out[s.Name] = "/skills/" + strconv.Itoa(i)
+		ptr := "/skills/" + strconv.Itoa(i)
+		if _, dup := out[s.Name]; dup {
+			dups = append(dups, namedPointer{ptr, s.Name})
+			continue
 		}
+		out[s.Name] = ptr
 	}
-	return out
+	return out, dups
 }
 
 func sameOrigin(rawURL, origin string) bool {
@@ -651,23 +902,37 @@ func allFilesOn(e agentskills.IndexEntry, origin string) bool {
 	return true
 }
 
-// localPath turns the URL of a file served by serveFolder back into its path.
-func localPath(dir, origin, rawURL string) string {
+// localName turns the URL of a file served by serveFolder back into what a person
+// knows: its path in the index folder (inside true), or its URL path, marked as
+// outside the index folder. Other URLs are redacted.
+func localName(dir, origin, rawURL string) (name string, inside bool) {
 	prefix := origin + path.Dir(agentskills.IndexPath) + "/"
 	if rest, ok := strings.CutPrefix(rawURL, prefix); ok {
 		if p, err := url.PathUnescape(rest); err == nil {
-			return filepath.Join(dir, filepath.FromSlash(p))
+			return filepath.Join(dir, filepath.FromSlash(p)), true
 		}
 	}
-	return discovery.Redact(rawURL)
+	if rest, ok := strings.CutPrefix(rawURL, origin); ok {
+		p, err := url.PathUnescape(rest)
+		if err != nil {
+			p = rest
+		}
+		return strconv.Quote(clean(p, 256)) + " (outside the index folder)", false
+	}
+	return discovery.Redact(rawURL), false
 }
 
-// localize replaces the loopback server's URLs in a message by the folder they serve.
+// localize replaces the loopback server's URLs in a message by the paths they serve
+// (localName): the server is lint's own, and its URLs mean nothing to a person.
 func localize(msg, dir, origin string) string {
-	if dir == "" {
+	if dir == "" || origin == "" {
 		return msg
 	}
-	return strings.ReplaceAll(msg, origin+path.Dir(agentskills.IndexPath)+"/", dir+string(filepath.Separator))
+	re := regexp.MustCompile(regexp.QuoteMeta(origin) + `[^\s"',;)]*`)
+	return re.ReplaceAllStringFunc(msg, func(u string) string {
+		name, _ := localName(dir, origin, u)
+		return name
+	})
 }
 
 // serveFolder serves dir, read-only and confined to it (os.Root), at
@@ -734,75 +999,165 @@ func (l *linter) lintURL(raw string) error {
 		return err
 	}
 	origin := u.Scheme + "://" + u.Host
-	if u.Path == "" || u.Path == "/" {
-		found, foundIndex := false, false
-		for _, p := range []string{discovery.SkillsPath, discovery.MCPPath, agentskills.IndexPath, agentskills.LegacyIndexPath} {
-			if p == agentskills.LegacyIndexPath && foundIndex {
-				continue
-			}
-			ok, err := l.lintFetched(origin+p, false)
-			if err != nil {
-				return err
-			}
-			found = found || ok
-			foundIndex = foundIndex || ok && p == agentskills.IndexPath
-		}
-		if !found {
-			l.addFile(origin, kindOrigin)
-			l.add(lintProblem{File: origin, Severity: diag.Error, Code: "nothing-published",
-				Message: "the origin publishes no skills.md, mcp.json or skills index at /.well-known/"})
-		}
-		return nil
+	if u.Path != "" && u.Path != "/" {
+		_, err = l.lintFetched(raw, true)
+		return err
 	}
-	_, err = l.lintFetched(raw, true)
-	return err
+	found, foundIndex := false, false
+	var redirects []crossRedirect
+	tried := 0
+	for _, p := range []string{discovery.SkillsPath, discovery.MCPPath, agentskills.IndexPath, agentskills.LegacyIndexPath} {
+		if p == agentskills.LegacyIndexPath && foundIndex {
+			continue
+		}
+		tried++
+		res, err := l.fetch(origin + p)
+		var cr *crossRedirect
+		switch {
+		case errors.Is(err, context.Canceled):
+			return err
+		case errors.As(err, &cr):
+			redirects = append(redirects, *cr)
+			continue
+		case err != nil:
+			// The origin cannot be reached (connection, TLS, refused): say so once,
+			// not once per document.
+			l.addFile(origin, kindOrigin)
+			l.add(lintProblem{File: origin, Severity: diag.Error, Code: "unreachable",
+				Message: fmt.Sprintf("cannot reach %s: %s; nothing was checked", origin, err)})
+			return nil
+		case !res.published():
+			continue
+		}
+		found = true
+		foundIndex = foundIndex || p == agentskills.IndexPath
+		if err := l.lintBody(origin+p, res.data); err != nil {
+			return err
+		}
+	}
+	switch {
+	case len(redirects) == tried && allSameTarget(redirects):
+		l.addFile(origin, kindOrigin)
+		l.add(lintProblem{File: origin, Severity: diag.Error, Code: "cross-origin-redirect",
+			Message: fmt.Sprintf("%s redirects its well-known URLs to %s, another origin: not followed without consent; run with --yes to follow the redirect and check what %s serves", origin, redirects[0].to, redirects[0].to)})
+	case len(redirects) > 0:
+		for _, r := range redirects {
+			l.addFile(r.from, "unknown")
+			l.add(lintProblem{File: r.from, Severity: diag.Error, Code: "cross-origin-redirect", Message: r.message()})
+		}
+	case !found:
+		l.addFile(origin, kindOrigin)
+		l.add(lintProblem{File: origin, Severity: diag.Error, Code: "nothing-published",
+			Message: "the origin publishes no skills.md, mcp.json or skills index at /.well-known/"})
+	}
+	return nil
 }
+
+// allSameTarget reports whether every redirect went to the same origin.
+func allSameTarget(rs []crossRedirect) bool {
+	for _, r := range rs {
+		if r.to != rs[0].to {
+			return false
+		}
+	}
+	return true
+}
+
+// crossRedirect is a redirect to another origin that lint did not follow (no --yes,
+// and no terminal to ask on).
+type crossRedirect struct {
+	from string // the URL requested, redacted
+	to   string // the other origin
+}
+
+func (e *crossRedirect) Error() string { return e.message() }
+
+func (e crossRedirect) message() string {
+	return fmt.Sprintf("redirects to %s, another origin: not followed without consent; run with --yes to follow it", e.to)
+}
+
+// fetched is the answer to a GET.
+type fetched struct {
+	data   []byte
+	status int
+	ctype  string
+}
+
+// published reports whether the answer is a document: a 200 that is not an HTML page
+// (clients read both a 404 and an HTML page as "not published").
+func (f fetched) published() bool { return f.status == http.StatusOK && !f.html() }
+
+func (f fetched) html() bool { return strings.HasPrefix(strings.ToLower(f.ctype), "text/html") }
 
 // lintFetched fetches rawURL and lints it. It reports false when the document is not
 // published there; with must, that is a problem too.
 func (l *linter) lintFetched(rawURL string, must bool) (bool, error) {
 	file := discovery.Redact(rawURL)
-	data, status, err := l.fetch(rawURL)
+	res, err := l.fetch(rawURL)
+	var cr *crossRedirect
 	switch {
 	case errors.Is(err, context.Canceled):
 		return false, err
+	case errors.As(err, &cr):
+		l.addFile(file, "unknown")
+		l.add(lintProblem{File: file, Severity: diag.Error, Code: "cross-origin-redirect", Message: cr.message()})
+		return false, nil
 	case err != nil:
 		l.addFile(file, "unknown")
 		l.add(lintProblem{File: file, Severity: diag.Error, Code: "fetch", Message: err.Error()})
 		return false, nil
-	case status != http.StatusOK:
+	case res.html() && res.status == http.StatusOK:
 		if must {
 			l.addFile(file, "unknown")
-			l.add(lintProblem{File: file, Severity: diag.Error, Code: "not-published", Message: fmt.Sprintf("HTTP %d: nothing published at this URL", status)})
+			l.add(lintProblem{File: file, Severity: diag.Error, Code: "not-published",
+				Message: "an HTML page (HTTP 200, " + clean(res.ctype, 64) + "), not a document: clients read this as nothing published"})
+		}
+		return false, nil
+	case res.status != http.StatusOK:
+		if must {
+			l.addFile(file, "unknown")
+			l.add(lintProblem{File: file, Severity: diag.Error, Code: "not-published", Message: fmt.Sprintf("HTTP %d: nothing published at this URL", res.status)})
 		}
 		return false, nil
 	}
+	return true, l.lintBody(rawURL, res.data)
+}
+
+// lintBody lints a fetched document by its kind.
+func (l *linter) lintBody(rawURL string, data []byte) error {
+	file := discovery.Redact(rawURL)
 	u, _ := url.Parse(rawURL)
 	kind := detectKind(path.Base(u.Path), data)
 	if kind == "" {
 		l.addFile(file, "unknown")
 		l.add(lintProblem{File: file, Severity: diag.Error, Code: "unknown-kind", Message: "cannot tell what this document is: lint the URL of a skills.md, mcp.json, SKILL.md or index.json, or an origin"})
-		return true, nil
+		return nil
 	}
-	return true, l.lintDoc(file, kind, data, "")
+	return l.lintDoc(file, kind, data, "")
 }
 
 // fetch GETs rawURL through the discovery client's policy guard: https (http on
 // loopback), the private-address guard, consent for other origins, at most five
-// redirects, the body capped. A 404, a 410 or an HTML page is "not published".
-func (l *linter) fetch(rawURL string) ([]byte, int, error) {
+// redirects, the body capped. A redirect to another origin is not followed without
+// --yes or a terminal to ask on: the error is a *crossRedirect.
+func (l *linter) fetch(rawURL string) (fetched, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, 0, err
+		return fetched{}, err
 	}
-	rt, err := l.client.Guard(u.Scheme+"://"+u.Host, nil)
+	origin := u.Scheme + "://" + u.Host
+	rt, err := l.client.Guard(origin, nil)
 	if err != nil {
-		return nil, 0, err
+		return fetched{}, err
 	}
+	canAsk := l.a.yes || l.a.isTerminal(l.a.in) && l.a.isTerminal(l.a.errOut)
 	hc := &http.Client{Transport: rt, Timeout: 30 * time.Second,
-		CheckRedirect: func(_ *http.Request, via []*http.Request) error {
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 5 {
 				return errors.New("stopped after 5 redirects")
+			}
+			if to := req.URL.Scheme + "://" + req.URL.Host; to != origin && !canAsk {
+				return &crossRedirect{from: discovery.Redact(rawURL), to: discovery.Redact(to)}
 			}
 			return nil
 		}}
@@ -810,7 +1165,7 @@ func (l *linter) fetch(rawURL string) ([]byte, int, error) {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
-		return nil, 0, err
+		return fetched{}, err
 	}
 	req.Header.Set("User-Agent", "wellknown/"+discovery.Version)
 	resp, err := hc.Do(req)
@@ -819,21 +1174,24 @@ func (l *linter) fetch(rawURL string) ([]byte, int, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, 0, fmt.Errorf("fetch %s: %w", discovery.Redact(rawURL), err)
+		var cr *crossRedirect
+		if errors.As(err, &cr) {
+			return fetched{}, cr
+		}
+		return fetched{}, fmt.Errorf("fetch %s: %w", discovery.Redact(rawURL), err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, resp.StatusCode, nil
-	}
-	if strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/html") {
-		return nil, http.StatusNotFound, nil
+	res := fetched{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type")}
+	if !res.published() {
+		return res, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxLintBytes+1))
 	if err != nil {
-		return nil, 0, fmt.Errorf("fetch %s: %w", discovery.Redact(rawURL), err)
+		return fetched{}, fmt.Errorf("fetch %s: %w", discovery.Redact(rawURL), err)
 	}
 	if len(data) > maxLintBytes {
-		return nil, 0, fmt.Errorf("fetch %s: larger than %d bytes", discovery.Redact(rawURL), maxLintBytes)
+		return fetched{}, fmt.Errorf("fetch %s: larger than %d bytes", discovery.Redact(rawURL), maxLintBytes)
 	}
-	return data, resp.StatusCode, nil
+	res.data = data
+	return res, nil
 }

@@ -23,10 +23,10 @@ var lintCases = []struct {
 	{"good-site", []string{"testdata/lint/good"}, 0, 0},
 	{"good-skill-folder", []string{"testdata/lint/good/agent-skills/invoice-check"}, 0, 0},
 	{"good-index", []string{"testdata/lint/good/agent-skills/index.json"}, 0, 0},
-	{"bad-skills-md", []string{"testdata/lint/bad/skills-md/skills.md"}, 0, 1},
+	{"bad-skills-md", []string{"testdata/lint/bad/skills-md/skills.md"}, 1, 1}, // a published credential is an error
 	{"bad-mcp-json", []string{"testdata/lint/bad/mcp-json/mcp.json"}, 1, 1},
 	{"bad-syntax", []string{"testdata/lint/bad/syntax/mcp.json"}, 1, 1},
-	{"bad-skill-name", []string{"testdata/lint/bad/wrong-name"}, 0, 1},
+	{"bad-skill-name", []string{"testdata/lint/bad/wrong-name"}, 1, 1}, // install refuses an invalid or mismatched name
 	{"bad-no-description", []string{"testdata/lint/bad/no-description/SKILL.md"}, 1, 1},
 	{"bad-index", []string{"testdata/lint/bad/index/index.json"}, 1, 1},
 	{"warnings-only", []string{"testdata/lint/warn/skills.md"}, 0, 1},
@@ -84,7 +84,7 @@ func TestLintText(t *testing.T) {
 			t.Errorf("lint output lacks %q:\n%s", want, r)
 		}
 	}
-	if !strings.Contains(r.stderr, "2 file(s) checked") {
+	if !strings.Contains(r.stderr, "2 files checked") {
 		t.Errorf("no summary on stderr:\n%s", r)
 	}
 	// Usage errors: exit 2.

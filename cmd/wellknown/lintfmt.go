@@ -2,11 +2,15 @@ package main
 
 import (
 	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/diag"
+	"github.com/wellknown-dev/discovery/skillsmd"
 )
 
 // print writes the problems in format: text, json, github or sarif.
@@ -53,10 +57,13 @@ func (l *linter) printText() {
 		}
 		fmt.Fprintf(l.a.out, "%s: %s: %s [%s]\n", clean(p.location(), 1024), sev, p.text(), p.Code)
 	}
+	// One line on stderr in every case, so that a clean run says it checked something.
 	errs, warns := l.count()
-	if errs+warns > 0 || l.a.isTerminal(l.a.out) {
-		fmt.Fprintf(l.a.errOut, "%d file(s) checked: %d error(s), %d warning(s)\n", len(l.files), errs, warns)
+	if errs+warns == 0 {
+		fmt.Fprintf(l.a.errOut, "%s checked: no problems\n", plural(len(l.files), "file"))
+		return
 	}
+	fmt.Fprintf(l.a.errOut, "%s checked: %s, %s\n", plural(len(l.files), "file"), plural(errs, "error"), plural(warns, "warning"))
 }
 
 // lintJSON is the --format json output; its field names are stable (README).
@@ -156,7 +163,8 @@ type sarifPhysical struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
 type sarifRegion struct {
@@ -189,7 +197,7 @@ func (l *linter) sarif() sarifLog {
 	}
 	results := make([]sarifResult, 0, len(l.problems))
 	for _, p := range l.problems {
-		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(p.File)}}}
+		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifactFor(p.File)}}
 		if p.Line > 0 {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: p.Line, StartColumn: p.Column}
 		}
@@ -211,6 +219,38 @@ func (l *linter) sarif() sarifLog {
 	}
 }
 
+// srcRoot is the uriBaseId of paths relative to the working directory: the checkout's
+// root in CI, which SARIF consumers such as GitHub code scanning resolve it to.
+const srcRoot = "%SRCROOT%"
+
+// fileURI is the file: URI of an absolute path.
+func fileURI(abs string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	if !strings.HasPrefix(u.Path, "/") {
+		u.Path = "/" + u.Path // Windows: file:///C:/...
+	}
+	return u.String()
+}
+
+// sarifArtifactFor locates a problem's file: a URL as is; a path relative to the
+// working directory (srcRoot), whether it was given absolute or not; a path outside
+// the working directory as a file: URI.
+func sarifArtifactFor(file string) sarifArtifact {
+	if isURL(file) {
+		return sarifArtifact{URI: file}
+	}
+	wd, werr := os.Getwd()
+	abs, aerr := filepath.Abs(file)
+	if werr != nil || aerr != nil {
+		return sarifArtifact{URI: sarifURI(file)}
+	}
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return sarifArtifact{URI: fileURI(abs)}
+	}
+	return sarifArtifact{URI: sarifURI(rel), URIBaseID: srcRoot}
+}
+
 // sarifURI makes a file path a relative URI reference (forward slashes, escaped);
 // URLs are kept.
 func sarifURI(file string) string {
@@ -230,27 +270,80 @@ func ruleDescription(code string) string {
 	if d, ok := ruleDescriptions[code]; ok {
 		return d
 	}
-	return "wellknown lint rule " + code
+	return "A problem found by wellknown lint (" + strings.ReplaceAll(code, "-", " ") + "); the result's message says what to change."
 }
 
+// ruleDescriptions describes every code lint reports: its own, and the parsers'
+// (skillsmd, mcpjson, agentskills) that it passes through.
 var ruleDescriptions = map[string]string{
-	"syntax":            "The document does not parse.",
-	"schema":            "mcp.json breaks the JSON Schema of its spec_version.",
-	"mcp-json":          "mcp.json holds something a client has to interpret or skip.",
-	"no-title":          "skills.md has no H1 title.",
-	"empty":             "The document is empty.",
-	"unknown-kind":      "The kind of document cannot be told from its name or content.",
-	"nothing-to-lint":   "The folder holds no document lint knows.",
-	"nothing-published": "The origin publishes no well-known document.",
-	"not-published":     "Nothing is published at the URL.",
-	"fetch":             "The document could not be fetched.",
-	"digest-mismatch":   "A skill artifact does not match the size or digest its index publishes.",
-	"missing-artifact":  "A skill artifact the index lists is missing.",
-	"unsafe-archive":    "A skill archive is unsafe or too large to unpack.",
-	"artifact":          "A skill artifact could not be read.",
-	"not-checked":       "A skill artifact on another origin was not checked.",
-	"unverified":        "The index publishes no digests, so clients cannot verify the skill.",
-	"name-mismatch":     "A skill's name differs from its folder or its index entry.",
-	"not-index":         "The document is not a skills index.",
-	"unknown-schema":    "The index names an unknown $schema.",
+	// lint's own
+	"syntax":                "The document does not parse.",
+	"schema":                "mcp.json breaks the JSON Schema of its spec_version.",
+	"mcp-json":              "mcp.json holds something a client has to interpret or skip.",
+	"no-title":              "skills.md has no H1 title.",
+	"empty":                 "The document is empty.",
+	"unknown-kind":          "The kind of document cannot be told from its name or content.",
+	"nothing-to-lint":       "The folder holds no document lint knows.",
+	"nothing-published":     "The origin publishes no well-known document.",
+	"not-published":         "Nothing is published at the URL (an error status or an HTML page).",
+	"fetch":                 "The document could not be fetched.",
+	"unreachable":           "The origin could not be reached, so nothing was checked.",
+	"cross-origin-redirect": "A well-known URL redirects to another origin, which clients follow only with consent.",
+	"too-large":             "The document is over the size limit of discovery clients, which refuse it.",
+	"credential":            "The document publishes what looks like a credential (a token, a key, a password in a URL).",
+	"digest-mismatch":       "A skill artifact does not match the size or digest its index publishes.",
+	"missing-artifact":      "A skill artifact the index lists is missing.",
+	"unsafe-archive":        "A skill archive is unsafe or too large to unpack.",
+	"artifact":              "A skill artifact could not be read.",
+	"not-checked":           "A skill artifact on another origin was not checked.",
+	"unverified":            "The index publishes no digests, so clients cannot verify the skill.",
+	"name-mismatch":         "A skill's name differs from its folder or its index entry; skills install refuses it.",
+	"not-index":             "The document is not a skills index.",
+	"unknown-schema":        "The index names an unknown $schema.",
+	"duplicate-name":        "The index lists a skill name more than once.",
+	"symlink":               "A skill folder holds a symbolic link, which skills install refuses.",
+	"not-regular":           "A skill folder holds something other than files and folders.",
+	"file-name":             "A file name in a skill is refused by skills install.",
+	"limit":                 "A skill has more files, bytes or folder levels than clients accept.",
+	// skillsmd
+	skillsmd.WarnFrontmatter:     "skills.md has YAML frontmatter that does not parse.",
+	skillsmd.WarnUnsafeLink:      "skills.md links to a javascript:, data:, file: or vbscript: URL, or one with credentials.",
+	skillsmd.WarnNoAPI:           "skills.md names endpoints but states no API section or base URL.",
+	skillsmd.WarnTooLong:         "skills.md is longer than the specification recommends.",
+	skillsmd.WarnRawHTML:         "skills.md holds a <script> or <iframe> element.",
+	skillsmd.WarnTooComplex:      "skills.md nests or links beyond what parsers read as structure.",
+	skillsmd.WarnBasePlaceholder: "skills.md states its API base only as a template.",
+	skillsmd.WarnBaseInferred:    "skills.md states no API base; clients infer one from its endpoints.",
+	// agentskills (SKILL.md and indexes)
+	"encoding":           "The file is not valid UTF-8 text.",
+	"bom":                "The file starts with a byte order mark.",
+	"leading-blank":      "The file has blank lines before its frontmatter.",
+	"no-frontmatter":     "SKILL.md has no YAML frontmatter.",
+	"yaml":               "SKILL.md frontmatter is not valid YAML.",
+	"yaml-quoted":        "SKILL.md frontmatter is valid YAML only after quoting values.",
+	"yaml-alias":         "SKILL.md frontmatter aliases expand too far.",
+	"yaml-duplicate":     "SKILL.md frontmatter defines a key twice.",
+	"no-name":            "SKILL.md has no name.",
+	"name":               "A skill name is not a valid Agent Skills name (a-z, 0-9, single hyphens); skills install refuses it.",
+	"name-type":          "SKILL.md name is not a string.",
+	"no-description":     "SKILL.md has no description.",
+	"description":        "A skill's description is missing or not usable.",
+	"description-length": "SKILL.md description is longer than the specification allows.",
+	"description-type":   "SKILL.md description is not a string.",
+	"compatibility":      "SKILL.md compatibility is not a short string.",
+	"license":            "SKILL.md license is not a string.",
+	"metadata":           "SKILL.md metadata is not a map of strings.",
+	"allowed-tools":      "SKILL.md allowed-tools is not a space-separated string.",
+	"unknown-field":      "SKILL.md frontmatter has fields outside the specification.",
+	"entry":              "An index entry is not usable.",
+	"type":               "An index entry has no usable type.",
+	"unknown-type":       "An index entry has a type clients do not know.",
+	"url":                "An index entry's URL is not usable.",
+	"digest":             "An index entry's digest is missing or malformed.",
+	"files":              "An index entry's file list is not usable.",
+	"version":            "The index's version is missing or unknown.",
+	"archive":            "A skill archive is not usable.",
+	"skipped":            "An index entry was skipped by clients.",
+	"shadowed":           "A skill is hidden by another of the same name.",
+	"unreadable":         "A file could not be read.",
 }

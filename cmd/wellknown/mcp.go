@@ -24,8 +24,15 @@ func (a *app) mcpCommand() *cobra.Command {
 		Example: `  wellknown mcp servers example.com
   wellknown mcp skills example.com
   wellknown mcp skills https://mcp.example.com/mcp --get invoice-check`,
-		Args: argsN(0, "a subcommand (servers or skills)"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError{fmt.Errorf("unknown mcp subcommand %q: want servers or skills; see \"wellknown mcp --help\"", clean(args[0], 80))}
+			}
+			return nil
+		},
+		RunE: func(*cobra.Command, []string) error {
+			return usageError{errors.New("mcp: name a subcommand: servers or skills; see \"wellknown mcp --help\"")}
+		},
 	}
 	cmd.AddCommand(a.mcpServersCommand(), a.mcpSkillsCommand())
 	return cmd
@@ -69,6 +76,10 @@ connected to. Exit status 3 when the origin publishes no mcp.json.`,
 				return &exitError{code: exitNotFound, err: fmt.Errorf("%s publishes no mcp.json (nor skills.md) at /.well-known/: %w", args[0], err)}
 			case err != nil:
 				return fmt.Errorf("mcp servers %s: %w", args[0], err)
+			case d.MCP == nil && mcpFetchErr(d) != nil:
+				// Published but unusable (a syntax error, a bad schema, too large...): a
+				// failure to report, not "nothing published".
+				return fmt.Errorf("mcp servers %s: the mcp.json at %s cannot be used: %w", args[0], mcpFetchURL(d), mcpFetchErr(d))
 			case d.MCP == nil:
 				return &exitError{code: exitNotFound, err: fmt.Errorf("%s publishes no mcp.json at %s (it publishes skills.md: try \"wellknown discover %s\")", d.Origin, discovery.MCPPath, args[0])}
 			}
@@ -77,6 +88,27 @@ connected to. Exit status 3 when the origin publishes no mcp.json.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (fields in the README)")
 	return cmd
+}
+
+// mcpFetchErr is why the mcp.json of d could not be used while skills.md was
+// (Fetch.Err), or nil.
+func mcpFetchErr(d *discovery.Discovery) error {
+	for _, f := range d.Fetches {
+		if strings.HasSuffix(f.URL, discovery.MCPPath) && f.Err != nil {
+			return f.Err
+		}
+	}
+	return nil
+}
+
+// mcpFetchURL is the redacted URL of d's mcp.json fetch.
+func mcpFetchURL(d *discovery.Discovery) string {
+	for _, f := range d.Fetches {
+		if strings.HasSuffix(f.URL, discovery.MCPPath) {
+			return discovery.Redact(f.URL)
+		}
+	}
+	return d.Origin.String() + discovery.MCPPath
 }
 
 func (a *app) printServers(d *discovery.Discovery, asJSON bool) error {
@@ -293,15 +325,19 @@ func (a *app) mcpSkills(ctx context.Context, c *discovery.Client, target string,
 		}
 	} else {
 		for _, s := range j.Servers {
-			fmt.Fprintf(a.out, "%s %s at %s (protocol %s); descriptions are the server's words, not instructions\n",
-				a.style(colorBold, "server"), s.Name, s.URL, s.Protocol)
+			proto := ""
+			if s.Protocol != "" {
+				proto = " (protocol " + s.Protocol + ")"
+			}
+			fmt.Fprintf(a.out, "%s %s at %s%s; descriptions are the server's words, not instructions\n",
+				a.style(colorBold, "server"), s.Name, s.URL, proto)
 			if s.Error != "" {
 				fmt.Fprintf(a.out, "  %s %s\n", a.style(colorRed, "error:"), s.Error)
 			}
 			for _, sk := range s.Skills {
 				files := "dynamic"
 				if !sk.Dynamic {
-					files = fmt.Sprintf("%d files", len(sk.Files))
+					files = plural(len(sk.Files), "file")
 				}
 				fmt.Fprintf(a.out, "  %s %s (%s, verified: %v, %s)\n      %s\n", a.style(colorCyan, sk.Name), sk.URI, files, sk.Verified, sk.Source, sk.Description)
 			}

@@ -135,9 +135,9 @@ func (a *app) scan(ctx context.Context, f scanFlags) error {
 		defer file.Close()
 		out, done = file, prev
 		if !f.quiet && (len(done) > 0 || bad > 0) {
-			msg := fmt.Sprintf("scan: resuming: %s already holds %d results", f.output, len(done))
+			msg := fmt.Sprintf("scan: resuming: %s already holds %s", f.output, plural(len(done), "result"))
 			if bad > 0 {
-				msg += fmt.Sprintf(" (and %d lines that are not results, ignored)", bad)
+				msg += fmt.Sprintf(" (and %s that are not results, ignored)", plural(bad, "line"))
 			}
 			a.notef("%s", msg)
 		}
@@ -225,7 +225,7 @@ func (a *app) scan(ctx context.Context, f scanFlags) error {
 	case werr != nil:
 		return fmt.Errorf("writing results: %w", werr)
 	case interrupted.Err() != nil:
-		return &exitError{code: exitFailure, err: fmt.Errorf("scan interrupted after %d results%s", st.done.Load(), resumeHint(f))}
+		return &exitError{code: exitFailure, err: fmt.Errorf("scan interrupted after %s%s", plural(int(st.done.Load()), "result"), resumeHint(f))}
 	case rerr != nil:
 		return fmt.Errorf("reading origins: %w", rerr)
 	}
@@ -414,8 +414,8 @@ func (st *scanStats) line() string {
 
 // summary is the last progress line.
 func (st *scanStats) summary() string {
-	return fmt.Sprintf("scan: %d origins scanned in %s: %d publishing, %d with errors; %d skipped (duplicates or already in the output)",
-		st.done.Load(), time.Since(st.start).Round(10*time.Millisecond), st.publishing.Load(), st.failed.Load(), st.skipped.Load())
+	return fmt.Sprintf("scan: %s scanned in %s: %d publishing, %d with errors; %d skipped (duplicates or already in the output)",
+		plural(int(st.done.Load()), "origin"), time.Since(st.start).Round(10*time.Millisecond), st.publishing.Load(), st.failed.Load(), st.skipped.Load())
 }
 
 // scanProgress shows st on stderr until the returned function is called: a live line
@@ -427,7 +427,7 @@ func (a *app) scanProgress(st *scanStats, f scanFlags) (stop func()) {
 	}
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
-	if a.isTerminal(a.errOut) {
+	if a.canRewrite() {
 		p := a.progress("scan: starting")
 		wg.Go(func() {
 			t := time.NewTicker(200 * time.Millisecond)

@@ -129,6 +129,9 @@ func (r *scanResult) fillIndex(ix *discovery.SkillsIndex, err error, rec *scanRe
 // attribute files the errors in err's tree under the documents whose path their URL
 // ends with. What names no document (a timeout, a refused origin) becomes the result's
 // own Error. ErrNotPublished leaves the documents unpublished, with no error.
+// scanPrivateHint explains a private origin refused by scan: only --public-only does.
+const scanPrivateHint = "scan refuses private origins only with --public-only; scan without it to include them"
+
 func (r *scanResult) attribute(err error, docs map[string]*scanDoc) {
 	if errors.Is(err, discovery.ErrNotPublished) && !errors.Is(err, context.DeadlineExceeded) {
 		return
@@ -155,7 +158,7 @@ func (r *scanResult) attribute(err error, docs map[string]*scanDoc) {
 					doc.Status = status
 				}
 				if doc.Error == "" {
-					doc.Error = discovery.Redact(e.Error())
+					doc.Error = discovery.Redact(privateHint(e, scanPrivateHint))
 				}
 				return
 			}
@@ -166,7 +169,7 @@ func (r *scanResult) attribute(err error, docs map[string]*scanDoc) {
 				return
 			}
 		}
-		loose = append(loose, discovery.Redact(e.Error()))
+		loose = append(loose, discovery.Redact(privateHint(e, scanPrivateHint)))
 	}
 	walk(err)
 	if len(loose) > 0 && r.Error == "" {

@@ -75,25 +75,15 @@ func (a *app) serve(ctx context.Context, f serveFlags) error {
 		return err
 	}
 	if ln == nil {
-		return server.Run(ctx, &mcp.IOTransport{Reader: readCloser{a.in}, Writer: writeCloser{a.out}})
+		in, out := drainStdio(ctx, a.in, a.out)
+		return server.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
 	}
 	a.notef("serving MCP on http://%s/mcp (Ctrl-C stops)", ln.Addr())
 	return serveMCPHTTP(ctx, ln, server)
 }
 
-type readCloser struct {
-	r interface{ Read([]byte) (int, error) }
-}
-
-func (r readCloser) Read(p []byte) (int, error) { return r.r.Read(p) }
-func (readCloser) Close() error                 { return nil }
-
-type writeCloser struct {
-	w interface{ Write([]byte) (int, error) }
-}
-
-func (w writeCloser) Write(p []byte) (int, error) { return w.w.Write(p) }
-func (writeCloser) Close() error                  { return nil }
+// servePrivateHint explains a private origin refused by serve's tools.
+const servePrivateHint = "wellknown serve refuses private origins unless it is started with --allow-private"
 
 // newMCPServer builds the MCP server of the agent tools: one discovery client, one
 // catalog, the tools.
@@ -132,7 +122,7 @@ func (a *app) newMCPServer(ctx context.Context, f serveFlags) (*mcp.Server, erro
 	for _, o := range f.origins {
 		input, _ := json.Marshal(map[string]string{"origin": o})
 		if _, err := ts.Call(ctx, tools.ListSkills, input); err != nil {
-			return nil, fmt.Errorf("--origin %s: %w", o, err)
+			return nil, fmt.Errorf("--origin %s: %s", o, privateHint(err, servePrivateHint))
 		}
 	}
 	for _, w := range cat.Warnings() {
@@ -150,7 +140,7 @@ func (a *app) newMCPServer(ctx context.Context, f serveFlags) (*mcp.Server, erro
 			res, err := h(ctx, req.Params.Arguments)
 			if err != nil {
 				// A tool error, for the model to read and act on; not a protocol error.
-				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: privateHint(err, servePrivateHint)}}}, nil
 			}
 			return &mcp.CallToolResult{
 				Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},

@@ -78,7 +78,7 @@ func skillsListCommand(a *app) *cobra.Command {
 		Short: "List the skills an origin's well-known index publishes (reads only the index)",
 		Example: `  wellknown skills list docs.example.org
   wellknown skills list https://docs.example.org --json`,
-		Args: exactArgs(1),
+		Args: argsN(1, "ORIGIN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.client(nil)
 			if err != nil {
@@ -98,7 +98,7 @@ func skillsListCommand(a *app) *cobra.Command {
 			if asJSON {
 				return a.printJSON(l)
 			}
-			fmt.Fprintf(a.out, "%s (index v%s, %d skills)\n", l.IndexURL, l.Version, len(l.Skills))
+			fmt.Fprintf(a.out, "%s (index v%s, %s)\n", l.IndexURL, l.Version, plural(len(l.Skills), "skill"))
 			fmt.Fprintln(a.out, a.style(colorDim, "descriptions are the site's words, not instructions"))
 			for _, s := range l.Skills {
 				mark := ""
@@ -147,7 +147,7 @@ func skillsGetCommand(a *app) *cobra.Command {
 		Short: "Fetch one skill, verify its digest and show its SKILL.md and files (writes nothing)",
 		Example: `  wellknown skills get docs.example.org invoice-check
   wellknown skills get docs.example.org ledger --json`,
-		Args: exactArgs(2),
+		Args: argsN(2, "ORIGIN and NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkSkillName(args[1]); err != nil {
 				return usageError{err}
@@ -197,16 +197,6 @@ func skillsGetCommand(a *app) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return cmd
-}
-
-// exactArgs is cobra.ExactArgs with a usage error (exit status 2).
-func exactArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if err := cobra.ExactArgs(n)(cmd, args); err != nil {
-			return usageError{err}
-		}
-		return nil
-	}
 }
 
 // listError maps a ListSkills error to the exit status: 3 when the origin publishes no

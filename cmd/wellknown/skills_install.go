@@ -179,7 +179,7 @@ on the terminal).`,
   wellknown skills install docs.example.org --global --agent codex --force`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
-				return usageError{errors.New("install needs an ORIGIN, then optional skill NAMEs")}
+				return usageError{errors.New("skills install: missing ORIGIN (then optional skill NAMEs); see \"wellknown skills install --help\"")}
 			}
 			return nil
 		},
@@ -214,7 +214,7 @@ on the terminal).`,
 			a.printWarnings(warningStrings(ix.Warnings))
 			in := &installer{a: a, c: c, ix: ix, dir: skillsFolder(base, agents[0]), force: force}
 			results := in.install(cmd.Context(), names)
-			return a.printResults(results, asJSON)
+			return a.printResults(results, asJSON, "installed")
 		},
 	}
 	sc.add(cmd, "the agent whose skills folder to write; default agents (.agents/skills)")
@@ -280,7 +280,7 @@ func (in *installer) install(ctx context.Context, names []string) []skillResult 
 			skills[i], errs[i] = in.c.GetSkill(ctx, in.ix, e.Name)
 		}()
 	}
-	p := in.a.progress(fmt.Sprintf("fetching and verifying %d skills", count(todo)))
+	p := in.a.progress("fetching and verifying " + plural(count(todo), "skill"))
 	wg.Wait()
 	p.Stop()
 	for i := range entries {
@@ -293,7 +293,28 @@ func (in *installer) install(ctx context.Context, names []string) []skillResult 
 		}
 		results[i] = in.place(skills[i], results[i], in.exists(results[i].Name))
 	}
+	for i := range results {
+		results[i] = settle(results[i])
+	}
 	return results
+}
+
+// settle makes a final result state only what is true: verified only for an artifact
+// that was verified and is now installed (installed, replaced, updated, unchanged), and
+// a dir only when a folder is there.
+func settle(r skillResult) skillResult {
+	switch r.Status {
+	case statusInstalled, statusReplaced, statusUpdated, statusUnchanged:
+	default:
+		r.Verified = false
+		r.Files = nil
+	}
+	if r.Dir != "" {
+		if _, err := os.Lstat(r.Dir); err != nil {
+			r.Dir = ""
+		}
+	}
+	return r
 }
 
 func count(bs []bool) int {
@@ -329,18 +350,18 @@ func (in *installer) precheck(e *agentskills.IndexEntry, names []string, i int) 
 		return skillResult{Name: clean(names[i], 80), Status: statusFailed,
 			Message: fmt.Sprintf("the index %s lists no skill %s", clean(in.ix.Index.URL, 256), quoteName(names[i]))}
 	}
-	r := skillResult{Name: clean(e.Name, 80), Origin: in.ix.Origin.String(), Digest: e.Digest, Verified: e.HasDigests()}
+	r := skillResult{Name: clean(e.Name, 80), Origin: in.ix.Origin.String(), Digest: e.Digest}
 	if err := checkSkillName(e.Name); err != nil {
 		r.Status, r.Message = statusRefused, err.Error()+"; not installed"
 		return r
 	}
 	target := filepath.Join(in.dir, e.Name)
-	r.Dir = target
+	r.Dir = target // settle drops it when nothing is there in the end
 	if _, err := os.Lstat(target); err != nil || in.force {
 		return r
 	}
 	if rec, err := readRecord(target); err == nil && rec.Origin == r.Origin && e.Digest != "" && rec.Digest == e.Digest {
-		r.Status, r.Message = statusUnchanged, "already installed with the same digest"
+		r.Status, r.Message, r.Verified = statusUnchanged, "already installed with the same digest", rec.Verified
 		return r
 	}
 	r.Status, r.Message = statusRefused, fmt.Sprintf("%s already exists; --force replaces it (update updates skills installed by wellknown)", target)
@@ -367,6 +388,13 @@ func (in *installer) place(sk *discovery.Skill, r skillResult, replace bool) ski
 		IndexURL: in.ix.Index.URL, IndexVersion: in.ix.Index.Version, Type: sk.Entry.Type, URL: sk.Entry.URL,
 		Digest: sk.Entry.Digest, Verified: sk.Verified, InstalledAt: time.Now().UTC().Truncate(time.Second),
 		Tool: "wellknown/" + discovery.Version}
+	// A SKILL.md names the skill agents see: one named otherwise than its index entry
+	// would take over that other skill's name (the folder is the entry's, the name the
+	// SKILL.md's), so it is refused, as lint reports it as an error.
+	if n := sk.SkillMD.Name(); n != sk.Entry.Name {
+		r.Status, r.Message = statusRefused, fmt.Sprintf("its SKILL.md names the skill %s, not %s as the index does: the site must make them the same; nothing written", quoteName(n), quoteName(sk.Entry.Name))
+		return r
+	}
 	files := skillFiles(sk.Files)
 	for _, f := range files {
 		// The archive reader refuses names that could escape; a name that would print
@@ -393,9 +421,6 @@ func (in *installer) place(sk *discovery.Skill, r skillResult, replace bool) ski
 	var notes []string
 	if !sk.Verified {
 		notes = append(notes, "unverified: the index publishes no digests (v0.1.0)")
-	}
-	if n := sk.SkillMD.Name(); n != sk.Entry.Name {
-		notes = append(notes, fmt.Sprintf("SKILL.md names itself %s, not %s", quoteName(n), quoteName(sk.Entry.Name)))
 	}
 	r.Message = strings.Join(notes, "; ")
 	return r
@@ -456,7 +481,11 @@ func writeSkill(dir, name string, files []agentskills.File, rec *installRecord, 
 	case info.Mode()&fs.ModeSymlink != 0:
 		// agentskills.ScanLocal does not follow a symlinked skills folder either: what is
 		// installed must be what "skills local" and the agents' scanners see.
-		return fmt.Errorf("%s is a symbolic link; install into the folder it points to with --dir", dir)
+		target, terr := filepath.EvalSymlinks(dir)
+		if terr != nil {
+			target = "a path that does not resolve (" + terr.Error() + ")"
+		}
+		return fmt.Errorf("%s is a symbolic link to %s: wellknown does not install through links, and agents' scanners do not follow them; make %s a real folder (move %s there in place of the link) and install again", dir, target, dir, target)
 	case !info.IsDir():
 		return fmt.Errorf("%s is not a folder", dir)
 	}
@@ -628,13 +657,14 @@ func readRecord(dir string) (*installRecord, error) {
 }
 
 // localChanges reports how the files in dir differ from the record ("" when they
-// match): a file added, removed or changed, or anything but a regular file.
+// match): every file added, removed or changed, and anything but a regular file, at
+// most maxChanges of them and then how many more.
 func localChanges(dir string, rec *installRecord) string {
 	want := map[string]fileJSON{}
 	for _, f := range rec.Files {
 		want[f.Path] = f
 	}
-	var change string
+	var changes []string
 	var total int64
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -651,13 +681,14 @@ func localChanges(dir string, rec *installRecord) string {
 		case d.IsDir():
 			return nil
 		case !d.Type().IsRegular():
-			change = rel + " is not a regular file"
-			return fs.SkipAll
+			changes = append(changes, rel+" is not a regular file")
+			delete(want, rel)
+			return nil
 		}
 		f, ok := want[rel]
 		if !ok {
-			change = rel + " was added"
-			return fs.SkipAll
+			changes = append(changes, rel+" was added")
+			return nil
 		}
 		delete(want, rel)
 		info, err := d.Info()
@@ -666,34 +697,39 @@ func localChanges(dir string, rec *installRecord) string {
 		}
 		total += info.Size()
 		if info.Size() != f.Size || total > 4*agentskills.DefaultMaxBytes {
-			change = rel + " was changed"
-			return fs.SkipAll
+			changes = append(changes, rel+" was changed")
+			return nil
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
 		if agentskills.Digest(data) != f.Digest {
-			change = rel + " was changed"
-			return fs.SkipAll
+			changes = append(changes, rel+" was changed")
 		}
 		return nil
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return "unreadable: " + err.Error()
-	case change != "":
-		return change
 	}
+	removed := make([]string, 0, len(want))
 	for p := range want {
-		return p + " was removed"
+		removed = append(removed, p+" was removed")
 	}
-	return ""
+	slices.Sort(removed)
+	changes = append(changes, removed...)
+	if len(changes) > maxChanges {
+		changes = append(changes[:maxChanges], fmt.Sprintf("and %d more", len(changes)-maxChanges))
+	}
+	return strings.Join(changes, "; ")
 }
+
+// maxChanges bounds the changes localChanges lists.
+const maxChanges = 20
 
 // printResults prints install or update results; the error makes the exit status 1
 // when any skill was refused or failed.
-func (a *app) printResults(results []skillResult, asJSON bool) error {
+func (a *app) printResults(results []skillResult, asJSON bool, verb string) error {
 	bad := 0
 	for _, r := range results {
 		if r.Status == statusRefused || r.Status == statusFailed {
@@ -712,7 +748,7 @@ func (a *app) printResults(results []skillResult, asJSON bool) error {
 		}
 	}
 	if bad > 0 {
-		return &exitError{code: exitFailure, err: fmt.Errorf("%d of %d skills not installed", bad, len(results))}
+		return &exitError{code: exitFailure, err: fmt.Errorf("%d of %s not %s", bad, plural(len(results), "skill"), verb)}
 	}
 	return nil
 }
@@ -732,9 +768,9 @@ func (a *app) printResult(r skillResult) {
 		line += " → " + clean(r.Dir, 1024)
 	}
 	if r.Digest != "" && (r.Status == statusInstalled || r.Status == statusReplaced || r.Status == statusUpdated) {
-		line += fmt.Sprintf(" (%s, %d files)", shortDigest(r.Digest), len(r.Files))
+		line += fmt.Sprintf(" (%s, %s)", shortDigest(r.Digest), plural(len(r.Files), "file"))
 	} else if len(r.Files) > 0 {
-		line += fmt.Sprintf(" (%d files)", len(r.Files))
+		line += fmt.Sprintf(" (%s)", plural(len(r.Files), "file"))
 	}
 	if r.PreviousDigest != "" && r.Status == statusUpdated {
 		line += " was " + shortDigest(r.PreviousDigest)

@@ -620,7 +620,7 @@ func TestSkillsLocal(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "home", ".agents", "skills", "ledger", "SKILL.md")); err != nil {
 		t.Errorf("install --global: %v", err)
 	}
-	if r := wk(t, nil, dir, "skills", "local", "--global"); r.code != 0 || !strings.Contains(r.stdout, "ledger  user, agents") {
+	if r := wk(t, nil, dir, "skills", "local", "--global"); r.code != 0 || !strings.Contains(r.stdout, ".agents/skills (the cross-client folder") || !strings.Contains(r.stdout, "ledger  user  ") {
 		t.Errorf("local --global:\n%s", r)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -61,7 +62,7 @@ func installedSkills(folders, names []string) ([]installedSkill, []skillResult) 
 	}
 	for _, n := range names {
 		if !found[n] {
-			bad = append(bad, skillResult{Name: n, Status: statusFailed, Message: "no skill of that name is installed in " + clean(fmt.Sprint(folders), 1024)})
+			bad = append(bad, skillResult{Name: n, Status: statusFailed, Message: "no skill of that name is installed in " + clean(strings.Join(folders, ", "), 1024)})
 		}
 	}
 	return out, bad
@@ -103,7 +104,7 @@ their skills are fetched and compared file by file.`,
 			}
 			installed, results := installedSkills(folders, names)
 			if len(installed) == 0 && len(results) == 0 {
-				a.notef("no skills installed by wellknown in %s", clean(fmt.Sprint(folders), 1024))
+				a.notef("no skills installed by wellknown in %s", clean(strings.Join(folders, ", "), 1024))
 				return nil
 			}
 			// The origins come from .wellknown.json files, which anyone who wrote to
@@ -114,7 +115,10 @@ their skills are fetched and compared file by file.`,
 				return err
 			}
 			results = append(updateSkills(cmd.Context(), a, c, installed, force), results...)
-			return a.printResults(results, asJSON)
+			for i := range results {
+				results[i] = settle(results[i])
+			}
+			return a.printResults(results, asJSON, "updated")
 		},
 	}
 	sc.add(cmd, "only this agent's skills folder; default: every agent's")
@@ -147,7 +151,7 @@ func updateSkills(ctx context.Context, a *app, c *discovery.Client, installed []
 			}
 		}
 		if err := failures[rec.Origin]; err != nil {
-			r.Status, r.Message = statusFailed, clean(err.Error(), 1024)
+			r.Status, r.Message = statusFailed, clean(privateHint(err, "a recorded origin that is private or loopback needs --allow-private"), 1024)
 			if errors.Is(err, discovery.ErrNotPublished) {
 				r.Status, r.Message = statusRemovedUpstream, "the origin no longer publishes a skills index; left in place"
 			}
@@ -249,7 +253,7 @@ changed since, and the scan's diagnostics (invalid SKILL.md, shadowed names, sym
 		Example: `  wellknown skills local
   wellknown skills local --agent claude --json
   wellknown skills local --global`,
-		Args: cobra.NoArgs,
+		Args: argsN(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			base, err := sc.base(a)
 			if err != nil {
@@ -259,31 +263,37 @@ changed since, and the scan's diagnostics (invalid SKILL.md, shadowed names, sym
 			if err != nil {
 				return err
 			}
-			opts := agentskills.LocalOptions{ProjectDir: base, Clients: agents}
-			if sc.global {
-				opts = agentskills.LocalOptions{HomeDir: base, Clients: agents}
-			}
-			found, err := agentskills.ScanLocal(opts)
-			if err != nil {
-				return err
-			}
 			out := struct {
 				Skills      []localSkillJSON `json:"skills"`
 				Diagnostics []diagnosticJSON `json:"diagnostics"`
 			}{Skills: []localSkillJSON{}, Diagnostics: []diagnosticJSON{}}
-			for _, s := range found.Skills {
-				l := localSkillJSON{Name: clean(s.Name, 200), Description: clean(s.Skill.Description(), 2048), Scope: s.Scope,
-					Agent: agentOf(s.Dir), Dir: clean(s.Dir, 1024)}
-				if rec, err := readRecord(s.Dir); err == nil {
-					l.Installed = &recordJSON{Origin: clean(rec.Origin, 256), IndexURL: clean(rec.IndexURL, 1024),
-						Digest: clean(rec.Digest, 128), Verified: rec.Verified, Size: rec.Size, InstalledAt: rec.InstalledAt}
-					l.Modified = clean(localChanges(s.Dir, rec), 512)
+			// Each agent reads only its own folder (.claude/skills for Claude, the
+			// cross-client .agents/skills for the others), so each is scanned on its own:
+			// the same name in two agents' folders is two skills, one per agent, not one
+			// shadowing the other.
+			for _, ag := range agents {
+				opts := agentskills.LocalOptions{ProjectDir: base, Clients: []string{ag}}
+				if sc.global {
+					opts = agentskills.LocalOptions{HomeDir: base, Clients: []string{ag}}
 				}
-				out.Skills = append(out.Skills, l)
-			}
-			for _, d := range found.Diagnostics {
-				out.Diagnostics = append(out.Diagnostics, diagnosticJSON{Severity: d.Severity.String(), Code: clean(d.Code, 64),
-					Where: clean(d.Where, 1024), Message: clean(d.Message, 1024)})
+				found, err := agentskills.ScanLocal(opts)
+				if err != nil {
+					return err
+				}
+				for _, s := range found.Skills {
+					l := localSkillJSON{Name: clean(s.Name, 200), Description: clean(s.Skill.Description(), 2048), Scope: s.Scope,
+						Agent: ag, Dir: clean(s.Dir, 1024)}
+					if rec, err := readRecord(s.Dir); err == nil {
+						l.Installed = &recordJSON{Origin: clean(rec.Origin, 256), IndexURL: clean(rec.IndexURL, 1024),
+							Digest: clean(rec.Digest, 128), Verified: rec.Verified, Size: rec.Size, InstalledAt: rec.InstalledAt}
+						l.Modified = clean(localChanges(s.Dir, rec), 512)
+					}
+					out.Skills = append(out.Skills, l)
+				}
+				for _, d := range found.Diagnostics {
+					out.Diagnostics = append(out.Diagnostics, diagnosticJSON{Severity: d.Severity.String(), Code: clean(d.Code, 64),
+						Where: clean(d.Where, 1024), Message: clean(d.Message, 1024)})
+				}
 			}
 			if asJSON {
 				return a.printJSON(out)
@@ -291,8 +301,13 @@ changed since, and the scan's diagnostics (invalid SKILL.md, shadowed names, sym
 			if len(out.Skills) == 0 {
 				fmt.Fprintln(a.out, "no skills found")
 			}
+			agent := ""
 			for _, s := range out.Skills {
-				fmt.Fprintf(a.out, "%s  %s, %s  %s\n    %s\n", a.style(colorBold, s.Name), s.Scope, s.Agent, s.Dir, s.Description)
+				if s.Agent != agent {
+					agent = s.Agent
+					fmt.Fprintf(a.out, "%s\n", a.style(colorCyan, agentHeading(agent)))
+				}
+				fmt.Fprintf(a.out, "%s  %s  %s\n    %s\n", a.style(colorBold, s.Name), s.Scope, s.Dir, s.Description)
 				switch {
 				case s.Installed == nil:
 					fmt.Fprintln(a.out, a.style(colorDim, "    not installed by wellknown"))
@@ -318,14 +333,10 @@ changed since, and the scan's diagnostics (invalid SKILL.md, shadowed names, sym
 	return cmd
 }
 
-// agentOf returns the agent folder name of a skill folder BASE/.<agent>/skills/..., or "".
-func agentOf(dir string) string {
-	for d := filepath.Dir(dir); d != filepath.Dir(d); d = filepath.Dir(d) {
-		if filepath.Base(d) == "skills" {
-			if a := filepath.Base(filepath.Dir(d)); len(a) > 1 && a[0] == '.' {
-				return a[1:]
-			}
-		}
+// agentHeading names who reads an agent folder, for the text of "skills local".
+func agentHeading(agent string) string {
+	if agent == defaultAgent {
+		return "." + agent + "/skills (the cross-client folder, read by the agents that support it):"
 	}
-	return ""
+	return "." + agent + "/skills (read by " + agent + "):"
 }

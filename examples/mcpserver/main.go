@@ -113,7 +113,9 @@ func run(ctx context.Context, cfg config, in io.ReadCloser, out io.WriteCloser, 
 		return err
 	}
 	if ln == nil {
-		return server.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+		// End of input waits for the answers still owed (see drainStdio).
+		r, w := drainStdio(ctx, in, out)
+		return server.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
 	}
 	fmt.Fprintf(logw, "mcpserver: serving MCP on http://%s/mcp\n", ln.Addr())
 	return serveHTTP(ctx, ln, server)
