@@ -164,7 +164,11 @@ func (m memoryLastGood) Load(url string) (LastGood, bool) { return m.c.Get(url) 
 
 // Store records doc as the entry for url, keeping a copy of its body.
 func (m memoryLastGood) Store(url string, doc LastGood) {
-	doc.Body = bytes.Clone(doc.Body)
+	if old, ok := m.c.Get(url); ok && bytes.Equal(old.Body, doc.Body) {
+		doc.Body = old.Body // the same document again: only SavedAt moves
+	} else {
+		doc.Body = bytes.Clone(doc.Body)
+	}
 	m.c.Set(url, doc, int64(len(url)+len(doc.Body)+len(doc.Kind)+len(doc.ContentType)+64))
 }
 

@@ -476,9 +476,18 @@ func Discover(ctx context.Context, origin string) (*Discovery, error) {
 // origin parses s as [ParseOrigin] does and refuses a private origin unless
 // Options.AllowPrivateOrigins is set.
 func (c *Client) origin(s string) (Origin, error) {
+	if o, ok := originMemo.Get(s); ok {
+		if !c.privateOrigins && privateOrigin(o) {
+			return Origin{}, &PrivateAddressError{Host: o.Host, Addr: o.Host, Origin: true}
+		}
+		return o, nil
+	}
 	o, err := ParseOrigin(s)
 	if err != nil {
 		return Origin{}, err
+	}
+	if len(s) <= 512 {
+		originMemo.Set(s, o, int64(2*len(s)+len(o.Host)+64))
 	}
 	if !c.privateOrigins && privateOrigin(o) {
 		return Origin{}, &PrivateAddressError{Host: o.Host, Addr: o.Host, Origin: true}
@@ -935,6 +944,10 @@ func redactString(s string) string {
 	redactMemo.Set(s, r, int64(len(s)+len(r)+64))
 	return r
 }
+
+// originMemo keeps the parse of the origin strings seen last: ParseOrigin (IDNA,
+// canonical hosts) costs microseconds, and an agent names the same few origins.
+var originMemo = lru.New[Origin](1 << 20)
 
 // redactMemo keeps the redacted form of the URLs seen last: every fetch reports its
 // URL several times, and scanning a URL for secrets costs microseconds.

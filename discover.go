@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"slices"
@@ -459,7 +458,9 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	out.fetch.Source = SourceNetwork
 	out.fetch.FinalURL, out.final = shown, u
 	if resp.Request != nil && resp.Request.URL != nil {
-		out.fetch.FinalURL, out.final = redact(resp.Request.URL), resp.Request.URL.String()
+		if final := resp.Request.URL.String(); final != u {
+			out.fetch.FinalURL, out.final = redact(resp.Request.URL), final
+		}
 	}
 	out.fresh = freshUntil(resp.Header) // reset by fail: only a definite answer is kept
 	if resp.Header.Get(httpcacheMark) == "1" {
@@ -485,13 +486,12 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		return fail(herr, code >= 500 || code == http.StatusTooManyRequests || code == http.StatusRequestTimeout)
 	}
 
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	mt = strings.ToLower(mt)
+	mt := mediaType(resp.Header.Get("Content-Type"))
 	if mt == "text/html" || mt == "application/xhtml+xml" {
 		// Static hosts answer unknown paths with their home page: not a document.
 		return out
 	}
-	body, err := readCapped(resp.Body, c.maxBytes)
+	body, err := readCappedSized(resp.Body, c.maxBytes, resp.ContentLength)
 	if err != nil {
 		return fail(&FetchError{URL: shown, Attempts: int(tr.attempts.Load()), Err: err}, true)
 	}
@@ -618,6 +618,42 @@ func unwrapURLError(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// mediaType returns the lower-case media type of a Content-Type value, without
+// parameters ("" when there is none): what mime.ParseMediaType returns, without its map.
+func mediaType(v string) string {
+	if i := strings.IndexByte(v, ';'); i >= 0 {
+		v = v[:i]
+	}
+	v = strings.TrimSpace(v)
+	for i := 0; i < len(v); i++ {
+		if 'A' <= v[i] && v[i] <= 'Z' {
+			return strings.ToLower(v)
+		}
+	}
+	return v
+}
+
+// readCappedSized is readCapped with the body's announced length (ContentLength; -1
+// when unknown) as the buffer's first size, so a small document is read in one go.
+func readCappedSized(r io.Reader, limit, size int64) ([]byte, error) {
+	if size < 0 || size > limit || size > 1<<20 {
+		return readCapped(r, limit)
+	}
+	b := make([]byte, 0, size+1) // +1: a body longer than announced shows without a read past it
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		switch {
+		case err == io.EOF:
+			return b, nil
+		case err != nil:
+			return nil, err
+		case len(b) == cap(b): // longer than announced: read the rest the general way
+			return readCapped(io.MultiReader(bytes.NewReader(b), r), limit)
+		}
+	}
 }
 
 // readCapped reads at most limit bytes; a longer body is ErrTooLarge. Reading to EOF is
