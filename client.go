@@ -518,8 +518,10 @@ type fetchTrace struct {
 	granted  map[Origin]bool
 	hops     int // redirect hops followed in earlier rounds (see Client.send)
 
-	// reval: the remembered copy this fetch revalidates itself (see revalidate.go).
-	reval *validated
+	// reval: the remembered copy this fetch revalidates itself (see revalidate.go);
+	// fromMemory: the answer is that copy, confirmed by a 304.
+	reval      *validated
+	fromMemory bool
 
 	// fleetDone: this fetch already waited for another process of the fleet; it now
 	// fetches for itself (written by fleetTransport, read in the same goroutine).

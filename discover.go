@@ -463,7 +463,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		}
 	}
 	out.fresh = freshUntil(resp.Header) // reset by fail: only a definite answer is kept
-	if resp.Header.Get(httpcacheMark) == "1" {
+	if tr.fromMemory || resp.Header.Get(httpcacheMark) == "1" {
 		switch {
 		case tr.requests.Load() == 0:
 			out.fetch.Source = SourceCache

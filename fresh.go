@@ -106,23 +106,30 @@ func freshUntil(h http.Header) time.Time {
 			}
 		}
 	}
-	date, err := http.ParseTime(h.Get("Date"))
-	if err != nil {
-		return time.Time{}
-	}
 	var lifetime time.Duration
-	if hasMaxAge {
+	var expires time.Time
+	switch exp := h.Get("Expires"); {
+	case hasMaxAge:
 		n, err := strconv.ParseInt(maxAge, 10, 64)
 		if err != nil || n <= 0 {
 			return time.Time{}
 		}
 		lifetime = time.Duration(min(n, int64(365*24*time.Hour/time.Second))) * time.Second
-	} else if exp := h.Get("Expires"); exp != "" {
+	case exp != "":
 		t, err := time.Parse(time.RFC1123, exp)
 		if err != nil {
 			return time.Time{}
 		}
-		lifetime = t.Sub(date)
+		expires = t
+	default:
+		return time.Time{} // no lifetime: never fresh, and no need to read the Date
+	}
+	date, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return time.Time{}
+	}
+	if !expires.IsZero() {
+		lifetime = expires.Sub(date)
 	}
 	if lifetime <= 0 {
 		return time.Time{}

@@ -100,14 +100,21 @@ func (r revalidator) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if resp.StatusCode == http.StatusNotModified {
 		// As httpcache does: the stored answer, with the 304's end-to-end headers.
+		// The header is shared, read-only, by the copy kept and the answer given; the
+		// answer is marked as the cache's through the trace, not a header.
 		h := r.v.header.Clone()
-		for _, k := range endToEnd(resp.Header) {
-			h[k] = resp.Header[k]
+		connection := resp.Header.Get("Connection")
+		for k, vs := range resp.Header {
+			if !hopByHop(k, connection) {
+				h[k] = vs
+			}
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
 		resp.Body.Close()
-		r.copies.Set(u, &validated{header: h.Clone(), body: r.v.body}, int64(len(u)+len(r.v.body)+512))
-		h.Set(httpcacheMark, "1")
+		r.copies.Set(u, &validated{header: h, body: r.v.body}, int64(len(u)+len(r.v.body)+512))
+		if tr := traceOf(req.Context()); tr != nil {
+			tr.fromMemory = true
+		}
 		return &http.Response{Status: "200 OK", StatusCode: http.StatusOK, Proto: resp.Proto, ProtoMajor: resp.ProtoMajor,
 			ProtoMinor: resp.ProtoMinor, Header: h, Body: io.NopCloser(bytes.NewReader(r.v.body)),
 			ContentLength: int64(len(r.v.body)), Request: resp.Request}, nil
@@ -143,22 +150,20 @@ func noStore(h http.Header) bool {
 	return false
 }
 
-// endToEnd lists the header names of h that are not hop-by-hop.
-func endToEnd(h http.Header) []string {
-	hop := map[string]bool{"Connection": true, "Keep-Alive": true, "Proxy-Authenticate": true,
-		"Proxy-Authorization": true, "Te": true, "Trailers": true, "Transfer-Encoding": true, "Upgrade": true}
-	for extra := range strings.SplitSeq(h.Get("Connection"), ",") {
-		if extra = strings.TrimSpace(extra); extra != "" {
-			hop[http.CanonicalHeaderKey(extra)] = true
+// hopByHop reports a header that is not end-to-end (RFC 9110 §7.6.1, as httpcache
+// lists them): the fixed ones, and those the Connection header names.
+func hopByHop(k, connection string) bool {
+	switch k {
+	case "Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Te", "Trailers",
+		"Transfer-Encoding", "Upgrade":
+		return true
+	}
+	for extra := range strings.SplitSeq(connection, ",") {
+		if extra = strings.TrimSpace(extra); extra != "" && http.CanonicalHeaderKey(extra) == k {
+			return true
 		}
 	}
-	var names []string
-	for k := range h {
-		if !hop[k] {
-			names = append(names, k)
-		}
-	}
-	return names
+	return false
 }
 
 // storingBody keeps what is read and hands it to onEOF at the end, as httpcache's
