@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -65,8 +63,8 @@ func (a *app) serve(ctx context.Context, f serveFlags) error {
 	var ln net.Listener
 	if f.httpAddr != "" {
 		var err error
-		if ln, err = listenLoopback(f.httpAddr); err != nil {
-			return usageError{err}
+		if ln, err = tools.ListenLoopback(f.httpAddr); err != nil {
+			return usageError{fmt.Errorf("serve --http %w", err)}
 		}
 		defer ln.Close()
 	}
@@ -75,11 +73,10 @@ func (a *app) serve(ctx context.Context, f serveFlags) error {
 		return err
 	}
 	if ln == nil {
-		in, out := drainStdio(ctx, a.in, a.out)
-		return server.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+		return tools.ServeMCPStdio(ctx, server, a.in, a.out) // end of input waits for the answers owed
 	}
 	a.notef("serving MCP on http://%s/mcp (Ctrl-C stops)", ln.Addr())
-	return serveMCPHTTP(ctx, ln, server)
+	return tools.ServeMCPHTTP(ctx, ln, server)
 }
 
 // servePrivateHint explains a private origin refused by serve's tools.
@@ -128,58 +125,6 @@ func (a *app) newMCPServer(ctx context.Context, f serveFlags) (*mcp.Server, erro
 	for _, w := range cat.Warnings() {
 		a.notef("%s", clean(fmt.Sprint(w), 1024))
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "wellknown", Version: discovery.Version}, nil)
-	for _, t := range ts.Tools() {
-		h := ts.Handler(t.Name)
-		server.AddTool(&mcp.Tool{
-			Name:         t.Name,
-			Description:  t.Description,
-			InputSchema:  t.InputSchema,
-			OutputSchema: t.OutputSchema,
-		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			res, err := h(ctx, req.Params.Arguments)
-			if err != nil {
-				// A tool error, for the model to read and act on; not a protocol error.
-				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: privateHint(err, servePrivateHint)}}}, nil
-			}
-			return &mcp.CallToolResult{
-				Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},
-				StructuredContent: res.Structured,
-			}, nil
-		})
-	}
-	return server, nil
-}
-
-// listenLoopback listens on addr, which must name a loopback host: the server has no
-// authentication, so anything that can reach it can use the tools.
-func listenLoopback(addr string) (net.Listener, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("serve --http %q: want HOST:PORT on loopback, such as 127.0.0.1:8765: %w", addr, err)
-	}
-	ip := net.ParseIP(host)
-	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("serve --http %q: refused: only loopback addresses (127.0.0.1, ::1, localhost) may serve; the server has no authentication", addr)
-	}
-	return net.Listen("tcp", addr)
-}
-
-// serveMCPHTTP serves server over Streamable HTTP at /mcp on ln until ctx is done.
-func serveMCPHTTP(ctx context.Context, ln net.Listener, server *mcp.Server) error {
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(
-		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(shutdown)
-		return ctx.Err()
-	}
+	return ts.MCPServer(&mcp.Implementation{Name: "wellknown", Version: discovery.Version},
+		func(err error) string { return privateHint(err, servePrivateHint) }), nil
 }

@@ -32,7 +32,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/wellknown-dev/discovery"
@@ -103,8 +102,8 @@ func run(ctx context.Context, cfg config, in io.ReadCloser, out io.WriteCloser, 
 	if cfg.httpAddr != "" {
 		var err error
 		// Listen first: a refused address fails before any site is contacted.
-		if ln, err = listenLoopback(cfg.httpAddr); err != nil {
-			return err
+		if ln, err = tools.ListenLoopback(cfg.httpAddr); err != nil {
+			return fmt.Errorf("-http %w", err)
 		}
 		defer ln.Close()
 	}
@@ -113,12 +112,10 @@ func run(ctx context.Context, cfg config, in io.ReadCloser, out io.WriteCloser, 
 		return err
 	}
 	if ln == nil {
-		// End of input waits for the answers still owed (see drainStdio).
-		r, w := drainStdio(ctx, in, out)
-		return server.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
+		return tools.ServeMCPStdio(ctx, server, in, out) // end of input waits for the answers owed
 	}
 	fmt.Fprintf(logw, "mcpserver: serving MCP on http://%s/mcp\n", ln.Addr())
-	return serveHTTP(ctx, ln, server)
+	return tools.ServeMCPHTTP(ctx, ln, server)
 }
 
 // newServer builds the MCP server: one discovery client, one catalog, the tools.
@@ -161,60 +158,5 @@ func newServer(ctx context.Context, cfg config, logw io.Writer) (*mcp.Server, er
 		logger.Print(w)
 	}
 
-	server := mcp.NewServer(&mcp.Implementation{Name: "discovery-tools", Version: discovery.Version}, nil)
-	for _, t := range ts.Tools() {
-		h := ts.Handler(t.Name)
-		server.AddTool(&mcp.Tool{
-			Name:         t.Name,
-			Description:  t.Description,
-			InputSchema:  t.InputSchema,
-			OutputSchema: t.OutputSchema,
-		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			res, err := h(ctx, req.Params.Arguments)
-			if err != nil {
-				// A tool error, for the model to read and act on; not a protocol error.
-				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
-			}
-			return &mcp.CallToolResult{
-				Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},
-				StructuredContent: res.Structured,
-			}, nil
-		})
-	}
-	return server, nil
-}
-
-// listenLoopback listens on addr, which must name a loopback host: the server has no
-// authentication, so anything that can reach it can use the tools.
-func listenLoopback(addr string) (net.Listener, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("-http %q: want HOST:PORT on loopback, such as 127.0.0.1:8080: %w", addr, err)
-	}
-	ip := net.ParseIP(host)
-	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("-http %q: refused: only loopback addresses (127.0.0.1, ::1, localhost) may serve; the server has no authentication", addr)
-	}
-	return net.Listen("tcp", addr)
-}
-
-// serveHTTP serves server over Streamable HTTP at /mcp on ln until ctx is done.
-func serveHTTP(ctx context.Context, ln net.Listener, server *mcp.Server) error {
-	mux := http.NewServeMux()
-	// Browsers' cross-site requests are refused; the SDK also refuses a Host header that
-	// is not loopback (DNS rebinding).
-	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(
-		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(shutdown)
-		return ctx.Err()
-	}
+	return ts.MCPServer(&mcp.Implementation{Name: "discovery-tools", Version: discovery.Version}, nil), nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/tools"
 )
 
 // toolNames are the tools, in the order MCP lists them (by name).
@@ -217,7 +218,7 @@ func TestListenLoopback(t *testing.T) {
 		{"example.com:80", false},
 		{"127.0.0.1", false},
 	} {
-		ln, err := listenLoopback(c.addr)
+		ln, err := tools.ListenLoopback(c.addr)
 		if ln != nil {
 			ln.Close()
 		}
@@ -238,7 +239,7 @@ func TestListenLoopback(t *testing.T) {
 // startHTTP runs the command's HTTP mode in process and returns its endpoint.
 func startHTTP(t *testing.T, cfg config) string {
 	t.Helper()
-	ln, err := listenLoopback("127.0.0.1:0")
+	ln, err := tools.ListenLoopback("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +249,7 @@ func startHTTP(t *testing.T, cfg config) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serveHTTP(ctx, ln, server) }()
+	go func() { done <- tools.ServeMCPHTTP(ctx, ln, server) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return "http://" + ln.Addr().String() + "/mcp"
 }

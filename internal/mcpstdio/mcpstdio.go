@@ -1,10 +1,12 @@
-package main
-
+// Package mcpstdio keeps an MCP server over stdio from dropping answers at end of
+// input.
+//
 // MCP over stdio ends when stdin does. The SDK closes the connection as soon as its
 // reader sees end of input, which drops the answers to requests it has read but not yet
 // answered: `printf '<initialize>\n<initialized>\n<tools/list>\n' | wellknown serve`
-// would print only the initialize answer. drainStdio makes end of input wait until
+// would print only the initialize answer. Drain makes end of input wait until
 // every request read has been answered.
+package mcpstdio
 
 import (
 	"bytes"
@@ -187,9 +189,9 @@ func (d *drainWriter) Write(p []byte) (int, error) {
 
 func (*drainWriter) Close() error { return nil }
 
-// drainStdio wraps in and out for the SDK's IOTransport so that end of input waits,
+// Drain wraps in and out for the SDK's IOTransport so that end of input waits,
 // up to maxDrainWait or until ctx is done, for the answer to every request read.
-func drainStdio(ctx context.Context, in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
+func Drain(ctx context.Context, in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
 	t := newRPCTracker()
 	r := &drainReader{ctx: ctx, r: in, t: t}
 	r.in.each = t.read

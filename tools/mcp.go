@@ -1,0 +1,88 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wellknown-dev/discovery/internal/mcpstdio"
+)
+
+// MCPServer returns an MCP server (the official Go SDK's) that offers the toolset's
+// tools, with their input and output schemas. A tool that fails answers with a result
+// marked IsError, for the model to read and act on, not a protocol error; explain,
+// when not nil, writes that text from the error (nil: err.Error()).
+func (t *Toolset) MCPServer(impl *mcp.Implementation, explain func(error) string) *mcp.Server {
+	if explain == nil {
+		explain = func(err error) string { return err.Error() }
+	}
+	server := mcp.NewServer(impl, nil)
+	for _, tool := range t.Tools() {
+		h := t.Handler(tool.Name)
+		server.AddTool(&mcp.Tool{
+			Name:         tool.Name,
+			Description:  tool.Description,
+			InputSchema:  tool.InputSchema,
+			OutputSchema: tool.OutputSchema,
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := h(ctx, req.Params.Arguments)
+			if err != nil {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: explain(err)}}}, nil
+			}
+			return &mcp.CallToolResult{
+				Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},
+				StructuredContent: res.Structured,
+			}, nil
+		})
+	}
+	return server
+}
+
+// ServeMCPStdio runs server over in and out until ctx is done or in ends. At the end
+// of input it waits for the answer to every request it read (the SDK alone would drop
+// them), at most five minutes.
+func ServeMCPStdio(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer) error {
+	r, w := mcpstdio.Drain(ctx, in, out)
+	return server.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
+}
+
+// ListenLoopback listens on addr, which must be HOST:PORT with a loopback host
+// (127.0.0.1, ::1, localhost): a server of these tools has no authentication, so
+// anything that can reach it can use them.
+func ListenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("%q: want HOST:PORT on loopback, such as 127.0.0.1:8765: %w", addr, err)
+	}
+	ip := net.ParseIP(host)
+	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("%q refused: only loopback addresses (127.0.0.1, ::1, localhost) may serve; the server has no authentication", addr)
+	}
+	return net.Listen("tcp", addr)
+}
+
+// ServeMCPHTTP serves server over Streamable HTTP at /mcp on ln until ctx is done,
+// then shuts down (at most five seconds). Browsers' cross-site requests are refused;
+// the SDK also refuses a Host header that is not loopback (DNS rebinding).
+func ServeMCPHTTP(ctx context.Context, ln net.Listener, server *mcp.Server) error {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(
+		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shutdown)
+		return ctx.Err()
+	}
+}
