@@ -655,7 +655,9 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if err != nil || resp == nil {
 		cancel()
 		if err != nil && errors.Is(context.Cause(ctx), errAttemptTimeout) && req.Context().Err() == nil {
-			err = fmt.Errorf("%w (%s): %w", errAttemptTimeout, t.timeout, err)
+			// %v, not %w: a connection cancelled by the attempt's deadline can report
+			// context.Canceled, which must not read as the caller giving up (no retry).
+			err = fmt.Errorf("%w (%s): %v", errAttemptTimeout, t.timeout, err)
 		}
 		return resp, err
 	}
