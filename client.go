@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -575,8 +576,8 @@ func (p partition) Delete(key string) { p.Cache.Delete(p.prefix + key) }
 // stripStaleIfError removes the stale-if-error directive from Cache-Control.
 func stripStaleIfError(h http.Header) {
 	vs := h.Values("Cache-Control")
-	if len(vs) == 0 {
-		return
+	if !slices.ContainsFunc(vs, func(v string) bool { return containsFold(v, "stale-if-error") }) {
+		return // the common case: nothing to strip, nothing allocated
 	}
 	var keep []string
 	changed := false
@@ -956,3 +957,13 @@ var originMemo = lru.New[Origin](1 << 20)
 // redactMemo keeps the redacted form of the URLs seen last: every fetch reports its
 // URL several times, and scanning a URL for secrets costs microseconds.
 var redactMemo = lru.New[string](1 << 20)
+
+// containsFold reports whether s contains sub, ignoring ASCII case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}

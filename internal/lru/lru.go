@@ -45,6 +45,17 @@ func (c *Cache[V]) Set(key string, val V, cost int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[key]; ok {
+		if cost <= c.budget {
+			// Replace in place: no new list element for a key that stays.
+			en := e.Value.(*entry[V])
+			c.cost += cost - en.cost
+			en.val, en.cost = val, cost
+			c.order.MoveToFront(e)
+			for c.cost > c.budget {
+				c.remove(c.order.Back())
+			}
+			return
+		}
 		c.remove(e)
 	}
 	if cost > c.budget {

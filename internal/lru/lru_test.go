@@ -66,3 +66,21 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("cost %d", c.Cost())
 	}
 }
+
+func TestReplaceKeepsCostRight(t *testing.T) {
+	c := New[int](100)
+	c.Set("a", 1, 10)
+	c.Set("b", 2, 10)
+	c.Set("a", 3, 30) // replaced in place
+	if v, _ := c.Get("a"); v != 3 || c.Len() != 2 || c.Cost() != 40 {
+		t.Fatalf("after replace: a=%d len=%d cost=%d", v, c.Len(), c.Cost())
+	}
+	c.Set("a", 4, 95) // grows past the budget: b, the least recently used, goes
+	if _, ok := c.Get("b"); ok || c.Cost() != 95 {
+		t.Fatalf("after growing: b kept or cost %d", c.Cost())
+	}
+	c.Set("a", 5, 101) // alone over the budget: not kept
+	if _, ok := c.Get("a"); ok || c.Cost() != 0 || c.Len() != 0 {
+		t.Fatalf("an entry over the budget was kept: cost %d", c.Cost())
+	}
+}
