@@ -14,6 +14,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
@@ -163,7 +164,8 @@ func (a *Archive) Get(p string) ([]byte, bool) {
 }
 
 // ReadArchive unpacks a skill archive into memory, refusing anything unsafe:
-// absolute paths, ".." segments, backslashes, drive letters and NUL in names; names
+// absolute paths, ".." segments, backslashes, drive letters, NUL, control and
+// invisible (Unicode Cf) characters and invalid UTF-8 in names; names
 // over 4096 bytes; symlinks, hard links, devices, FIFOs and anything but regular
 // files and folders; two entries that collide after Unicode NFC normalisation and
 // case folding; data after the end of the archive; a SKILL.md that is not at the
@@ -345,6 +347,13 @@ func (r *reader) name(raw string, isDir bool) (string, error) {
 		return "", tooLarge(raw, fmt.Sprintf("name longer than %d bytes", maxName))
 	case strings.ContainsRune(raw, 0):
 		return "", unsafe(raw, "NUL in the name")
+	case strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }):
+		// A name that moves a terminal's cursor, hides text or reads differently
+		// than it is stored (bidi overrides, zero-width characters) is not a file
+		// name anyone meant to publish.
+		return "", unsafe(raw, "control or invisible character in the name")
+	case !utf8.ValidString(raw):
+		return "", unsafe(raw, "name is not UTF-8")
 	case strings.Contains(raw, "\\"):
 		return "", unsafe(raw, "backslash in the name")
 	case strings.HasPrefix(raw, "/"):

@@ -446,7 +446,7 @@ func TestSkillsHostile(t *testing.T) {
 		}, agentskills.Digest([]byte("the published content")), "digest mismatch"},
 		{"escape sequence in a file name", func(t *testing.T, _ string) []byte {
 			return tarGz(t, member{name: "SKILL.md", body: md}, member{name: "notes\x1b]0;PWNED\x07.md", body: "x"})
-		}, "", "control or format characters"},
+		}, "", "control or invisible character"},
 		{"reserved record name", func(t *testing.T, _ string) []byte {
 			return tarGz(t, member{name: "SKILL.md", body: md}, member{name: recordFile, body: `{"format":1,"name":"evil","origin":"https://attacker.example"}`})
 		}, "", "reserves"},
