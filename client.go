@@ -519,6 +519,10 @@ type fetchTrace struct {
 	granted  map[Origin]bool
 	hops     int // redirect hops followed in earlier rounds (see Client.send)
 
+	// deadline: when the current round of a document fetch must end (Client.send);
+	// zero when a context carries it (skill fetches, with their budget).
+	deadline time.Time
+
 	// reval: the remembered copy this fetch revalidates itself (see revalidate.go);
 	// fromMemory: the answer is that copy, confirmed by a 304.
 	reval      *validated
@@ -651,11 +655,17 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if tr != nil {
 		tr.requests.Add(1)
 	}
-	ctx, cancel := context.WithTimeoutCause(req.Context(), t.timeout, errAttemptTimeout)
+	deadline, cause := time.Now().Add(t.timeout), errAttemptTimeout
+	if tr != nil && !tr.deadline.IsZero() && tr.deadline.Before(deadline) {
+		deadline, cause = tr.deadline, errDocumentTimeout
+	}
+	ctx, cancel := context.WithDeadlineCause(req.Context(), deadline, cause)
 	resp, err := t.base.RoundTrip(req.WithContext(ctx))
 	if err != nil || resp == nil {
 		cancel()
-		if err != nil && errors.Is(context.Cause(ctx), errAttemptTimeout) && req.Context().Err() == nil {
+		if err != nil && errors.Is(context.Cause(ctx), errDocumentTimeout) && req.Context().Err() == nil {
+			err = fmt.Errorf("%w: %v", errDocumentTimeout, err)
+		} else if err != nil && errors.Is(context.Cause(ctx), errAttemptTimeout) && req.Context().Err() == nil {
 			// %v, not %w: a connection cancelled by the attempt's deadline can report
 			// context.Canceled, which must not read as the caller giving up (no retry).
 			err = fmt.Errorf("%w (%s): %v", errAttemptTimeout, t.timeout, err)
@@ -669,8 +679,12 @@ func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	return resp, nil
 }
 
-// errAttemptTimeout is the cause of a request that outlived Options.AttemptTimeout.
-var errAttemptTimeout = errors.New("discovery: attempt timed out (Options.AttemptTimeout)")
+// errAttemptTimeout is the cause of a request that outlived Options.AttemptTimeout,
+// errDocumentTimeout of one cut by Options.DocumentTimeout (never retried).
+var (
+	errAttemptTimeout  = errors.New("discovery: attempt timed out (Options.AttemptTimeout)")
+	errDocumentTimeout = errors.New("discovery: document timed out (Options.DocumentTimeout): " + context.DeadlineExceeded.Error())
+)
 
 // cancelBody ends a request's context when its body is read to the end or closed.
 type cancelBody struct {
@@ -776,10 +790,18 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 			round = budget.take(timeout)
 		}
 		start := c.now()
-		ctx, cancel := context.WithTimeout(base, round)
+		var ctx context.Context
+		var cancel context.CancelFunc
 		if budget != nil {
+			ctx, cancel = context.WithTimeout(base, round)
 			stop := cancel
 			cancel = func() { stop(); budget.charge(c.now().Sub(start)) } // body reading included
+		} else {
+			// The round's deadline travels in the trace and bounds each attempt's
+			// context (countingTransport), and checkRetry stops a retry whose wait would
+			// pass it: one timer per attempt instead of two.
+			tr.deadline = time.Now().Add(round)
+			ctx, cancel = base, func() {}
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 		if err != nil {
@@ -853,16 +875,25 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
+	// The wait before another attempt must end before the document's deadline.
+	tr := traceOf(ctx)
+	late := func(wait time.Duration) bool {
+		return tr != nil && !tr.deadline.IsZero() && time.Until(tr.deadline) < wait
+	}
 	if err != nil {
-		return !permanent(err), err
+		return !permanent(err) && !errors.Is(err, errDocumentTimeout) && !late(c.retryWait[1]), err
 	}
 	switch code := resp.StatusCode; {
 	case code == http.StatusRequestTimeout, code == http.StatusTooManyRequests,
 		code >= 500 && code != http.StatusNotImplemented:
-		if d, ok := retryAfter(resp, c.now()); ok && d > c.maxRetryAfter {
+		d, ok := retryAfter(resp, c.now())
+		if ok && d > c.maxRetryAfter {
 			return false, &retryStatus{code} // give up now; the caller falls back
 		}
-		return true, &retryStatus{code}
+		if !ok {
+			d = c.retryWait[1]
+		}
+		return !late(d), &retryStatus{code}
 	}
 	return false, nil // 2xx, 3xx, 304, 404 and the other 4xx go back to the caller
 }
