@@ -675,8 +675,8 @@ func looksLikeHTML(b []byte) bool {
 	if len(b) > 16 {
 		b = b[:16]
 	}
-	l := bytes.ToLower(b)
-	return bytes.HasPrefix(l, []byte("<!doctype")) || bytes.HasPrefix(l, []byte("<html"))
+	hasPrefixFold := func(p string) bool { return len(b) >= len(p) && strings.EqualFold(string(b[:len(p)]), p) }
+	return hasPrefixFold("<!doctype") || hasPrefixFold("<html")
 }
 
 // observed reports whether anyone listens to the Client's events or traces it: the
