@@ -1,14 +1,10 @@
 package main
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -81,7 +77,7 @@ func demoMux() (*http.ServeMux, error) {
 		return b
 	}
 	skillMD := read("demo/skills/invoice-check/SKILL.md")
-	archive, err := packDir(demoFS, "demo/skills/ledger")
+	archive, err := agentskills.PackTarGz(demoFS, "demo/skills/ledger")
 	if err != nil {
 		return nil, err
 	}
@@ -112,35 +108,4 @@ func demoMux() (*http.ServeMux, error) {
 	mux.Handle("GET /.well-known/agent-skills/invoice-check/SKILL.md", serve(skillMD, "text/markdown; charset=utf-8"))
 	mux.Handle("GET /.well-known/agent-skills/ledger.tar.gz", serve(archive, "application/gzip"))
 	return mux, nil
-}
-
-// packDir packs a folder of fsys as a skill archive (.tar.gz, contents at the root).
-func packDir(fsys fs.FS, dir string) ([]byte, error) {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	tw := tar.NewWriter(zw)
-	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		if err := tw.WriteHeader(&tar.Header{Name: p[len(dir)+1:], Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
-			return err
-		}
-		_, err = tw.Write(data)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }

@@ -288,18 +288,21 @@ func (l *linter) scanCredentials(file string, data []byte) {
 // maxLintBytes caps a file read from disk.
 const maxLintBytes = 16 << 20
 
-func readFileCapped(name string) ([]byte, error) {
+func readFileCapped(name string) ([]byte, error) { return readFileLimit(name, maxLintBytes, "lint: ") }
+
+// readFileLimit reads the file name, refusing one larger than limit bytes.
+func readFileLimit(name string, limit int64, prefix string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxLintBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxLintBytes {
-		return nil, fmt.Errorf("lint: %s is larger than %d bytes", name, maxLintBytes)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s%s is larger than %d bytes", prefix, name, limit)
 	}
 	return data, nil
 }

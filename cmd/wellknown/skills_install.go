@@ -29,7 +29,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -634,17 +633,9 @@ func readRecord(dir string) (*installRecord, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", p)
 	}
-	f, err := os.Open(p)
+	data, err := readFileLimit(p, maxRecordBytes, "")
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxRecordBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxRecordBytes {
-		return nil, fmt.Errorf("%s is larger than %d bytes", p, maxRecordBytes)
 	}
 	var rec installRecord
 	if err := json.Unmarshal(data, &rec); err != nil {

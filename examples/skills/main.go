@@ -15,9 +15,6 @@
 package main
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"embed"
 	"encoding/json"
@@ -25,7 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -216,7 +212,7 @@ func demoServer() (*httptest.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	archive, err := packDir("testdata/ledger")
+	archive, err := agentskills.PackTarGz(demo, "testdata/ledger")
 	if err != nil {
 		return nil, err
 	}
@@ -247,36 +243,4 @@ func demoServer() (*httptest.Server, error) {
 	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
 	ts.StartTLS()
 	return ts, nil
-}
-
-// packDir packs an embedded folder as a skill archive (contents at the root).
-func packDir(dir string) ([]byte, error) {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	tw := tar.NewWriter(zw)
-	err := fs.WalkDir(demo, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := demo.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		name := p[len(dir)+1:]
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
-			return err
-		}
-		_, err = tw.Write(data)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
