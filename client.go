@@ -839,9 +839,12 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 			cancel() // another process fetched it: the cache has it now, or we fetch
 			continue
 		}
+		if err == nil {
+			return resp, cancel, nil
+		}
 		var cn *consentNeeded
-		if err == nil || !errors.As(err, &cn) {
-			if err != nil && budget != nil && budget.spent() {
+		if !errors.As(err, &cn) {
+			if budget != nil && budget.spent() {
 				err = fmt.Errorf("%w (Options.SkillTimeout used up)", err)
 			}
 			return resp, cancel, err

@@ -373,17 +373,23 @@ func (s docSpec[T]) key(u string) string { return s.kind + " " + u }
 
 // fetchDoc retrieves one document and applies the status, content and last-good rules.
 func fetchDoc[T any](ctx context.Context, c *Client, o Origin, spec docSpec[T]) outcome[T] {
-	return fetchShared(ctx, c, o, o.String()+spec.path, spec)
+	os := o.String()
+	return fetchSharedKey(ctx, c, o, os+spec.path, spec, spec.kind+" "+os+spec.path+" for "+os)
 }
 
 // fetchShared is fetchURL with concurrent fetches of the same URL collapsed into one
 // request. Each caller gets its own copy of the outcome; the parsed document is shared
 // and read-only.
 func fetchShared[T any](ctx context.Context, c *Client, o Origin, u string, spec docSpec[T]) outcome[T] {
+	return fetchSharedKey(ctx, c, o, u, spec, spec.key(u)+" for "+o.String())
+}
+
+// fetchSharedKey is fetchShared with the flight key built by the caller: callers share a
+// fetch only for the same kind, URL and discovery origin (the origin sets the
+// private-address policy and the consent decisions of the fetch).
+func fetchSharedKey[T any](ctx context.Context, c *Client, o Origin, u string, spec docSpec[T], key string) outcome[T] {
 	shown := redactString(u)
-	// Callers share a fetch only for the same kind, URL and discovery origin: the origin
-	// sets the private-address policy and the consent decisions of the fetch.
-	v, err := c.flight.do(ctx, spec.key(u)+" for "+o.String(), func(ctx context.Context) any { return fetchURL(ctx, c, o, u, spec) })
+	v, err := c.flight.do(ctx, key, func(ctx context.Context) any { return fetchURL(ctx, c, o, u, spec) })
 	if err != nil {
 		return outcome[T]{fetch: Fetch{URL: shown}, err: fmt.Errorf("discovery: GET %s: %w", shown, err)}
 	}
@@ -537,7 +543,10 @@ type parsed struct {
 // parseMemo parses body, or returns the parse of the same bytes from the last time.
 // The document is shared and read-only, as it already is between concurrent callers.
 func parseMemo[T any](c *Client, u, docURL string, body []byte, spec docSpec[T]) (*T, []Warning, error) {
-	key := spec.key(u) + " from " + docURL // mcpjson judges endpoints against docURL
+	key := spec.key(u) // mcpjson judges endpoints against docURL: it is part of the key
+	if docURL != u {
+		key += " from " + docURL
+	}
 	if p, ok := c.parsed.Get(key); ok {
 		if bytes.Equal(p.body, body) {
 			if doc, ok := p.doc.(*T); ok {
