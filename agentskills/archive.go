@@ -347,7 +347,9 @@ func (r *reader) name(raw string, isDir bool) (string, error) {
 		return "", tooLarge(raw, fmt.Sprintf("name longer than %d bytes", maxName))
 	case strings.ContainsRune(raw, 0):
 		return "", unsafe(raw, "NUL in the name")
-	case strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }):
+	case strings.ContainsFunc(raw, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+	}):
 		// A name that moves a terminal's cursor, hides text or reads differently
 		// than it is stored (bidi overrides, zero-width characters) is not a file
 		// name anyone meant to publish.

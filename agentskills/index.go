@@ -98,6 +98,9 @@ type rawEntry struct {
 	Files       json.RawMessage `json:"files"`
 	Path        string          `json:"path"`  // a v0.1 skill folder, seen instead of "files"
 	Entry       string          `json:"entry"` // the skill's Markdown file, seen instead of "files"
+	ID          any             `json:"id"`    // a skill-name-shaped id, seen beside a display name in "name"
+
+	raw json.RawMessage // the entry as published, for keys read only in Lenient mode
 }
 
 // ParseIndex parses a skills index fetched from indexURL. It decides the version from
@@ -115,9 +118,15 @@ type rawEntry struct {
 // of "files". Strict mode refuses all of these. A lowercase skill.md listed instead
 // of SKILL.md is accepted with a warning in both modes.
 //
+// Lenient mode reads, with a Warning too, the skill name given in "id" beside a
+// display name in "name", and the skill file named under another URL key
+// ("install_url", "skill_url"...) when its last segment is SKILL.md.
+//
 // An entry is skipped, with a diagnostic, when it cannot be used safely: an unknown
 // type, a digest that is not sha256 and 64 lowercase hex digits, a URL that is not
-// https (http only on loopback) or carries userinfo, an unsafe file path. A document
+// https (http only on loopback) or carries userinfo, an unsafe file path (in Lenient
+// mode an unsafe path other than the skill file's is dropped, never fetched, with a
+// warning, and the skill kept). A document
 // with no "skills" array is ErrNotIndex; the error never quotes the document.
 func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	base, err := url.Parse(indexURL)
@@ -157,6 +166,7 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 			ix.diag(Error, "entry", at, "entry is not an object; skipped")
 			continue
 		}
+		e.raw = msg
 		entry, ok := ix.entry(at, e, base, mode)
 		if ok {
 			ix.Skills = append(ix.Skills, entry)
@@ -176,7 +186,11 @@ func anyFiles(entries []json.RawMessage, mode Mode) bool {
 		if json.Unmarshal(m, &e) != nil {
 			continue
 		}
+		e.raw = m
 		name, _ := e.Name.(string)
+		if id := e.nameFromID(name); id != "" && mode != Strict {
+			name = id
+		}
 		if len(e.Files) > 0 || e.v020Shaped() || mode != Strict && folderPath(name, e.Path) {
 			return true
 		}
@@ -201,6 +215,12 @@ func (ix *Index) diag(sev Severity, code, at, msg string) {
 func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEntry, bool) {
 	name, _ := e.Name.(string)
 	desc, _ := e.Description.(string)
+	if id := e.nameFromID(name); id != "" && mode != Strict {
+		// {"id": "docs-researcher", "name": "Documentation Researcher"}: the id is the
+		// skill's name, the name its display name.
+		ix.diag(Warning, "name", at, "entry "+quoteDoc(id)+" gives its skill name in \"id\" and a display name in \"name\"; read by its id")
+		name = id
+	}
 	if name == "" {
 		ix.diag(Error, "entry", at, "entry has no name; skipped")
 		return IndexEntry{}, false
@@ -338,6 +358,9 @@ func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, dige
 		ix.stripFolder(at, name, list)
 	}
 	dir := base.ResolveReference(&url.URL{Path: url.PathEscape(name) + "/"})
+	if mode != Strict {
+		list = ix.dropUnsafeFiles(at, list)
+	}
 	skill, lower := -1, -1
 	for i := range list {
 		f := &list[i]

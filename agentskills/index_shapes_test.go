@@ -48,6 +48,17 @@ var indexShapes = []struct {
 	{file: "index4-interim-grouped-files.json",
 		lenient:      "acme-refunds=/.well-known/skills/acme-refunds/SKILL.md acme-webhooks=/.well-known/skills/acme-webhooks/SKILL.md",
 		lenientDiags: "files,files,files,files", strictDiags: "files,files"},
+	// Round 5: the skill file named under another URL key ("install_url", "skillUrl");
+	// a URL there that is not a SKILL.md is not read as one (that entry has no files: skipped).
+	{file: "index5-other-url-key.json",
+		lenient:      "lint-rules=https://cdn.acme.dev/skills/lint-rules/SKILL.md report-card=/skills/report-card/SKILL.md",
+		lenientDiags: "files,files,files", strictErr: agentskills.ErrNotIndex},
+	// Round 5: the skill name in "id" beside a display name in "name"; file paths that
+	// climb out of the skill folder are dropped (never fetched), the skill kept. Strict
+	// mode reads neither: display names are not skill names.
+	{file: "index5-id-and-unsafe-files.json",
+		lenient:      "field-notes=/.well-known/skills/field-notes/SKILL.md tide-tables=/.well-known/skills/tide-tables/SKILL.md",
+		lenientDiags: "name,files,name", strictDiags: "name,name"},
 	// Another schema altogether (no v0.2.0 shape, no agentskills.io identifier): refused in both modes.
 	{file: "index-schema-other.json", lenientErr: agentskills.ErrUnknownSchema, strictErr: agentskills.ErrUnknownSchema},
 }

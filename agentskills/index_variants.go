@@ -3,7 +3,9 @@ package agentskills
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
+	"sort"
 	"strings"
 )
 
@@ -184,7 +186,65 @@ func (e rawEntry) skillFileRef(name string) (ref, key string) {
 	case e.Entry != "" && strings.HasSuffix(strings.ToLower(e.Entry), ".md"):
 		return e.Entry, "entry"
 	}
+	return e.otherURLRef()
+}
+
+// otherURLRef finds the skill file under another URL key of the entry ("install_url",
+// "skill_url", "downloadUrl"...: a key whose name ends in "url", any case) whose value's
+// last segment is SKILL.md. Keys are tried in sorted order, so the choice is stable.
+func (e rawEntry) otherURLRef() (ref, key string) {
+	if len(e.raw) == 0 || !bytes.Contains(bytes.ToLower(e.raw), []byte("url")) {
+		return "", ""
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(e.raw, &m) != nil {
+		return "", ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if lk := strings.ToLower(k); lk != "url" && strings.HasSuffix(lk, "url") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var v string
+		if json.Unmarshal(m[k], &v) != nil || v == "" {
+			continue
+		}
+		if strings.EqualFold(v[strings.LastIndexByte(v, '/')+1:], SkillFile) {
+			return v, k
+		}
+	}
 	return "", ""
+}
+
+// nameFromID returns the entry's "id" when it, and not "name", is shaped like a skill
+// name ({"id": "docs-researcher", "name": "Documentation Researcher"}); "" otherwise.
+func (e rawEntry) nameFromID(name string) string {
+	id, _ := e.ID.(string)
+	if id == "" || id == name || len(NameProblems(id, true)) > 0 {
+		return ""
+	}
+	if name != "" && len(NameProblems(name, true)) == 0 {
+		return ""
+	}
+	return id
+}
+
+// dropUnsafeFiles removes, with a warning, the files of a v0.1.0 list whose paths are
+// unsafe ("../../scripts/x.js", "/abs"), other than the skill file itself: they are
+// never fetched, and the skill is read without them (Lenient mode only).
+func (ix *Index) dropUnsafeFiles(at string, list []IndexFile) []IndexFile {
+	kept := list[:0:0]
+	for i, f := range list {
+		if why := unsafeFilePath(f.Path); why != "" && !strings.EqualFold(f.Path[strings.LastIndexByte(f.Path, '/')+1:], SkillFile) {
+			ix.diag(Warning, "files", fmt.Sprintf("%s/files/%d", at, i), "file "+quoteDoc(f.Path)+": "+why+"; not read")
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept
 }
 
 // directEntry reads an entry that names its Markdown file directly (see

@@ -68,7 +68,8 @@ func flatURL(v map[string]any) (ptr, u string) {
 		}
 		return "/transport/endpoint", s
 	}
-	if s := str(v, "url"); s != "" && (has(v, "transport") || has(v, "transports") || mcpToolList(v["tools"]) && mcpLikeURL(s) || mcpPathURL(s)) {
+	if s := str(v, "url"); s != "" && (has(v, "transport") && !transportElsewhere(v["transport"], s) || has(v, "transports") ||
+		mcpToolList(v["tools"]) && mcpLikeURL(s) || mcpPathURL(s)) {
 		return "/url", s
 	}
 	// {"path": "/functions/v1/mcp", "mcp": {...}}: a path on the document's origin whose
@@ -77,6 +78,23 @@ func flatURL(v map[string]any) (ptr, u string) {
 		return "/path", s
 	}
 	return "", ""
+}
+
+// transportElsewhere reports a transport object that gives an address of its own
+// under another key ({"type": "http", "base_url": "https://x.ai/api"}) beside a
+// top-level "url" that is only a site's home page (no path, no "mcp" in its host):
+// that "url" is the home page, not the transport's endpoint.
+func transportElsewhere(t any, home string) bool {
+	o, ok := t.(map[string]any)
+	if !ok || mcpLikeURL(home) {
+		return false
+	}
+	for _, k := range sortedKeys(o) {
+		if u, _ := o[k].(string); u != home && (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) {
+			return true
+		}
+	}
+	return false
 }
 
 // mcpPathURL reports a URL whose path names an MCP endpoint: a segment "mcp", a last
@@ -168,8 +186,36 @@ func (r *reader) card(v map[string]any) {
 	if list, ok := v["companion_servers"].([]any); ok {
 		r.entries("/companion_servers", list, Server{Auth: base.Auth})
 	}
+	r.namedServers(v, base)
 	r.packages(v, base)
 	r.topLocal(v, base)
+}
+
+// namedServers reads server objects under a top-level key that names a server of its
+// own ("discovery_server", "mcpServer": a key ending in "_server" or "Server"; a string
+// there is read by flatURL) when the object has the keys of a server entry: a command,
+// a URL under an entry key, or a transport.
+func (r *reader) namedServers(v map[string]any, base Server) {
+	for _, k := range sortedKeys(v) {
+		lk := strings.ToLower(k)
+		if !strings.HasSuffix(lk, "_server") && !strings.HasSuffix(k, "Server") {
+			continue
+		}
+		o, ok := v[k].(map[string]any)
+		if !ok || localCommand(o) == "" && !has(o, "transport") && !hasEntryURL(o) {
+			continue
+		}
+		r.entry("/"+pointerToken(k), o, "", Server{Name: base.Name, Auth: base.Auth})
+	}
+}
+
+func hasEntryURL(o map[string]any) bool {
+	for _, k := range entryURLKeys {
+		if str(o, k) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // deploymentKeys name a deployment of the one server a flat card describes
@@ -777,13 +823,47 @@ func (r *reader) endpointMap(at string, m map[string]any, base Server) {
 	}
 }
 
-// addLocal adds a local server once per command line.
+// addLocal adds a local server once per command line, and once per package run by a
+// package runner: "npx -y @acme/cli mcp" (a client config) and "npx -y @acme/cli@0.9.0"
+// (the same package in "packages") are one server.
 func (r *reader) addLocal(ptr string, s Server) {
-	if r.byCmd[s.Command] {
+	pk := runnerPackage(s.Command)
+	if r.byCmd[s.Command] || pk != "" && r.byCmd["\x00"+pk] {
 		return
 	}
 	r.byCmd[s.Command] = true
+	if pk != "" {
+		r.byCmd["\x00"+pk] = true
+	}
 	r.addServer(ptr, "", s)
+}
+
+// runnerPackage returns the package a package-runner command line runs ("npx -y
+// @acme/cli@0.9.0 mcp" gives "@acme/cli"; "uvx tool==1.2" gives "tool"), without its
+// version; "" for any other command.
+func runnerPackage(cmd string) string {
+	f := strings.Fields(cmd)
+	if len(f) < 2 {
+		return ""
+	}
+	switch f[0] {
+	case "npx", "bunx", "uvx", "pipx", "dnx":
+	default:
+		return ""
+	}
+	for _, w := range f[1:] {
+		if strings.HasPrefix(w, "-") || w == "run" {
+			continue
+		}
+		if i := strings.LastIndexByte(w, '@'); i > 0 { // npm: "@scope/name@1.2", "name@latest"
+			w = w[:i]
+		}
+		if i := strings.Index(w, "=="); i > 0 { // PyPI: "name==1.2"
+			w = w[:i]
+		}
+		return strings.ToLower(w)
+	}
+	return ""
 }
 
 // addServer checks a server's URL and adds it, or skips it with a warning that says

@@ -92,6 +92,11 @@ var wildCases = map[string]shapeCase{
 	"wild5-template":          {tools: []string{"scan_path", "total"}},
 	"wild5-claude-add":        {local: []string{"node ./dist/mcp.js"}},
 	"wild5-claude-add-remote": {endpoints: []string{"https://words.acme.dev/mcp"}},
+	// Round 5, classes found in the new survey round.
+	"wild6-named-server-object": {endpoints: []string{"https://ledger.acme.dev/mcp"}, local: []string{"npx @acme/ledger-helper"},
+		tools: []string{"find_invoice", "list_payees"}},
+	"wild6-package-twice":      {local: []string{"npx -y @acme/notes-cli mcp"}},
+	"wild6-transport-base-url": {tools: []string{"list_quests", "submit_bid"}},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local

@@ -121,6 +121,14 @@ func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
 	if !hasLabelHint(l) {
 		return
 	}
+	if i := strings.Index(l, " | "); i > 0 && strings.TrimSpace(l[:i]) != "" && !strings.HasPrefix(strings.TrimSpace(l), "|") {
+		// "Base: x | Auth: Bearer y | Header: z": label statements side by side on one
+		// line, each read as if it started a line of its own.
+		for _, seg := range strings.Split(l, " | ") {
+			p.scanLine(seg, tier, authToo, line)
+		}
+		return
+	}
 	if labelFollows(l, "base") || labelFollows(l, "api") {
 		for _, m := range baseLabelRe.FindAllStringSubmatchIndex(l, -1) {
 			label := l[m[2]:m[3]]

@@ -43,6 +43,8 @@ var baseShapes = []struct {
 	{"base4-curl-method.md", "Arcade Publisher", "Publish", "https://publish.arcade.example.com/api", false, skillsmd.WarnBaseInferred},
 	{"base4-api-prefix-shared.md", "Clip Bridge", "Tools|Files", "https://clips.example.io/api", false, skillsmd.WarnBaseInferred},
 	{"base4-single-mcp.md", "Lamp Shop - Agent Skill", "Connect|Tools", "https://api.lampshop.example.org/mcp", false, skillsmd.WarnBaseInferred},
+	// Round 5: label statements side by side on one line, separated by " | ".
+	{"base5-pipe-labels.md", "Pin Board Skill", "Loop|Endpoints", "https://pins.example.org/v1", true, ""},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on
