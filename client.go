@@ -535,6 +535,9 @@ type fetchTrace struct {
 	// handed by send to the body the HTTP cache returns (on a 304 httpcache answers
 	// with its own copy and never closes the body the lock was tied to).
 	fleetRelease func()
+	// fleetKept forgets the mark that spares the entry the holder stored from
+	// httpcache's Delete after a fleet wait (see keepingCache).
+	fleetKept func()
 
 	// What reached the HTTP cache from below, for the one request of this fetch
 	// (written and read in the goroutine of c.http.Do, one after the other).
@@ -617,6 +620,14 @@ type traceKey struct{}
 func traceOf(ctx context.Context) *fetchTrace {
 	tr, _ := ctx.Value(traceKey{}).(*fetchTrace)
 	return tr
+}
+
+// consented reports whether this fetch followed a redirect the user consented to: its
+// answer must never be reused without asking again (the fast path does not keep it).
+func (tr *fetchTrace) consented() bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return len(tr.granted) > 0
 }
 
 func (tr *fetchTrace) isGranted(o Origin) bool {
@@ -835,6 +846,10 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 			err = &url.Error{Op: "Get", URL: redact(req.URL), Err: err}
 		}
 		resp, err = uncache(resp, err, tr)
+		if tr.fleetKept != nil {
+			tr.fleetKept() // the mark for httpcache's Delete is used now, or never
+			tr.fleetKept = nil
+		}
 		if err != nil && errors.Is(err, errFleetRetry) {
 			cancel() // another process fetched it: the cache has it now, or we fetch
 			continue

@@ -287,7 +287,9 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 			}
 		}
 	}
-	if pointed == nil && skills.err == nil && mcp.err == nil {
+	// Kept only when nothing needed a decision: no pointer (followed or not: following
+	// one may need consent), no failed document.
+	if (mcp.doc == nil || mcp.doc.Shape != mcpjson.ShapePointer) && skills.err == nil && mcp.err == nil {
 		until := skills.fresh
 		if mcp.fetch.URL != "" {
 			until = earliest(until, mcp.fresh)
@@ -469,6 +471,9 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		}
 	}
 	out.fresh = freshUntil(resp.Header) // reset by fail: only a definite answer is kept
+	if tr.consented() {
+		out.fresh = time.Time{} // a consented redirect is asked again next time
+	}
 	if tr.fromMemory || resp.Header.Get(httpcacheMark) == "1" {
 		switch {
 		case tr.requests.Load() == 0:

@@ -96,7 +96,9 @@ func (f fleetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	tr.fleetDone = true                        // the next round fetches for itself if the cache has nothing fresh
-	f.keep.Store(req.URL.String(), struct{}{}) // httpcache's key for a GET
+	key = req.URL.String() // httpcache's key for a GET
+	f.keep.Store(key, struct{}{})
+	tr.fleetKept = func() { f.keep.Delete(key) } // httpcache deletes only when it had a copy
 	f.c.emit(ctx, Event{Kind: EventFleetWait, Origin: tr.origin.String(), URL: redact(req.URL), Duration: time.Since(start)})
 	return nil, errFleetRetry
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -95,26 +94,27 @@ func (c *Client) keepFresh(origin string, structured bool, d *Discovery, until t
 func freshUntil(h http.Header) time.Time {
 	var maxAge string
 	hasMaxAge := false
-	for _, v := range h.Values("Cache-Control") {
-		for d := range strings.SplitSeq(v, ",") {
-			name, val, _ := strings.Cut(strings.TrimSpace(d), "=")
-			switch strings.ToLower(strings.TrimSpace(name)) {
-			case "no-cache", "no-store":
-				return time.Time{}
-			case "max-age":
-				maxAge, hasMaxAge = strings.Trim(strings.TrimSpace(val), `"`), true
-			}
+	// The first Cache-Control header only, as httpcache reads it: the two must agree
+	// on what is fresh.
+	for d := range strings.SplitSeq(h.Get("Cache-Control"), ",") {
+		name, val, _ := strings.Cut(strings.TrimSpace(d), "=")
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "no-cache", "no-store":
+			return time.Time{}
+		case "max-age":
+			maxAge, hasMaxAge = strings.Trim(strings.TrimSpace(val), `"`), true
 		}
 	}
 	var lifetime time.Duration
 	var expires time.Time
 	switch exp := h.Get("Expires"); {
 	case hasMaxAge:
-		n, err := strconv.ParseInt(maxAge, 10, 64)
-		if err != nil || n <= 0 {
+		// As httpcache parses it (time.ParseDuration): what it cannot read is stale.
+		d, err := time.ParseDuration(maxAge + "s")
+		if err != nil || d <= 0 {
 			return time.Time{}
 		}
-		lifetime = time.Duration(min(n, int64(365*24*time.Hour/time.Second))) * time.Second
+		lifetime = d
 	case exp != "":
 		t, err := time.Parse(time.RFC1123, exp)
 		if err != nil {

@@ -65,7 +65,8 @@ func (c *Client) revalidatable(u string, private bool) *validated {
 // answer is a plain 200 of u itself that carries validators and no Vary.
 func (c *Client) remember(u string, private bool, resp *http.Response, body []byte) {
 	if resp.StatusCode != http.StatusOK || resp.Request == nil || resp.Request.URL.String() != u ||
-		resp.Header.Get("Vary") != "" || (resp.Header.Get("Etag") == "" && resp.Header.Get("Last-Modified") == "") {
+		resp.Header.Get("Vary") != "" || noStore(resp.Header) ||
+		(resp.Header.Get("Etag") == "" && resp.Header.Get("Last-Modified") == "") {
 		return
 	}
 	h := resp.Header.Clone()

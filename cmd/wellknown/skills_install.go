@@ -153,6 +153,25 @@ func (s *scopeFlags) agents(def []string) ([]string, error) {
 // skillsFolder is BASE/.<agent>/skills.
 func skillsFolder(base, agent string) string { return filepath.Join(base, "."+agent, "skills") }
 
+// linkedAgentFolder refuses a project's .<agent> folder that is a symbolic link: a
+// cloned repository can commit `.claude -> ~/.claude` (or anywhere), and writing
+// through it would install outside the project, into every project's skills. The
+// skills folder itself is checked by writeSkill. Home folders (--global) are the
+// person's own and may be linked (dotfile managers do it).
+func (s *scopeFlags) linkedAgentFolder(base, agent string) error {
+	if s.global {
+		return nil
+	}
+	p := filepath.Join(base, "."+agent)
+	info, err := os.Lstat(p)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return nil // absent (created as a real folder) or a real folder
+	}
+	target, _ := filepath.EvalSymlinks(p)
+	return fmt.Errorf("%s is a symbolic link (to %s): refusing to write skills through it into another folder; "+
+		"remove the link, or install there with --dir", clean(p, 512), clean(target, 512))
+}
+
 // defaultAgent is the folder install writes to without --agent: .agents/skills, the
 // cross-client location that agentskills.ScanLocal reads first.
 const defaultAgent = "agents"
@@ -198,6 +217,9 @@ on the terminal).`,
 			}
 			agents, err := sc.agents([]string{defaultAgent})
 			if err != nil {
+				return err
+			}
+			if err := sc.linkedAgentFolder(base, agents[0]); err != nil {
 				return err
 			}
 			c, err := a.client(nil)

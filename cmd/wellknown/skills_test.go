@@ -684,3 +684,34 @@ func TestSkillsEscapes(t *testing.T) {
 		t.Errorf("installed: %v", got)
 	}
 }
+
+// TestSkillsInstallRefusesLinkedAgentFolder: a project whose .claude is a symbolic link
+// (a cloned repository can commit one pointing anywhere) gets nothing written
+// through it, by install or update.
+func TestSkillsInstallRefusesLinkedAgentFolder(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	publishNormal(t, s)
+	sandbox := t.TempDir()
+	project, elsewhere := filepath.Join(sandbox, "project"), filepath.Join(sandbox, "elsewhere")
+	for _, d := range []string{project, elsewhere} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(project, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, sandbox)
+	r := wk(t, s, project, "skills", "install", s.ts.URL, "--agent", "claude")
+	if r.code == 0 || !strings.Contains(r.stderr, "symbolic link") {
+		t.Errorf("install through a linked .claude:\n%s", r)
+	}
+	if got := tree(t, sandbox); !slices.Equal(got, before) {
+		t.Errorf("files written: %v, want none", got)
+	}
+	r = wk(t, s, project, "skills", "update", "--agent", "claude", "--allow-private")
+	if r.code == 0 || !strings.Contains(r.stderr, "symbolic link") {
+		t.Errorf("update through a linked .claude:\n%s", r)
+	}
+}

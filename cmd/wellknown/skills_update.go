@@ -100,6 +100,13 @@ their skills are fetched and compared file by file.`,
 			}
 			var folders []string
 			for _, ag := range agents {
+				if err := sc.linkedAgentFolder(base, ag); err != nil {
+					if len(agents) == 1 {
+						return err
+					}
+					a.notef("%v; skipped", err)
+					continue
+				}
 				folders = append(folders, skillsFolder(base, ag))
 			}
 			installed, results := installedSkills(folders, names)
