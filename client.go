@@ -2,11 +2,14 @@ package discovery
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -175,6 +178,13 @@ type Cache interface {
 	// Delete removes the response stored under key.
 	Delete(key string)
 }
+
+// PrivatePartition begins every key a Client stores, in its [Cache] and its
+// [LastGoodStore], for a document fetched for a private origin (localhost, a loopback
+// or private IP literal): such an origin names the machine's own network, so its
+// answers must never answer a public origin's request, nor be shared with another
+// machine (package redisstore keeps them in its local tier only).
+const PrivatePartition = "private-origin "
 
 // Memory bounds of a Client's in-process tiers: a long-running agent, or a crawler
 // visiting 100,000 origins, must not grow without limit.
@@ -428,9 +438,21 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	// One cache partition per policy class, as for connection pools: a fresh copy a
 	// private origin fetched must never answer a public origin's request (a pointer or
 	// a consented redirect to that URL) without the private-address guard seeing it.
-	c.caches = [2]Cache{cache, partition{cache, "private-origin "}}
-	c.http = stack(c.caches[0], "")
-	c.httpPrivate = stack(c.caches[1], "private-origin ")
+	// A Client that lets named hosts resolve privately (InsecureAllowPrivateHosts) keeps
+	// its public answers apart too: a Client without that list, sharing the Cache, must
+	// not be answered with an intranet document its own guard would refuse.
+	public := ""
+	if len(allow) > 0 {
+		hosts := slices.Sorted(maps.Keys(allow))
+		sum := sha256.Sum256([]byte(strings.Join(hosts, "\n")))
+		public = "allow-" + hex.EncodeToString(sum[:8]) + " "
+	}
+	c.caches = [2]Cache{cache, partition{cache, PrivatePartition}}
+	if public != "" {
+		c.caches[0] = partition{cache, public}
+	}
+	c.http = stack(c.caches[0], public)
+	c.httpPrivate = stack(c.caches[1], PrivatePartition)
 	c.below = below
 	c.closeIdleConns = inner.CloseIdleConnections
 	return c, nil

@@ -436,7 +436,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	fail := func(cause error, fallback bool) outcome[T] {
 		out.fetch.Cause, out.fresh = nil, time.Time{}
 		if fallback && parent.Err() == nil {
-			if doc, ws, lg, ok := recall(c, u, spec); ok {
+			if doc, ws, lg, ok := recall(c, lgKey(o, u), u, spec); ok {
 				out.doc, out.warnings = doc, append(ws, Warning{Code: WarnStale, URL: shown,
 					Message: fmt.Sprintf("serving the copy fetched %s ago: %v", c.now().Sub(lg.SavedAt).Round(time.Second), cause)})
 				out.fetch.Source, out.fetch.Cause, out.fetch.SavedAt, out.fetch.Published = SourceStale, cause, lg.SavedAt, true
@@ -487,7 +487,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	case code == http.StatusOK:
 	case code == http.StatusNotFound || code == http.StatusGone:
 		// Authoritative: the document is not published, and no older copy may stand in.
-		c.lastGood.Delete(u)
+		c.lastGood.Delete(lgKey(o, u))
 		return out
 	default:
 		herr := &HTTPError{URL: shown, StatusCode: code, Attempts: int(tr.attempts.Load())}
@@ -532,7 +532,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		c.remember(u, private, resp, body) // a 304 answered from memory updated its copy already
 	}
 	if out.fetch.Source != SourceCache {
-		c.lastGood.Store(u, LastGood{Kind: spec.kind, Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
+		c.lastGood.Store(lgKey(o, u), LastGood{Kind: spec.kind, Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
 	}
 	return out
 }
@@ -599,11 +599,11 @@ var errEmptyBody = errors.New("discovery: empty document")
 const httpcacheMark = "X-From-Cache"
 
 // recall returns the parsed last good copy of u, if one is young enough.
-func recall[T any](c *Client, u string, spec docSpec[T]) (*T, []Warning, LastGood, bool) {
+func recall[T any](c *Client, key, u string, spec docSpec[T]) (*T, []Warning, LastGood, bool) {
 	if c.maxStale < 0 {
 		return nil, nil, LastGood{}, false
 	}
-	lg, ok := c.lastGood.Load(u)
+	lg, ok := c.lastGood.Load(key)
 	// A copy saved as another kind of document (one URL can be fetched as several) is
 	// not this document; one with no kind (stored by the caller) must parse as it.
 	if !ok || c.now().Sub(lg.SavedAt) > c.maxStale || (lg.Kind != "" && lg.Kind != spec.kind) {
@@ -696,3 +696,12 @@ func looksLikeHTML(b []byte) bool {
 // observed reports whether anyone listens to the Client's events or traces it: the
 // fast path skips the bookkeeping otherwise.
 func (c *Client) observed() bool { return c.logger != nil || c.observe != nil || c.tracer != nil }
+
+// lgKey is the last-good store's key for the document at u fetched for origin o: the
+// URL, in the private partition when o is a private origin (see PrivatePartition).
+func lgKey(o Origin, u string) string {
+	if privateOrigin(o) {
+		return PrivatePartition + u
+	}
+	return u
+}

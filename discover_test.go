@@ -547,14 +547,14 @@ func TestCaching(t *testing.T) {
 		if _, err := c.Discover(t.Context(), s.URL); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := lg.Load(s.URL + discovery.SkillsPath); !ok {
+		if _, ok := lg.Load(discovery.PrivatePartition + s.URL + discovery.SkillsPath); !ok {
 			t.Fatal("the good copy was not stored")
 		}
 		gone.Store(true)
 		if _, err := c.Discover(t.Context(), s.URL); !errors.Is(err, discovery.ErrNotPublished) {
 			t.Fatalf("error = %v", err)
 		}
-		if _, ok := lg.Load(s.URL + discovery.SkillsPath); ok {
+		if _, ok := lg.Load(discovery.PrivatePartition + s.URL + discovery.SkillsPath); ok {
 			t.Error("410 did not drop the last good copy")
 		}
 	})
@@ -562,7 +562,7 @@ func TestCaching(t *testing.T) {
 		t.Parallel()
 		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) }))
 		lg := discovery.NewMemoryLastGood()
-		lg.Store(s.URL+discovery.SkillsPath, discovery.LastGood{Body: []byte("# Old\n"), SavedAt: time.Now().Add(-2 * time.Hour)})
+		lg.Store(discovery.PrivatePartition+s.URL+discovery.SkillsPath, discovery.LastGood{Body: []byte("# Old\n"), SavedAt: time.Now().Add(-2 * time.Hour)})
 		c := newClient(t, s, &discovery.Options{LastGood: lg, MaxStale: time.Hour, MaxRetries: -1})
 		if _, err := c.Discover(t.Context(), s.URL); err == nil {
 			t.Fatal("a copy older than MaxStale was served")
@@ -804,8 +804,8 @@ func TestDiskLastGoodSurvivesRestart(t *testing.T) {
 	if err != nil || d.Fetches[0].Source != discovery.SourceStale || d.Skills.BaseURL != "/kept" {
 		t.Fatalf("after restart: %v, %+v", err, d)
 	}
-	store2.Delete(s.URL + discovery.SkillsPath)
-	if _, ok := store2.Load(s.URL + discovery.SkillsPath); ok {
+	store2.Delete(discovery.PrivatePartition + s.URL + discovery.SkillsPath)
+	if _, ok := store2.Load(discovery.PrivatePartition + s.URL + discovery.SkillsPath); ok {
 		t.Error("Delete left the entry")
 	}
 }

@@ -42,8 +42,11 @@ type entry struct {
 func (c *cacheTier) Get(key string) ([]byte, bool) {
 	now := c.s.now()
 	local, lok := c.localGet(key)
-	if lok && now.Before(local.freshUntil) {
+	if lok && (now.Before(local.freshUntil) || c.s.localOnly(key)) {
 		return local.value, true
+	}
+	if c.s.localOnly(key) {
+		return nil, false
 	}
 	shared, sok := c.sharedGet(key)
 	switch {
@@ -64,6 +67,9 @@ func (c *cacheTier) Set(key string, value []byte) {
 	pol := policyOf(value)
 	e := entry{value: value, freshUntil: pol.freshUntil}
 	c.localSet(key, e)
+	if c.s.localOnly(key) {
+		return
+	}
 	if !pol.share || len(value) > maxSharedValue {
 		c.sharedDelete(key)
 		return
@@ -83,6 +89,9 @@ func (c *cacheTier) Set(key string, value []byte) {
 func (c *cacheTier) Delete(key string) {
 	local, ok := c.localGet(key)
 	c.local.Delete(key)
+	if c.s.localOnly(key) {
+		return
+	}
 	if !ok {
 		c.sharedDelete(key)
 		return
@@ -233,3 +242,11 @@ type noCache struct{}
 func (noCache) Get(string) ([]byte, bool) { return nil, false }
 func (noCache) Set(string, []byte)        {}
 func (noCache) Delete(string)             {}
+
+// localOnly reports a key of a private origin's document (discovery.PrivatePartition):
+// localhost and private addresses name each machine's own network, so what one process
+// fetched there must never answer another machine. Such keys stay in the local tier,
+// unless Options.SharePrivate.
+func (s *Store) localOnly(key string) bool {
+	return !s.share && strings.HasPrefix(key, discovery.PrivatePartition)
+}

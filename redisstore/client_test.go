@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestDiscoverRoundTrips(t *testing.T) {
 	_, rdb, cnt := newMini(t)
 	ts, hits := newOrigin(t, 3600)
 	newClient := func() *discovery.Client {
-		s, err := New(rdb, nil)
+		s, err := New(rdb, &Options{SharePrivate: true}) // the test origin is on loopback, one machine
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,4 +111,38 @@ func sameCommands(got, want []string) bool {
 	slices.Sort(got)
 	slices.Sort(want)
 	return slices.Equal(got, want)
+}
+
+// TestPrivateOriginsStayLocal: without SharePrivate, what one process fetched from a
+// private origin (localhost here) never reaches Redis, so another machine's process,
+// whose localhost is another service, is never answered with it.
+func TestPrivateOriginsStayLocal(t *testing.T) {
+	t.Parallel()
+	mr, rdb, _ := newMini(t)
+	ts, hits := newOrigin(t, 3600)
+	newClient := func() *discovery.Client {
+		s, err := New(rdb, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true,
+			Cache: s.Cache(), LastGood: s.LastGood(), FleetLock: s.FleetLock()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	for range 2 { // two processes
+		if _, err := newClient().Discover(t.Context(), ts.URL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := hits.Load(); n != 2 {
+		t.Errorf("%d requests, want 2: each process fetches its own localhost", n)
+	}
+	for _, k := range mr.Keys() {
+		if strings.Contains(k, ":c:") || strings.Contains(k, ":lg:") {
+			t.Errorf("a private origin's document reached Redis: %s", k)
+		}
+	}
 }

@@ -35,7 +35,9 @@ func Example() {
 	rdb := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: []string{mr.Addr()}, ContextTimeoutEnabled: true})
 	defer rdb.Close()
 	newClient := func() *discovery.Client { // one per process; each Store has its own local tier
-		store, err := redisstore.New(rdb, nil)
+		// SharePrivate: the example's origin is a loopback test server, which every
+		// "process" here sees; a real fleet shares public origins without it.
+		store, err := redisstore.New(rdb, &redisstore.Options{SharePrivate: true})
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -341,7 +341,8 @@ func TestFleetChild(t *testing.T) {
 	rdb := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: []string{cfg.RedisAddr}, ContextTimeoutEnabled: true})
 	// A generous Timeout: four processes under the race detector on a small machine
 	// must not count as a slow Redis. Round 3 shows a stopped one costs no timeout.
-	store, err := New(rdb, &Options{Timeout: 5 * time.Second, Logger: logger, Observe: observe})
+	// The test origins are loopback servers that every process of this one machine sees.
+	store, err := New(rdb, &Options{Timeout: 5 * time.Second, Logger: logger, Observe: observe, SharePrivate: true})
 	if err != nil {
 		t.Fatal(err)
 	}

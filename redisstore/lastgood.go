@@ -25,7 +25,7 @@ type lastGoodTier struct {
 // may have saved a newer one.
 func (l *lastGoodTier) Load(url string) (discovery.LastGood, bool) {
 	local, lok := l.local.Load(url)
-	if !l.shared() {
+	if !l.shared() || l.s.localOnly(url) {
 		return local, lok
 	}
 	shared, sok := l.sharedLoad(url)
@@ -42,7 +42,7 @@ func (l *lastGoodTier) Load(url string) (discovery.LastGood, bool) {
 // Store records doc for url in both tiers; in Redis until it is MaxStale old.
 func (l *lastGoodTier) Store(url string, doc discovery.LastGood) {
 	l.local.Store(url, doc)
-	if !l.shared() {
+	if !l.shared() || l.s.localOnly(url) {
 		return
 	}
 	ttl := l.s.maxStale - l.s.now().Sub(doc.SavedAt)
@@ -60,7 +60,7 @@ func (l *lastGoodTier) Store(url string, doc discovery.LastGood) {
 // Delete removes the copy for url from both tiers.
 func (l *lastGoodTier) Delete(url string) {
 	l.local.Delete(url)
-	if l.shared() {
+	if l.shared() && !l.s.localOnly(url) {
 		l.sharedDelete(url)
 	}
 }

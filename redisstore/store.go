@@ -151,6 +151,13 @@ type Options struct {
 	// Observe receives the same events, for metrics. It is called on the goroutine
 	// doing the work, with a background context. nil: none.
 	Observe discovery.ObserveFunc
+
+	// SharePrivate shares the documents of private origins (localhost, loopback and
+	// private IP literals: keys in discovery.PrivatePartition) through Redis too.
+	// false (the default): they stay in each process's local tier, because localhost
+	// on one machine is not localhost on another. Set it only when every process
+	// sees the same private network (processes on one host, a test).
+	SharePrivate bool
 }
 
 // Store is a two-tier store, an in-process tier in front of Redis, shared by a fleet
@@ -167,6 +174,7 @@ type Store struct {
 	backoff    time.Duration
 	logger     *slog.Logger
 	observe    discovery.ObserveFunc
+	share      bool // Options.SharePrivate
 	now        func() time.Time
 
 	cache    *cacheTier
@@ -209,6 +217,7 @@ func New(rdb redis.UniversalClient, opts *Options) (*Store, error) {
 		backoff:    orDefault(o.Backoff, DefaultBackoff),
 		logger:     o.Logger,
 		observe:    o.Observe,
+		share:      o.SharePrivate,
 		now:        time.Now,
 	}
 	local := o.LocalCache
