@@ -95,7 +95,7 @@ func (f fleetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			wait = min(2*wait, fleetPollMax)
 		}
 	}
-	tr.fleetDone = true                        // the next round fetches for itself if the cache has nothing fresh
+	tr.fleetDone = true    // the next round fetches for itself if the cache has nothing fresh
 	key = req.URL.String() // httpcache's key for a GET
 	f.keep.Store(key, struct{}{})
 	tr.fleetKept = func() { f.keep.Delete(key) } // httpcache deletes only when it had a copy
