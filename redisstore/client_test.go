@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/wellknown-dev/discovery"
 )
@@ -49,7 +50,9 @@ func TestDiscoverRoundTrips(t *testing.T) {
 	_, rdb, cnt := newMini(t)
 	ts, hits := newOrigin(t, 3600)
 	newClient := func() *discovery.Client {
-		s, err := New(rdb, &Options{SharePrivate: true}) // the test origin is on loopback, one machine
+		// SharePrivate: the origin is on loopback, one machine; a generous Timeout: under
+		// the race detector a slow command must not open the breaker and skip the rest.
+		s, err := New(rdb, &Options{SharePrivate: true, Timeout: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +124,7 @@ func TestPrivateOriginsStayLocal(t *testing.T) {
 	mr, rdb, _ := newMini(t)
 	ts, hits := newOrigin(t, 3600)
 	newClient := func() *discovery.Client {
-		s, err := New(rdb, nil)
+		s, err := New(rdb, &Options{Timeout: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"time"
 	"sync/atomic"
 
 	"github.com/alicebob/miniredis/v2"
@@ -37,7 +38,7 @@ func Example() {
 	newClient := func() *discovery.Client { // one per process; each Store has its own local tier
 		// SharePrivate: the example's origin is a loopback test server, which every
 		// "process" here sees; a real fleet shares public origins without it.
-		store, err := redisstore.New(rdb, &redisstore.Options{SharePrivate: true})
+		store, err := redisstore.New(rdb, &redisstore.Options{SharePrivate: true, Timeout: 2 * time.Second})
 		if err != nil {
 			log.Fatal(err)
 		}
