@@ -6,8 +6,8 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"time"
 	"sync/atomic"
+	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
