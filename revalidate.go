@@ -5,7 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httputil"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/wellknown-dev/discovery/internal/lru"
 )
@@ -30,6 +32,12 @@ const validatedBytes = 16 << 20
 type validated struct {
 	header http.Header // the response's header (no X-From-Cache)
 	body   []byte
+	until  time.Time // freshUntil(header), worked out once
+}
+
+// newValidated keeps header and body, with their freshness.
+func newValidated(header http.Header, body []byte) *validated {
+	return &validated{header: header, body: body, until: freshUntil(header)}
 }
 
 // validators returns the conditional request headers for v, or false when v has none.
@@ -55,7 +63,7 @@ func (c *Client) revalidatable(u string, private bool) *validated {
 	if !ok {
 		return nil
 	}
-	if until := freshUntil(v.header); !until.IsZero() && c.now().Before(until) {
+	if !v.until.IsZero() && c.now().Before(v.until) {
 		return nil
 	}
 	return v
@@ -78,7 +86,7 @@ func (c *Client) remember(u string, private bool, resp *http.Response, body []by
 			size += len(v)
 		}
 	}
-	c.validated[b2i(private)].Set(u, &validated{header: h, body: bytes.Clone(body)}, int64(size+128))
+	c.validated[b2i(private)].Set(u, newValidated(h, bytes.Clone(body)), int64(size+128))
 }
 
 // revalidator is the RoundTripper of a fetch that revalidates a remembered copy.
@@ -104,15 +112,15 @@ func (r revalidator) RoundTrip(req *http.Request) (*http.Response, error) {
 		// The header is shared, read-only, by the copy kept and the answer given; the
 		// answer is marked as the cache's through the trace, not a header.
 		h := r.v.header.Clone()
-		connection := resp.Header.Get("Connection")
+		hop := hopByHop(resp.Header.Get("Connection"))
 		for k, vs := range resp.Header {
-			if !hopByHop(k, connection) {
+			if !hop(k) {
 				h[k] = vs
 			}
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
 		resp.Body.Close()
-		r.copies.Set(u, &validated{header: h, body: r.v.body}, int64(len(u)+len(r.v.body)+512))
+		r.copies.Set(u, newValidated(h, r.v.body), int64(len(u)+len(r.v.body)+512))
 		if tr := traceOf(req.Context()); tr != nil {
 			tr.fromMemory = true
 		}
@@ -151,20 +159,23 @@ func noStore(h http.Header) bool {
 	return false
 }
 
-// hopByHop reports a header that is not end-to-end (RFC 9110 §7.6.1, as httpcache
-// lists them): the fixed ones, and those the Connection header names.
-func hopByHop(k, connection string) bool {
-	switch k {
-	case "Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Te", "Trailers",
-		"Transfer-Encoding", "Upgrade":
-		return true
-	}
+// hopByHop returns the test for headers that are not end-to-end (RFC 9110 §7.6.1, as
+// httpcache lists them): the fixed ones, and those the Connection header names.
+func hopByHop(connection string) func(string) bool {
+	var named []string
 	for extra := range strings.SplitSeq(connection, ",") {
-		if extra = strings.TrimSpace(extra); extra != "" && http.CanonicalHeaderKey(extra) == k {
-			return true
+		if extra = strings.TrimSpace(extra); extra != "" {
+			named = append(named, http.CanonicalHeaderKey(extra))
 		}
 	}
-	return false
+	return func(k string) bool {
+		switch k {
+		case "Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Te", "Trailers",
+			"Transfer-Encoding", "Upgrade":
+			return true
+		}
+		return slices.Contains(named, k)
+	}
 }
 
 // storingBody keeps what is read and hands it to onEOF at the end, as httpcache's

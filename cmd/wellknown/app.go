@@ -165,13 +165,9 @@ func (a *app) client(opts *discovery.Options) (*discovery.Client, error) {
 	return a.clientFor(opts, true)
 }
 
-// publicClient is client for origins the person did not type (read from files
-// that came with a cloned repository, say): private and loopback origins are
-// refused, unless allowPrivate says the person asked for them.
-func (a *app) publicClient(opts *discovery.Options, allowPrivate bool) (*discovery.Client, error) {
-	return a.clientFor(opts, allowPrivate)
-}
-
+// clientFor is client with the choice of private origins: false for origins the
+// person did not type (read from files that came with a cloned repository, say),
+// unless a flag says the person asked for them.
 func (a *app) clientFor(opts *discovery.Options, allowPrivate bool) (*discovery.Client, error) {
 	var o discovery.Options
 	if opts != nil {

@@ -117,7 +117,7 @@ their skills are fetched and compared file by file.`,
 			// The origins come from .wellknown.json files, which anyone who wrote to
 			// this folder (a cloned repository) could have planted: a private or
 			// loopback origin needs --allow-private.
-			c, err := a.publicClient(nil, allowPrivate)
+			c, err := a.clientFor(nil, allowPrivate)
 			if err != nil {
 				return err
 			}
