@@ -647,7 +647,13 @@ func (l *linter) lintSkillMD(file string, data []byte, folder string, fromIndex 
 			continue // reported on the index entry, which names it
 		}
 		line, col := skillDiagLine(data, d)
-		l.add(lintProblem{File: file, Line: line, Column: col, Severity: d.Severity, Code: d.Code, Message: d.Message})
+		msg := d.Message
+		if strings.HasPrefix(d.Code, "yaml") {
+			// YAML counts lines from the frontmatter; say the file's line, as the
+			// position does, so "5:1 ... line 4" does not send the reader astray.
+			msg = yamlLine.ReplaceAllString(msg, "line "+strconv.Itoa(line))
+		}
+		l.add(lintProblem{File: file, Line: line, Column: col, Severity: d.Severity, Code: d.Code, Message: msg})
 	}
 	return md
 }
@@ -693,9 +699,6 @@ func skillDiagLine(data []byte, d agentskills.Diagnostic) (int, int) {
 	case strings.HasPrefix(c, "yaml"):
 		if m := yamlLine.FindStringSubmatch(d.Message); m != nil {
 			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
-				if c == "yaml-duplicate" {
-					return n + fmStart + 1, 1
-				}
 				return n + fmStart + 1, 1 // YAML counts from the line after the opening ---
 			}
 		}

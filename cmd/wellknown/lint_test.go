@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -287,4 +288,21 @@ func checkLintJSON(t *testing.T, data []byte) lintJSONOut {
 		t.Errorf("counts %d/%d, problems say %d/%d", got.Errors, got.Warnings, errs, warns)
 	}
 	return got
+}
+
+// TestLintYAMLLineIsTheFileLine: a YAML error in SKILL.md's frontmatter names the
+// file's line in its message, the same line as its position (YAML counts from the
+// line after the opening ---).
+func TestLintYAMLLineIsTheFileLine(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "SKILL.md")
+	src := "---\nname: curve\ndescription: Pools.\nmetadata:\n  a: 1\n b: 2\n---\n# Curve\n"
+	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, cliEnv(t), "", "lint", name)
+	m := regexp.MustCompile(`SKILL\.md:(\d+):1: error: frontmatter does not parse: line (\d+):`).FindStringSubmatch(r.stdout)
+	if r.code != 1 || m == nil || m[1] != m[2] {
+		t.Errorf("lint of a bad frontmatter: position and message lines differ or missing:\n%s", r)
+	}
 }
