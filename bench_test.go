@@ -3,6 +3,7 @@ package discovery_test
 import (
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"syscall"
 	"testing"
 	"time"
@@ -167,18 +168,7 @@ func BenchmarkDiscoverFresh(b *testing.B) {
 // BenchmarkDiscoverRevalidate discovers over a pooled connection with a cached copy
 // that must be revalidated on every call (ETag, max-age=0): a 304 each time.
 func BenchmarkDiscoverRevalidate(b *testing.B) {
-	body := []byte(readFileB(b, "testdata/skills.md"))
-	s := newTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "max-age=0")
-		w.Header().Set("ETag", `"v1"`)
-		if r.Header.Get("If-None-Match") == `"v1"` {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-		_, _ = w.Write(body)
-	}))
-	b.Cleanup(s.Close)
+	s := revalidateSite(b)
 	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
@@ -195,4 +185,90 @@ func BenchmarkDiscoverRevalidate(b *testing.B) {
 			b.Fatal(err, d.Fetches)
 		}
 	}
+}
+
+// revalidateSite answers with an ETag and max-age=0, and a 304 to a request that
+// carries the ETag: every discovery after the first revalidates.
+func revalidateSite(b *testing.B) *httptest.Server {
+	body := []byte(readFileB(b, "testdata/skills.md"))
+	s := newTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=0")
+		w.Header().Set("ETag", `"v1"`)
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		_, _ = w.Write(body)
+	}))
+	b.Cleanup(s.Close)
+	return s
+}
+
+// pairedRatio runs a bare keep-alive GET of the site's skills.md and a Discover of the
+// site in every iteration, alternating which goes first, and reports the time of each
+// and their ratio. On a shared machine the load changes from second to second; two
+// benchmarks run one after the other see different loads, while the two halves of a
+// pair see the same, so the ratio is what to read.
+func pairedRatio(b *testing.B, url string, hc *http.Client, want discovery.Source) {
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: hc, AllowPrivateOrigins: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(c.CloseIdleConnections)
+	raw := &http.Client{Transport: hc.Transport} // the same pool, no cache
+	if _, err := c.Discover(b.Context(), url); err != nil {
+		b.Fatal(err)
+	}
+	rawGet(b, raw, url+discovery.SkillsPath)
+	var tRaw, tDisc time.Duration
+	discover := func() {
+		start := time.Now()
+		d, err := c.Discover(b.Context(), url)
+		tDisc += time.Since(start)
+		if err != nil || d.Fetches[0].Source != want {
+			b.Fatal(err, d.Fetches)
+		}
+	}
+	get := func() {
+		start := time.Now()
+		rawGet(b, raw, url+discovery.SkillsPath)
+		tRaw += time.Since(start)
+	}
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			get()
+			discover()
+		} else {
+			discover()
+			get()
+		}
+		i++
+	}
+	b.ReportMetric(float64(tRaw.Nanoseconds())/float64(i), "get-ns/op")
+	b.ReportMetric(float64(tDisc.Nanoseconds())/float64(i), "discover-ns/op")
+	b.ReportMetric(float64(tDisc)/float64(tRaw), "ratio")
+}
+
+// BenchmarkPairedFetch compares a full fetch (no-store: fetched and parsed every time)
+// with the bare keep-alive GET of the same document from the same server, pair by pair.
+func BenchmarkPairedFetch(b *testing.B) {
+	s := benchSite(b, "no-store")
+	pairedRatio(b, s.URL, s.Client(), discovery.SourceNetwork)
+}
+
+// BenchmarkPairedRevalidate compares a revalidation (a 304 answered from the cached
+// copy) with the bare keep-alive GET of the same document, pair by pair.
+func BenchmarkPairedRevalidate(b *testing.B) {
+	s := revalidateSite(b)
+	pairedRatio(b, s.URL, s.Client(), discovery.SourceRevalidated)
+}
+
+// BenchmarkPairedPlain compares a discovery of a document served with no caching
+// headers at all (nothing says how long it stays fresh, nothing to revalidate with:
+// every call fetches it in full) with the bare keep-alive GET, pair by pair.
+func BenchmarkPairedPlain(b *testing.B) {
+	s := benchSite(b, "")
+	pairedRatio(b, s.URL, s.Client(), discovery.SourceNetwork)
 }

@@ -550,6 +550,10 @@ type fetchTrace struct {
 	reval      *validated
 	fromMemory bool
 
+	// redirected: a redirect was met (written by checkRedirect, in the goroutine of
+	// the fetch): the answer may be another URL's.
+	redirected bool
+
 	// fleetDone: this fetch already waited for another process of the fleet; it now
 	// fetches for itself (written by fleetTransport, read in the same goroutine).
 	fleetDone bool
@@ -765,6 +769,7 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	tr := traceOf(req.Context())
 	hops := len(via)
 	if tr != nil {
+		tr.redirected = true
 		hops += tr.earlierHops()
 	}
 	if hops > maxRedirects {
@@ -812,12 +817,12 @@ func (e *consentNeeded) Unwrap() error { return ErrCrossOrigin }
 // parent, outside the time limit (timeout bounds each network round, so the time a
 // person takes to answer never counts against it), and on a yes the fetch goes on
 // from the redirect's target. budget, when not nil, bounds the network time of all
-// rounds together (and is charged for it). It returns the response and the cancel
-// function of its context, to call once the body is read.
+// rounds together (and is charged for it). send owns header. It returns the response
+// and the cancel function of its context, to call once the body is read.
 func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header http.Header, timeout time.Duration,
 	budget *skillBudget) (*http.Response, context.CancelFunc, error) {
 	base := context.WithValue(withDialPolicy(parent, tr.origin), traceKey{}, tr)
-	for {
+	for round := 0; ; round++ {
 		round := timeout
 		if budget != nil {
 			round = budget.take(timeout)
@@ -841,7 +846,14 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 			cancel()
 			return nil, func() {}, err
 		}
-		req.Header = header.Clone()
+		if round > 0 {
+			// A new round starts from the caller's headers, without the conditional ones
+			// a revalidation in the round before added to them.
+			header = header.Clone()
+			header.Del("If-None-Match")
+			header.Del("If-Modified-Since")
+		}
+		req.Header = header // send owns it
 		private := privateOrigin(tr.origin)
 		hc := c.http
 		if private {
@@ -849,7 +861,7 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 		}
 		rt := hc.Transport
 		if tr.reval != nil {
-			rt = revalidator{v: tr.reval, below: c.below, cache: c.caches[b2i(private)], copies: c.validated[b2i(private)]}
+			rt = revalidator{v: tr.reval, below: c.below, cache: c.caches[b2i(private)], copies: c.validated[b2i(private)], now: c.now}
 			tr.reval = nil // one round: a redirect's target goes through the HTTP cache
 		}
 		tr.belowErr, tr.belowResp = nil, nil // what the cache sees below is per round

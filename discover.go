@@ -221,9 +221,11 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 	var mcp outcome[mcpjson.Document]
 	if structured {
 		var wg sync.WaitGroup
-		wg.Go(func() { skills = fetchDoc(ctx, c, o, skillsSpec) })
-		wg.Go(func() { mcp = fetchDoc(ctx, c, o, mcpSpec) })
+		m := new(outcome[mcpjson.Document]) // mcp itself stays on the stack in the plain case
+		wg.Go(func() { *m = fetchDoc(ctx, c, o, mcpSpec) })
+		skills = fetchDoc(ctx, c, o, skillsSpec)
 		wg.Wait()
+		mcp = *m
 	} else {
 		skills = fetchDoc(ctx, c, o, skillsSpec)
 		if skills.err != nil {
@@ -465,7 +467,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	out.fetch.StatusCode = resp.StatusCode
 	out.fetch.Source = SourceNetwork
 	out.fetch.FinalURL, out.final = shown, u
-	if resp.Request != nil && resp.Request.URL != nil {
+	if tr.redirected && resp.Request != nil && resp.Request.URL != nil {
 		if final := resp.Request.URL.String(); final != u {
 			out.fetch.FinalURL, out.final = redact(resp.Request.URL), final
 		}
@@ -529,7 +531,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	}
 	out.doc, out.warnings, out.size = doc, append(out.warnings, ws...), len(body)
 	if out.fetch.Source == SourceNetwork || (out.fetch.Source == SourceRevalidated && !bypass) {
-		c.remember(u, private, resp, body) // a 304 answered from memory updated its copy already
+		c.remember(u, private, !bypass, out.final != u, resp, body) // a 304 answered from memory updated its copy already
 	}
 	if out.fetch.Source != SourceCache {
 		c.lastGood.Store(lgKey(o, u), LastGood{Kind: spec.kind, Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})

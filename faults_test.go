@@ -279,7 +279,7 @@ func TestFaults(t *testing.T) {
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			ignore := goleak.IgnoreCurrent()
-			t.Cleanup(func() { goleak.VerifyNone(t, ignore, idleWorkers) }) // runs last, after the servers close
+			t.Cleanup(func() { goleak.VerifyNone(t, ignore) }) // runs last, after the servers close
 			runFault(t, ca, goodCert, row)
 		})
 	}
@@ -442,7 +442,7 @@ func TestHappyEyeballs(t *testing.T) {
 	}
 	c.CloseIdleConnections()
 	s.Close()
-	goleak.VerifyNone(t, ignore, idleWorkers)
+	goleak.VerifyNone(t, ignore)
 }
 
 // TestCallerDialerIsChecked: a caller's transport with its own dial function (here
@@ -466,7 +466,3 @@ func TestCallerDialerIsChecked(t *testing.T) {
 		t.Fatalf("with the allow list: %v", err)
 	}
 }
-
-// idleWorkers: the Client's fetch workers wait a second for more work before they end;
-// an idle one (waiting on top of its stack) is not a leak; one stuck in a fetch is.
-var idleWorkers = goleak.IgnoreTopFunction("github.com/wellknown-dev/discovery.workers.work")

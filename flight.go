@@ -4,74 +4,85 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"time"
 )
 
-// flight collapses concurrent fetches of one URL into one request, as
-// golang.org/x/sync/singleflight does, with one difference that matters here: the
-// shared fetch is cancelled only when every caller waiting for it has given up, so one
-// impatient caller neither cancels the others' fetch nor leaves it running for nobody.
+// flight collapses concurrent fetches of one key into one, as
+// golang.org/x/sync/singleflight does: the first caller (the leader) runs the fetch on
+// its own goroutine, under its own context, and the callers that come while it runs
+// wait for its result. A waiting caller whose context ends leaves at once. A leader
+// whose context ends stops the fetch and returns its context's error; the callers
+// still waiting then start the fetch again, one of them as the new leader. So no fetch
+// runs for nobody, and an impatient caller costs the others a restart, never a wrong
+// or cancelled answer. (Running the fetch on the leader's goroutine, rather than
+// handing it to another, saves two goroutine switches per fetch: about a twentieth of
+// a fetch over a pooled connection.)
 type flight struct {
 	mu    sync.Mutex // guards calls and each call's waiters
 	calls map[string]*flightCall
 }
 
 type flightCall struct {
-	done    chan struct{}
-	val     any
-	waiters int
-	cancel  context.CancelFunc
+	done      chan struct{} // closed when the leader has finished
+	val       any
+	abandoned bool // the leader's context ended before the fetch did: start again
+	waiters   int  // callers waiting, the leader not counted
 }
 
 // do runs fn once for all concurrent callers with the same key and returns its
-// result, or ctx's error if ctx ends first. fn gets a context that keeps the first
-// caller's values, and ends when all callers have left.
+// result, or ctx's error if ctx ends first. fn gets the leader's context.
 func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context) any) (any, error) {
-	f.mu.Lock()
-	if f.calls == nil {
-		f.calls = make(map[string]*flightCall)
-	}
-	c, ok := f.calls[key]
-	if !ok {
-		cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		c = &flightCall{done: make(chan struct{}), cancel: cancel}
-		f.calls[key] = c
-		flightWorkers.run(func() {
-			defer close(c.done)
-			defer cancel()
-			// No input may crash the process from a goroutine the caller cannot
-			// recover in: a panic becomes the call's value, which callers report
-			// as an internal error.
-			defer func() {
-				if r := recover(); r != nil {
-					c.val = panicValue{r}
-					f.forget(key, c)
-				}
-			}()
-			c.val = fn(cctx)
-			f.forget(key, c)
-		})
-	}
-	c.waiters++
-	f.mu.Unlock()
-
-	select {
-	case <-c.done:
-		return c.val, nil
-	case <-ctx.Done():
+	for {
 		f.mu.Lock()
-		c.waiters--
-		if c.waiters == 0 {
-			// Nobody waits: stop the fetch, and let the next caller start a new one
-			// rather than join a call that is being cancelled.
-			c.cancel()
-			if f.calls[key] == c {
-				delete(f.calls, key)
-			}
+		if f.calls == nil {
+			f.calls = make(map[string]*flightCall)
 		}
+		c, ok := f.calls[key]
+		if !ok {
+			c = &flightCall{done: make(chan struct{})}
+			f.calls[key] = c
+			f.mu.Unlock()
+			return f.lead(ctx, key, c, fn)
+		}
+		c.waiters++
 		f.mu.Unlock()
-		return nil, ctx.Err()
+
+		select {
+		case <-c.done:
+			if !c.abandoned {
+				return c.val, nil
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			// The leader gave up before the fetch ended: start it again.
+		case <-ctx.Done():
+			f.mu.Lock()
+			c.waiters--
+			f.mu.Unlock()
+			return nil, ctx.Err()
+		}
 	}
+}
+
+// lead runs fn for the call c and hands its value to the callers waiting.
+func (f *flight) lead(ctx context.Context, key string, c *flightCall, fn func(ctx context.Context) any) (any, error) {
+	defer close(c.done)    // last: the waiters see the call forgotten, and c complete
+	defer f.forget(key, c) // a caller that comes now starts a new call
+	func() {
+		// No input may crash the process: a panic becomes the call's value, which
+		// callers report as an internal error.
+		defer func() {
+			if r := recover(); r != nil {
+				c.val = panicValue{r}
+			}
+		}()
+		c.val = fn(ctx)
+	}()
+	if err := ctx.Err(); err != nil {
+		c.abandoned, c.val = true, nil
+		return nil, err
+	}
+	return c.val, nil
 }
 
 // forget removes c from the calls in flight, if it is still the call for key.
@@ -81,42 +92,6 @@ func (f *flight) forget(key string, c *flightCall) {
 		delete(f.calls, key)
 	}
 	f.mu.Unlock()
-}
-
-// workers runs functions on goroutines that outlive them: a fetch goes deep into
-// net/http, httpcache and retryablehttp, and a new goroutine per fetch would grow its
-// stack from the minimum every time (measured: about a third of a pooled fetch's CPU
-// time). A worker waits for the next function for workerIdle, then ends, so an idle
-// Client keeps no goroutine.
-type workers struct{ tasks chan func() }
-
-// workerIdle is how long a worker waits for more work before it ends.
-const workerIdle = time.Second
-
-var flightWorkers = workers{tasks: make(chan func())}
-
-// run runs fn on an idle worker, or on a new one when none is idle.
-func (w workers) run(fn func()) {
-	select {
-	case w.tasks <- fn:
-	default:
-		go w.work(fn)
-	}
-}
-
-func (w workers) work(fn func()) {
-	idle := time.NewTimer(workerIdle)
-	defer idle.Stop()
-	for {
-		fn()
-		fn = nil // nothing of the last call stays reachable while idle
-		idle.Reset(workerIdle)
-		select {
-		case fn = <-w.tasks:
-		case <-idle.C:
-			return
-		}
-	}
 }
 
 // panicValue is the value of a call whose function panicked.

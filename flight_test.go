@@ -22,34 +22,63 @@ func TestFlight(t *testing.T) {
 			return "cancelled"
 		}
 	}
-	// Two callers share one call; the one that gives up does not cancel it for the other.
+	lead := func(ctx context.Context, key string) (chan any, chan error) {
+		vals, errs := make(chan any, 1), make(chan error, 1)
+		go func() { v, err := f.do(ctx, key, fn); vals <- v; errs <- err }()
+		waitFor(t, func() bool { return f.waiters(key) == 0 }) // the call exists: this caller leads
+		return vals, errs
+	}
+	join := func(ctx context.Context, key string, n int) (chan any, chan error) {
+		vals, errs := make(chan any, 1), make(chan error, 1)
+		go func() { v, err := f.do(ctx, key, fn); vals <- v; errs <- err }()
+		waitFor(t, func() bool { return f.waiters(key) == n })
+		return vals, errs
+	}
+
+	// A waiting caller that gives up leaves at once; the leader's fetch goes on.
+	_, _ = lead(context.Background(), "a")
 	ctx1, cancel1 := context.WithCancel(context.Background())
-	errs := make(chan error, 1)
-	go func() { _, err := f.do(ctx1, "k", fn); errs <- err }()
-	vals := make(chan any, 1)
-	go func() { v, _ := f.do(context.Background(), "k", fn); vals <- v }()
-	waitFor(t, func() bool { return f.waiters("k") == 2 })
+	_, errs1 := join(ctx1, "a", 1)
 	cancel1()
-	if err := <-errs; err != context.Canceled {
-		t.Fatalf("the impatient caller got %v", err)
+	if err := <-errs1; err != context.Canceled {
+		t.Fatalf("the impatient waiter got %v", err)
 	}
-	close(release)
-	if v := <-vals; v != "done" || calls.Load() != 1 {
-		t.Fatalf("the patient caller got %v after %d calls", v, calls.Load())
-	}
-	// When every caller leaves, the call is cancelled and forgotten: the next caller
-	// starts afresh instead of joining a cancelled call.
+
+	// A leader that gives up stops its fetch; the caller still waiting starts it again
+	// and gets the answer, never the leader's cancellation.
 	ctx2, cancel2 := context.WithCancel(context.Background())
-	block := make(chan struct{})
+	_, leaderErrs := lead(ctx2, "b")
+	patient, patientErrs := join(context.Background(), "b", 1)
+	cancel2()
+	if err := <-leaderErrs; err != context.Canceled {
+		t.Fatalf("the impatient leader got %v", err)
+	}
+	waitFor(t, func() bool { return f.waiters("b") == 0 }) // the patient caller leads the new call
+	close(release)
+	if v, err := <-patient, <-patientErrs; v != "done" || err != nil {
+		t.Fatalf("the patient caller got %v, %v", v, err)
+	}
+	// Runs of fn: "a" once, "b" twice (the cancelled one and the new one).
+	waitFor(t, func() bool { return f.waiters("a") == -1 })
+	if n := calls.Load(); n != 3 {
+		t.Fatalf("fn ran %d times, want 3", n)
+	}
+
+	// When the leader leaves, the call is forgotten: the next caller starts afresh
+	// instead of joining a cancelled call.
+	ctx3, cancel3 := context.WithCancel(context.Background())
 	started := make(chan struct{})
+	left := make(chan error, 1)
 	go func() {
-		_, _ = f.do(ctx2, "j", func(ctx context.Context) any { close(started); <-ctx.Done(); <-block; return "stale" })
+		_, err := f.do(ctx3, "j", func(ctx context.Context) any { close(started); <-ctx.Done(); return "stale" })
+		left <- err
 	}()
 	<-started
-	cancel2()
-	waitFor(t, func() bool { return f.waiters("j") == -1 })
+	cancel3()
+	if err := <-left; err != context.Canceled {
+		t.Fatalf("the leader got %v", err)
+	}
 	v, err := f.do(context.Background(), "j", func(context.Context) any { return "fresh" })
-	close(block)
 	if err != nil || v != "fresh" {
 		t.Fatalf("next caller got %v, %v", v, err)
 	}

@@ -20,15 +20,23 @@ import (
 // it sends the conditional request itself (below the HTTP cache, through the same
 // retries, redirects and guard) and answers a 304 from memory. Whatever else comes
 // back is handled as httpcache would handle it: the cache entry is dropped for a
-// failure, and a storable answer is stored when its body has been read. The HTTP
-// cache stays the store of record: a fresh hit and every fetch without a remembered
-// copy go through it. Not used with a FleetLock: a fleet shares revalidated entries
-// through the shared cache, so they must be written there.
+// failure, and a storable answer is stored when its body has been read.
+//
+// A document whose last 200 left nothing worth keeping (no-store, or neither a
+// validator nor a freshness lifetime: a copy httpcache could never answer with) is
+// remembered as such, and fetched below the HTTP cache too: httpcache would look it up,
+// miss, parse both Cache-Control headers, and store a copy it can never use. Such a copy
+// is not stored at all.
+//
+// The HTTP cache stays the store of record: a fresh hit and every fetch without a
+// remembered copy go through it. Not used with a FleetLock: a fleet shares entries
+// through the shared cache, so they must be written and read there.
 
 // validatedBytes bounds the remembered copies.
 const validatedBytes = 16 << 20
 
-// validated is a document's last 200 answer, as the HTTP cache holds it.
+// validated is a document's last 200 answer, as the HTTP cache holds it, or, with
+// a nil header, the mark of a document the HTTP cache holds nothing of (uncached).
 type validated struct {
 	header http.Header // the response's header (no X-From-Cache)
 	body   []byte
@@ -40,8 +48,16 @@ func newValidated(header http.Header, body []byte) *validated {
 	return &validated{header: header, body: body, until: freshUntil(header)}
 }
 
-// validators returns the conditional request headers for v, or false when v has none.
+// uncached marks a document whose last 200 was not worth storing: the HTTP cache
+// holds nothing of it.
+var uncached = &validated{}
+
+// conditional sets the conditional request headers for v in h, and reports false when
+// v has none (v is uncached).
 func (v *validated) conditional(h http.Header) bool {
+	if v.header == nil {
+		return false
+	}
 	etag, lm := v.header.Get("Etag"), v.header.Get("Last-Modified")
 	if etag != "" {
 		h.Set("If-None-Match", etag)
@@ -53,8 +69,8 @@ func (v *validated) conditional(h http.Header) bool {
 }
 
 // revalidatable returns the remembered copy of u to revalidate, when the fetch may
-// use it: no fleet, a copy with validators, and stale (a fresh one is the HTTP cache's
-// to serve).
+// use it: no fleet, and a copy with validators that is stale (a fresh one is the HTTP
+// cache's to serve), or the uncached mark.
 func (c *Client) revalidatable(u string, private bool) *validated {
 	if c.fleetLock != nil {
 		return nil
@@ -69,12 +85,31 @@ func (c *Client) revalidatable(u string, private bool) *validated {
 	return v
 }
 
-// remember keeps resp's header and body for the next revalidation of u, when the
-// answer is a plain 200 of u itself that carries validators and no Vary.
-func (c *Client) remember(u string, private bool, resp *http.Response, body []byte) {
-	if resp.StatusCode != http.StatusOK || resp.Request == nil || resp.Request.URL.String() != u ||
-		resp.Header.Get("Vary") != "" || noStore(resp.Header) ||
-		(resp.Header.Get("Etag") == "" && resp.Header.Get("Last-Modified") == "") {
+// remember records, after a 200 of u read in full (or of the URL u moved to), what the
+// next fetch of u may do
+// without the HTTP cache: revalidate a copy of the answer when it is a plain 200 of u
+// itself that carries validators and no Vary; fetch below the cache when the answer
+// was not worth storing (then, if it came through the HTTP cache, its entry is
+// dropped: throughCache); otherwise nothing (the HTTP cache handles u).
+func (c *Client) remember(u string, private, throughCache, moved bool, resp *http.Response, body []byte) {
+	if c.fleetLock != nil {
+		return
+	}
+	copies := c.validated[b2i(private)]
+	if resp.StatusCode != http.StatusOK || moved {
+		copies.Delete(u)
+		return
+	}
+	etag, lm := resp.Header.Get("Etag"), resp.Header.Get("Last-Modified")
+	if noStore(resp.Header) || etag == "" && lm == "" && !c.now().Before(freshUntil(resp.Header)) {
+		if throughCache && !noStore(resp.Header) {
+			c.caches[b2i(private)].Delete(u) // httpcache stored a copy it can never answer with
+		}
+		copies.Set(u, uncached, int64(len(u)+128))
+		return
+	}
+	if resp.Header.Get("Vary") != "" || etag == "" && lm == "" {
+		copies.Delete(u)
 		return
 	}
 	h := resp.Header.Clone()
@@ -86,28 +121,42 @@ func (c *Client) remember(u string, private bool, resp *http.Response, body []by
 			size += len(v)
 		}
 	}
-	c.validated[b2i(private)].Set(u, newValidated(h, bytes.Clone(body)), int64(size+128))
+	copies.Set(u, newValidated(h, bytes.Clone(body)), int64(size+128))
 }
 
-// revalidator is the RoundTripper of a fetch that revalidates a remembered copy.
+// worthStoring reports whether the HTTP cache could ever answer with a copy of a 200
+// with header h: it may be stored (no no-store), and it is fresh for a while or has a
+// validator to revalidate it with.
+func worthStoring(h http.Header, now time.Time) bool {
+	if noStore(h) {
+		return false
+	}
+	return h.Get("Etag") != "" || h.Get("Last-Modified") != "" || now.Before(freshUntil(h))
+}
+
+// revalidator is the RoundTripper of a fetch that revalidates a remembered copy, or
+// fetches a document the HTTP cache holds nothing of (v is uncached).
 type revalidator struct {
 	v      *validated
 	below  http.RoundTripper // the stack under the HTTP cache
 	cache  Cache             // the HTTP cache partition of the fetch
 	copies *lru.Cache[*validated]
+	now    func() time.Time
 }
 
 // RoundTrip implements http.RoundTripper.
 func (r revalidator) RoundTrip(req *http.Request) (*http.Response, error) {
-	u := req.URL.String() // the HTTP cache's key for a GET
-	r.v.conditional(req.Header)
+	u := req.URL.String()               // the HTTP cache's key for a GET
+	held := r.v.conditional(req.Header) // the cache holds a copy of u
 	resp, err := r.below.RoundTrip(req)
 	if err != nil {
-		r.cache.Delete(u)
-		r.copies.Delete(u)
+		if held {
+			r.cache.Delete(u)
+			r.copies.Delete(u)
+		}
 		return nil, err
 	}
-	if resp.StatusCode == http.StatusNotModified {
+	if resp.StatusCode == http.StatusNotModified && held {
 		// As httpcache does: the stored answer, with the 304's end-to-end headers.
 		// The header is shared, read-only, by the copy kept and the answer given; the
 		// answer is marked as the cache's through the trace, not a header.
@@ -129,11 +178,19 @@ func (r revalidator) RoundTrip(req *http.Request) (*http.Response, error) {
 			ContentLength: int64(len(r.v.body)), Request: resp.Request}, nil
 	}
 	if resp.StatusCode != http.StatusOK {
-		r.cache.Delete(u)
-		r.copies.Delete(u)
-	}
-	if noStore(resp.Header) {
-		r.cache.Delete(u)
+		if held {
+			r.cache.Delete(u)
+			r.copies.Delete(u)
+		}
+		if !held || noStore(resp.Header) {
+			return resp, nil // as it was: nothing stored of u
+		}
+	} else if !worthStoring(resp.Header, r.now()) {
+		// The answer replaces the copy, and a copy of it could never be answered with.
+		// (After the body is read, remember marks u as uncached.)
+		if held {
+			r.cache.Delete(u)
+		}
 		return resp, nil
 	}
 	cache := r.cache
