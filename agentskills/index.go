@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -83,9 +84,8 @@ func (e IndexEntry) HasDigests() bool {
 func (e IndexEntry) Verified() bool { return e.HasDigests() }
 
 type rawIndex struct {
-	Schema  *string           `json:"$schema"`
-	Version string            `json:"version"`
-	Skills  []json.RawMessage `json:"skills"`
+	Schema  *string `json:"$schema"`
+	Version string  `json:"version"`
 }
 
 type rawEntry struct {
@@ -96,38 +96,49 @@ type rawEntry struct {
 	Digest      rawDigest       `json:"digest"`
 	SHA256      string          `json:"sha256"` // a bare hex digest, seen instead of "digest"
 	Files       json.RawMessage `json:"files"`
-	Path        string          `json:"path"`  // a v0.1 skill folder, seen instead of "files"
-	Entry       string          `json:"entry"` // the skill's Markdown file, seen instead of "files"
-	ID          any             `json:"id"`    // a skill-name-shaped id, seen beside a display name in "name"
 
-	raw json.RawMessage // the entry as published, for keys read only in Lenient mode
+	fields map[string]json.RawMessage // every key as published, read only in Lenient mode
+	key    string                     // the entry's key when "skills" is an object keyed by name
 }
 
 // ParseIndex parses a skills index fetched from indexURL. It decides the version from
 // the body, not the path: $schema SchemaV020 is v0.2.0; an unknown $schema is
 // ErrUnknownSchema (warn and do not process, as the RFC says); no $schema is v0.1.0 (or
-// the interim draft when "version" is "0.2.0"). In Lenient mode an entry without
-// "files" but with type, url and digest is read as v0.2.0 with a warning.
+// the interim draft when "version" is "0.2.0"). A document with no "skills" array is
+// ErrNotIndex, as is an A2A agent card; the error never quotes the document.
 //
-// Lenient mode also reads, each with a Warning diagnostic, the deviations seen in
-// published indexes whose meaning is clear: a $schema that spells the v0.2.0
-// identifier another way (another agentskills.io host or path, http, a trailing
-// slash, the version in "version"); type "skill" for skill-md; a digest written as
-// an object ({"sha256": "<hex>"}) or as a bare "sha256" field; v0.1.0 file paths
-// prefixed with the skill's folder; a v0.1.0 "path" naming the skill folder instead
-// of "files". Strict mode refuses all of these. A lowercase skill.md listed instead
-// of SKILL.md is accepted with a warning in both modes.
+// Lenient mode reads, each with a Warning diagnostic, the deviations seen in published
+// indexes whose meaning is clear:
 //
-// Lenient mode reads, with a Warning too, the skill name given in "id" beside a
-// display name in "name", and the skill file named under another URL key
-// ("install_url", "skill_url"...) when its last segment is SKILL.md.
+//   - the index: a $schema that spells the v0.2.0 identifier another way (another
+//     agentskills.io host or path, http, a trailing slash, the version in "version");
+//     "skills" as an object, either keyed by skill name or holding groups of entries.
+//   - v0.2.0 entries: type "skill", or any type when the url names a SKILL.md ("md",
+//     "claude-code"), for skill-md; a digest written as an object ({"sha256": "<hex>"})
+//     or as a bare "sha256" field; v0.2.0-shaped entries in an index without $schema.
+//   - the skill name: when "name" is missing or a display name ("Field Notes"), a valid
+//     skill name given in "id", "slug", "skill", "skill_name" and the like, or the
+//     entry's key; a valid "name" always wins.
+//   - v0.1.0 and interim entries: no description; file paths prefixed with the skill's
+//     folder, or written as absolute URLs (read from the folder of the SKILL.md URL);
+//     unsafe paths other than the skill file's, dropped and never fetched; and,
+//     without "files", the skill located by the rest of the entry, in this order: any
+//     value whose last path segment is SKILL.md (any case, under any key, nested one
+//     level at most); a Markdown file under a path-, file- or entry-like key; a folder
+//     named after the skill under a path-, dir-, folder- or source-like key; else, when
+//     the entry has a valid skill name and points at nothing else (no URL or path, no
+//     type other than a skill's, no JSON Schema of a tool's input), the v0.1.0
+//     convention <index dir>/<name>/SKILL.md. Nothing verifies these files: the
+//     warnings say so. An entry that points only at other resources (pages, APIs, MCP
+//     endpoints) is not a skill and is skipped; an index of such entries is ErrNotIndex.
+//
+// Strict mode refuses all of these. A lowercase skill.md listed instead of SKILL.md is
+// accepted with a warning in both modes.
 //
 // An entry is skipped, with a diagnostic, when it cannot be used safely: an unknown
 // type, a digest that is not sha256 and 64 lowercase hex digits, a URL that is not
-// https (http only on loopback) or carries userinfo, an unsafe file path (in Lenient
-// mode an unsafe path other than the skill file's is dropped, never fetched, with a
-// warning, and the skill kept). A document
-// with no "skills" array is ErrNotIndex; the error never quotes the document.
+// https (http only on loopback) or carries userinfo, an unsafe skill name or skill
+// file path.
 func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	base, err := url.Parse(indexURL)
 	if err != nil || !base.IsAbs() {
@@ -142,10 +153,17 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 		return nil, fmt.Errorf("%w: data after the JSON object", ErrNotIndex)
 	}
 	var raw rawIndex
-	if err := json.Unmarshal(data, &raw); err != nil || top["skills"] == nil || bytes.Equal(bytes.TrimSpace(top["skills"]), []byte("null")) {
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("%w: no \"skills\" array", ErrNotIndex)
 	}
+	if top["capabilities"] != nil && (top["protocolVersion"] != nil || top["defaultInputModes"] != nil || top["preferredTransport"] != nil) {
+		return nil, fmt.Errorf("%w: an A2A agent card, whose \"skills\" are the agent's capabilities", ErrNotIndex)
+	}
 	ix := &Index{URL: base.String()}
+	items, ok := ix.entries(top["skills"], mode)
+	if !ok {
+		return nil, fmt.Errorf("%w: no \"skills\" array", ErrNotIndex)
+	}
 	switch {
 	case raw.Schema != nil && *raw.Schema == SchemaV020:
 		ix.Version = V020
@@ -159,46 +177,32 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	default:
 		ix.Version = V010
 	}
-	for i, msg := range raw.Skills {
-		at := fmt.Sprintf("/skills/%d", i)
+	located, why := false, []string(nil)
+	for _, it := range items {
 		var e rawEntry
-		if err := json.Unmarshal(msg, &e); err != nil {
-			ix.diag(Error, "entry", at, "entry is not an object; skipped")
+		if err := json.Unmarshal(it.msg, &e); err != nil {
+			ix.diag(Error, "entry", it.at, "entry is not an object; skipped")
 			continue
 		}
-		e.raw = msg
-		entry, ok := ix.entry(at, e, base, mode)
+		if mode != Strict {
+			_ = json.Unmarshal(it.msg, &e.fields)
+			e.key = it.key
+		}
+		entry, ok, notSkill := ix.entry(it.at, e, base, mode)
+		located = located || notSkill == ""
+		if notSkill != "" && !slices.Contains(why, notSkill) {
+			why = append(why, notSkill)
+		}
 		if ok {
 			ix.Skills = append(ix.Skills, entry)
 		}
 	}
-	if len(ix.Skills) == 0 && len(raw.Skills) > 0 && ix.Version == V010 && !anyFiles(raw.Skills, mode) {
-		// No entry has the shape of any version: a different document that happens to
-		// have a "skills" array (ids and display names, pages instead of SKILL.md).
-		return nil, fmt.Errorf("%w: no entry has files (v0.1.0) or type, url and digest (v0.2.0)", ErrNotIndex)
+	if len(ix.Skills) == 0 && len(items) > 0 && ix.Version == V010 && !located {
+		// No entry has the shape of any version nor locates a skill file: a different
+		// document that happens to have "skills" (pages, API routes, MCP endpoints).
+		return nil, fmt.Errorf("%w: no entry lists files (v0.1.0), has type, url and digest (v0.2.0) or names a skill file or folder; entries %s", ErrNotIndex, strings.Join(why, "; "))
 	}
 	return ix, nil
-}
-
-func anyFiles(entries []json.RawMessage, mode Mode) bool {
-	for _, m := range entries {
-		var e rawEntry
-		if json.Unmarshal(m, &e) != nil {
-			continue
-		}
-		e.raw = m
-		name, _ := e.Name.(string)
-		if id := e.nameFromID(name); id != "" && mode != Strict {
-			name = id
-		}
-		if len(e.Files) > 0 || e.v020Shaped() || mode != Strict && folderPath(name, e.Path) {
-			return true
-		}
-		if ref, _ := e.skillFileRef(name); mode != Strict && ref != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // v020Shaped reports an entry with the fields of a v0.2.0 entry: type, url and a
@@ -212,108 +216,114 @@ func (ix *Index) diag(sev Severity, code, at, msg string) {
 }
 
 // entry checks and resolves one entry; false means skipped (with a diagnostic).
-func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEntry, bool) {
+// notSkill says, in general terms, why the entry is not a skill entry: "" for one
+// shaped like a skill entry of some version or, in Lenient mode, one that locates a
+// skill, whether or not it was then read.
+func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (out IndexEntry, ok bool, notSkill string) {
 	name, _ := e.Name.(string)
 	desc, _ := e.Description.(string)
-	if id := e.nameFromID(name); id != "" && mode != Strict {
-		// {"id": "docs-researcher", "name": "Documentation Researcher"}: the id is the
-		// skill's name, the name its display name.
-		ix.diag(Warning, "name", at, "entry "+quoteDoc(id)+" gives its skill name in \"id\" and a display name in \"name\"; read by its id")
-		name = id
+	if mode != Strict {
+		name = ix.skillName(at, e, name)
+	}
+	version := ix.Version
+	shaped := len(e.Files) > 0 || e.v020Shaped()
+	var loc locator
+	if !shaped && version != V020 && mode != Strict {
+		loc = e.locate(name)
+	}
+	switch {
+	case shaped:
+	case mode == Strict:
+		notSkill = "list no files"
+	default:
+		notSkill = loc.class
 	}
 	if name == "" {
 		ix.diag(Error, "entry", at, "entry has no name; skipped")
-		return IndexEntry{}, false
+		return IndexEntry{}, false, notSkill
 	}
 	if strings.ContainsAny(name, "/\\") || name == "." || name == ".." || !utf8.ValidString(name) {
 		ix.diag(Error, "name", at, "entry name "+quoteDoc(name)+" is not a safe path segment; skipped")
-		return IndexEntry{}, false
+		return IndexEntry{}, false, notSkill
 	}
 	for _, msg := range NameProblems(name, true) {
 		msg = secrets.Scrub(msg) // it quotes the name
 		if mode == Strict {
 			ix.diag(Error, "name", at, msg+"; skipped")
-			return IndexEntry{}, false
+			return IndexEntry{}, false, notSkill
 		}
 		ix.diag(Warning, "name", at, msg)
 	}
 	if desc == "" {
 		if mode == Strict {
 			ix.diag(Error, "description", at, "entry "+quoteDoc(name)+" has no description; skipped")
-			return IndexEntry{}, false
+			return IndexEntry{}, false, notSkill
 		}
 		ix.diag(Warning, "description", at, "entry "+quoteDoc(name)+" has no description")
 	}
 	if l := utf8.RuneCountInString(desc); l > MaxDescriptionLen {
 		if mode == Strict {
 			ix.diag(Error, "description", at, fmt.Sprintf("description is %d characters, over %d; skipped", l, MaxDescriptionLen))
-			return IndexEntry{}, false
+			return IndexEntry{}, false, notSkill
 		}
 		ix.diag(Warning, "description", at, fmt.Sprintf("description is %d characters, over %d", l, MaxDescriptionLen))
 	}
-	out := IndexEntry{Name: name, Description: desc, Type: TypeSkillMD}
+	out = IndexEntry{Name: name, Description: desc, Type: TypeSkillMD}
 
-	version := ix.Version
-	if version == V010 && len(e.Files) == 0 && !e.v020Shaped() && mode != Strict {
-		// {"url": ".../SKILL.md"}, {"path": "/skills/x/SKILL.md"}, {"entry": "/skills.md"}:
-		// the skill's Markdown file named directly, with no digest to verify it.
-		if ref, key := e.skillFileRef(name); ref != "" {
-			return ix.directEntry(at, out, base, ref, key)
-		}
+	if !shaped && version != V020 && mode != Strict {
+		// No "files" and no v0.2.0 fields: the skill located by the rest of the entry.
+		out, ok = ix.locatedEntry(at, out, loc, base)
+		return out, ok, notSkill
 	}
 	if version == V010 && len(e.Files) == 0 && e.v020Shaped() {
 		if mode == Strict {
 			ix.diag(Error, "version", at, "v0.2.0-shaped entry in an index without $schema; skipped")
-			return IndexEntry{}, false
+			return IndexEntry{}, false, notSkill
 		}
 		ix.diag(Warning, "version", at, "v0.2.0-shaped entry in an index without $schema; read as v0.2.0")
 		version = V020
 	}
 	switch version {
 	case V020:
-		switch e.Type {
-		case TypeSkillMD, TypeArchive:
+		switch {
+		case e.Type == TypeSkillMD || e.Type == TypeArchive:
 			out.Type = e.Type
-		case typeSkill:
-			if mode == Strict {
-				ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s, not %s; skipped", quoteDoc(name), quoteDoc(e.Type), TypeSkillMD))
-				return IndexEntry{}, false
+		case mode != Strict && (e.Type == typeSkill || namesSkillFile(e.URL)):
+			// {"type": "skill"}, {"type": "md", "url": ".../SKILL.md"}: a SKILL.md all the same.
+			typ := "has type " + quoteDoc(e.Type)
+			if e.Type == "" {
+				typ = "has no type"
 			}
-			ix.diag(Warning, "type", at, fmt.Sprintf("entry %s has type %s; read as %s", quoteDoc(name), quoteDoc(e.Type), TypeSkillMD))
+			ix.diag(Warning, "type", at, fmt.Sprintf("entry %s %s and its url names a skill file; read as %s", quoteDoc(name), typ, TypeSkillMD))
 			out.Type = TypeSkillMD
 		default:
 			ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quoteDoc(name), quoteDoc(e.Type)))
-			return IndexEntry{}, false
+			return IndexEntry{}, false, notSkill
 		}
 		digest, ok := ix.entryDigest(at, name, e, mode)
 		if !ok {
-			return IndexEntry{}, false
+			return IndexEntry{}, false, notSkill
 		}
 		u, why := resolveArtifact(base, e.URL)
 		if why != "" {
 			ix.diag(Error, "url", at, "entry "+quoteDoc(name)+": "+why+"; skipped")
-			return IndexEntry{}, false
+			return IndexEntry{}, false, notSkill
 		}
 		out.URL, out.Digest = u, digest
 	default: // V010, V020Interim: a file list under <index dir>/<name>/
-		raw := e.Files
-		if len(raw) == 0 && version == V010 && e.Path != "" {
-			if mode == Strict || !folderPath(name, e.Path) {
-				ix.diag(Error, "files", at, "entry "+quoteDoc(name)+" has \"path\" "+quoteDoc(e.Path)+" instead of \"files\"; skipped")
-				return IndexEntry{}, false
-			}
-			ix.diag(Warning, "files", at, "entry "+quoteDoc(name)+" names its folder in \"path\" instead of listing \"files\"; read as [\"SKILL.md\"]")
-			raw = json.RawMessage(`["SKILL.md"]`)
+		if len(e.Files) == 0 {
+			ix.diag(Error, "files", at, "entry "+quoteDoc(name)+" has no \"files\"; skipped")
+			return IndexEntry{}, false, notSkill
 		}
 		digests := version == V020Interim
-		if digests && mode != Strict && stringList(raw) {
+		if digests && mode != Strict && stringList(e.Files) {
 			// "version": "0.2.0" beside v0.1.0 file lists (paths, no digests).
 			ix.diag(Warning, "files", at+"/files", "entry "+quoteDoc(name)+" lists plain paths in an interim index; read as v0.1.0 files, without digests")
 			digests = false
 		}
-		files, ok := ix.files(at, name, raw, base, digests, mode)
+		files, ok := ix.files(at, name, e.Files, base, digests, mode)
 		if !ok {
-			return IndexEntry{}, false
+			return IndexEntry{}, false, notSkill
 		}
 		out.Files = files
 		out.URL = files[0].URL
@@ -321,7 +331,7 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (IndexEn
 			out.Digest = files[0].Digest
 		}
 	}
-	return out, true
+	return out, true, notSkill
 }
 
 // files checks a v0.1.0 (strings) or interim ({path, digest}) file list and resolves
@@ -354,10 +364,13 @@ func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, dige
 		ix.diag(Error, "files", at+"/files", "entry "+quoteDoc(name)+" lists no files; skipped")
 		return nil, false
 	}
-	if mode != Strict {
+	dir := base.ResolveReference(&url.URL{Path: name + "/"}) // String escapes it
+	if mode != Strict && !digests {
+		if d := ix.urlFolder(at, name, list); d != nil {
+			dir = d
+		}
 		ix.stripFolder(at, name, list)
 	}
-	dir := base.ResolveReference(&url.URL{Path: url.PathEscape(name) + "/"})
 	if mode != Strict {
 		list = ix.dropUnsafeFiles(at, list)
 	}

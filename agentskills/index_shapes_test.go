@@ -59,6 +59,42 @@ var indexShapes = []struct {
 	{file: "index5-id-and-unsafe-files.json",
 		lenient:      "field-notes=/.well-known/skills/field-notes/SKILL.md tide-tables=/.well-known/skills/tide-tables/SKILL.md",
 		lenientDiags: "name,files,name", strictDiags: "name,name"},
+	// Round 6: "skills" as an object holding groups of entries, each named by its "id"
+	// and pointing at one Markdown file under "path".
+	{file: "index6-skills-object.json",
+		lenient:      "acme-start=/.well-known/skills/acme-start.md cloud-api=/.well-known/skills/paths/cloud-api.md android-sdk=/.well-known/skills/paths/android-sdk.md",
+		lenientDiags: "skills,name,files,name,files,name,files", strictErr: agentskills.ErrNotIndex},
+	// Round 6: "skills" as an object keyed by skill name; a valid key or "slug" wins over
+	// a display name.
+	{file: "index6-skills-keyed.json",
+		lenient:      "pdf-tools=/.well-known/skills/pdf-tools/SKILL.md release-notes=https://cdn.acme.dev/skills/release-notes/SKILL.md chart-maker=/.well-known/skills/chart-maker/SKILL.md",
+		lenientDiags: "skills,files,name,files,name", strictErr: agentskills.ErrNotIndex},
+	// Round 6: entries that give only a name (and inert metadata): located by the v0.1.0
+	// convention, with a warning. A display name with only a UUID id, or an entry with a
+	// tool's input schema, is not read.
+	{file: "index6-names-only.json",
+		lenient:      "deploy=/.well-known/skills/deploy/SKILL.md db-query=/.well-known/skills/db-query/SKILL.md",
+		lenientDiags: "description,files,files,name,files,files", strictErr: agentskills.ErrNotIndex},
+	// Round 6: the skill file under any key, nested one level ("manifest", "links.skill"),
+	// never in a command string; a bare "SKILL.md"; a folder named after the skill under
+	// "path" or "source" (not "repo").
+	{file: "index6-skill-file-anywhere.json",
+		lenient: "geo-lookup=https://cdn.acme.dev/geo-lookup/SKILL.md ink-design=/.well-known/skills/ink-design/SKILL.md " +
+			"mesh-runner=/.well-known/skills/skills/ops/mesh-runner/SKILL.md note-cli=/.well-known/skills/skills/note-cli/SKILL.md trail-map=/skills/trail-map/SKILL.md",
+		lenientDiags: "files,files,files,files,files", strictErr: agentskills.ErrNotIndex},
+	// Round 6: REST routes, an MCP service, A2A agent-card skills, pages and tools listed
+	// as "skills": not an index in either mode.
+	{file: "index6-not-skills.json", lenientErr: agentskills.ErrNotIndex, strictErr: agentskills.ErrNotIndex},
+	// Round 6 (held out): a v0.2.0 entry whose type is not skill-md ("md", "claude-code")
+	// but whose url names a SKILL.md; an entry of another type ("api") is still skipped.
+	{file: "index6-type-names-skill-file.json",
+		lenient:      "car-pool=https://cdn.acme.dev/skills/car-pool/SKILL.md hbs-to-jsx=/skills/hbs-to-jsx/skill.md",
+		lenientDiags: "type,type,unknown-type", strictDiags: "unknown-type,unknown-type,unknown-type"},
+	// Round 6 (held out): v0.1.0 files written as absolute URLs: read from the folder of
+	// the SKILL.md URL; a file outside it is dropped, an http SKILL.md refused.
+	{file: "index6-files-as-urls.json",
+		lenient:      "flow-builder=https://raw.acme.dev/plugins/skills/flow-builder/SKILL.md form-kit=https://raw.acme.dev/plugins/skills/form-kit/SKILL.md",
+		lenientDiags: "files,files,files,files,url", strictDiags: "files,files,files"},
 	// Another schema altogether (no v0.2.0 shape, no agentskills.io identifier): refused in both modes.
 	{file: "index-schema-other.json", lenientErr: agentskills.ErrUnknownSchema, strictErr: agentskills.ErrUnknownSchema},
 }
@@ -145,6 +181,23 @@ func TestIndexVariantRules(t *testing.T) {
 		{"digest object with another algorithm", entry(agentskills.SchemaV020, `, "digest": {"sha512": "`+hex+`"}`), nil, ""},
 		{"bare sha256 in upper case", entry(agentskills.SchemaV020, `, "sha256": "`+strings.ToUpper(hex)+`"`), nil, ""},
 		{"digest string wins over bare sha256", entry(agentskills.SchemaV020, `, "digest": "sha256:`+hex+`", "sha256": "bad"`), nil, "a=/a/SKILL.md"},
+		// Locating a v0.1.0 skill without "files": the safety checks of every URL still hold.
+		{"skill file over http", `{"skills": [{"name": "a", "description": "d", "manifest": "http://cdn.example/a/SKILL.md"}]}`, nil, ""},
+		{"skill file with userinfo", `{"skills": [{"name": "a", "description": "d", "url": "https://u:p@cdn.example/a/SKILL.md"}]}`, nil, ""},
+		{"scheme-relative skill file", `{"skills": [{"name": "a", "description": "d", "url": "//cdn.example/a/SKILL.md"}]}`, nil, "a=https://cdn.example/a/SKILL.md"},
+		{"skill file in a command", `{"skills": [{"name": "a", "description": "d", "install": "get https://x.example/SKILL.md", "homepage": "https://x.example/"}]}`, agentskills.ErrNotIndex, ""},
+		{"./SKILL.md is the skill's folder", `{"skills": [{"name": "a", "description": "d", "entry": "./SKILL.md"}]}`, nil, "a=/.well-known/skills/a/SKILL.md"},
+		{"folder with a query is not a folder", `{"skills": [{"name": "a", "description": "d", "path": "x/a?v=1"}]}`, agentskills.ErrNotIndex, ""},
+		{"folder not named after the skill", `{"skills": [{"name": "a", "description": "d", "dir": "skills/b"}]}`, agentskills.ErrNotIndex, ""},
+		{"folder under a URL key is not a folder", `{"skills": [{"name": "a", "description": "d", "repository": "https://git.example/o/a"}]}`, agentskills.ErrNotIndex, ""},
+		{"markdown outside file keys is a page", `{"skills": [{"name": "a", "description": "d", "docs": "/docs/a.md"}]}`, agentskills.ErrNotIndex, ""},
+		{"convention needs a valid name", `{"skills": [{"name": "Big Tool", "description": "d"}]}`, agentskills.ErrNotIndex, ""},
+		{"numeric id is not a name", `{"skills": [{"id": "42", "name": "Report Card", "description": "d", "files": ["SKILL.md"]}]}`, nil, "Report Card=/.well-known/skills/Report%20Card/SKILL.md"},
+		{"valid name wins over id", `{"skills": [{"id": "other", "name": "a", "description": "d"}]}`, nil, "a=/.well-known/skills/a/SKILL.md"},
+		{"keyed entry without name or description", `{"skills": {"react": {"level": "expert"}}}`, agentskills.ErrNotIndex, ""},
+		{"groups of strings", `{"skills": {"frontend": ["react", "vue"]}}`, agentskills.ErrNotIndex, ""},
+		{"object without entries", `{"skills": {"count": 2}}`, agentskills.ErrNotIndex, ""},
+		{"A2A agent card", `{"name": "Trip Agent", "url": "https://agent.example/a2a", "protocolVersion": "0.3.0", "capabilities": {}, "defaultInputModes": ["text"], "skills": [{"id": "route-planner", "name": "Route Planner", "description": "Plans routes.", "tags": ["travel"]}]}`, agentskills.ErrNotIndex, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -169,5 +222,27 @@ func TestIndexVariantRules(t *testing.T) {
 				t.Error("a skipped entry must come with a diagnostic")
 			}
 		})
+	}
+}
+
+// TestIndexFilesAsURLs: a v0.1.0 file list written as absolute URLs is read from the
+// folder of the SKILL.md URL; a file outside that folder is never listed.
+func TestIndexFilesAsURLs(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("testdata", "index6-files-as-urls.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := agentskills.ParseIndex(data, legacyIndexURL, agentskills.Lenient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range ix.Skills[0].Files {
+		got = append(got, f.Path+"="+f.URL)
+	}
+	want := "SKILL.md=https://raw.acme.dev/plugins/skills/flow-builder/SKILL.md references/nodes.md=https://raw.acme.dev/plugins/skills/flow-builder/references/nodes.md"
+	if strings.Join(got, " ") != want {
+		t.Errorf("files %q, want %q", strings.Join(got, " "), want)
 	}
 }

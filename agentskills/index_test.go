@@ -173,6 +173,8 @@ func indexSeeds(f *testing.F) {
 	}
 	f.Add([]byte(`{"skills": [{"name": "a", "url": "/a/SKILL.md"}, {"name": "b", "entry": "/b.md", "path": "x/b/SKILL.md"}]}`), false)
 	f.Add([]byte(`{"version": "0.2.0", "skills": [{"name": "a", "files": ["g/a/SKILL.md", "g/a/r.md", "other.md"]}]}`), false)
+	f.Add([]byte(`{"skills": {"g": [{"id": "a", "path": "a.md"}], "b": {"description": "d"}, "c~/": {"slug": "c", "url": "//x.example/SKILL.md"}}}`), false)
+	f.Add([]byte(`{"skills": [{"name": "a", "description": "d", "links": {"skill": "../../SKILL.md"}}, {"name": "b", "description": "d", "dir": "x/b/"}, {"name": "c", "description": "d"}]}`), false)
 }
 
 func loopback(h string) bool {

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // Index shapes seen in published indexes that deviate from the RFC but whose meaning
@@ -87,16 +89,6 @@ func withPrefix(h string) string {
 	return DigestPrefix + h
 }
 
-// folderPath reports a v0.1 "path" that names the skill's own folder or its
-// SKILL.md: "name", "name/", "name/SKILL.md" or "SKILL.md".
-func folderPath(name, p string) bool {
-	if name == "" || p == "" {
-		return false
-	}
-	p = strings.TrimPrefix(p, "./")
-	return p == name || p == name+"/" || p == name+"/"+SkillFile || p == SkillFile
-}
-
 // stripFolder removes a leading "<name>/", or "<group>/.../<name>/", from v0.1 file
 // paths when the list has no SKILL.md of its own but a "<prefix><name>/SKILL.md" (the
 // paths were written from the skills folder or a folder of groups, such as
@@ -121,6 +113,38 @@ func (ix *Index) stripFolder(at, name string, list []IndexFile) {
 		list[i].Path = strings.TrimPrefix(list[i].Path, prefix)
 	}
 	ix.diag(Warning, "files", at+"/files", "entry "+quoteDoc(name)+" lists its files under "+quoteDoc(prefix)+"; read relative to the skill folder")
+}
+
+// urlFolder reads a v0.1.0 file list written as absolute URLs ("https://raw.example/
+// skills/a/SKILL.md", ".../a/references/x.md"): the skill's folder is the folder of its
+// SKILL.md URL, and the files under it lose that prefix (the others stay unsafe paths,
+// dropped later), with a warning. nil when no file is a SKILL.md URL.
+func (ix *Index) urlFolder(at, name string, list []IndexFile) *url.URL {
+	prefix := ""
+	for _, f := range list {
+		u, err := url.Parse(f.Path)
+		if err == nil && u.IsAbs() && u.Host != "" && u.RawQuery == "" && u.Fragment == "" && strings.EqualFold(lastSegment(u.Path), SkillFile) {
+			prefix = f.Path[:strings.LastIndexByte(f.Path, '/')+1]
+			break
+		}
+	}
+	dir, err := url.Parse(prefix)
+	if prefix == "" || err != nil {
+		return nil
+	}
+	for i := range list {
+		if rest, ok := strings.CutPrefix(list[i].Path, prefix); ok && rest != "" {
+			list[i].Path = rest
+		}
+	}
+	ix.diag(Warning, "files", at+"/files", "entry "+quoteDoc(name)+" lists its files as URLs; read from the folder of its SKILL.md, "+quoteURL(prefix))
+	return dir
+}
+
+// namesSkillFile reports a URL whose last path segment is SKILL.md, any case.
+func namesSkillFile(ref string) bool {
+	u, ok := reference(ref)
+	return ok && strings.EqualFold(lastSegment(u.Path), SkillFile)
 }
 
 // schemaVariant reports a $schema that is clearly the v0.2.0 index identifier spelled
@@ -172,73 +196,13 @@ func stringList(raw json.RawMessage) bool {
 	return json.Unmarshal(raw, &fs) == nil && len(fs) > 0
 }
 
-// skillFileRef returns the reference an entry with no "files" gives to its Markdown
-// file, and the key it was under: a "url" or "path" whose last segment is SKILL.md (any
-// case), or an "entry" naming a ".md" file. A "path" naming the skill's own folder is
-// left to folderPath. "" when there is none.
-func (e rawEntry) skillFileRef(name string) (ref, key string) {
-	last := func(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
-	switch {
-	case e.URL != "" && strings.EqualFold(last(e.URL), SkillFile):
-		return e.URL, "url"
-	case e.Path != "" && !folderPath(name, e.Path) && strings.EqualFold(last(e.Path), SkillFile):
-		return e.Path, "path"
-	case e.Entry != "" && strings.HasSuffix(strings.ToLower(e.Entry), ".md"):
-		return e.Entry, "entry"
-	}
-	return e.otherURLRef()
-}
-
-// otherURLRef finds the skill file under another URL key of the entry ("install_url",
-// "skill_url", "downloadUrl"...: a key whose name ends in "url", any case) whose value's
-// last segment is SKILL.md. Keys are tried in sorted order, so the choice is stable.
-func (e rawEntry) otherURLRef() (ref, key string) {
-	if len(e.raw) == 0 || !bytes.Contains(bytes.ToLower(e.raw), []byte("url")) {
-		return "", ""
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(e.raw, &m) != nil {
-		return "", ""
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		if lk := strings.ToLower(k); lk != "url" && strings.HasSuffix(lk, "url") {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		var v string
-		if json.Unmarshal(m[k], &v) != nil || v == "" {
-			continue
-		}
-		if strings.EqualFold(v[strings.LastIndexByte(v, '/')+1:], SkillFile) {
-			return v, k
-		}
-	}
-	return "", ""
-}
-
-// nameFromID returns the entry's "id" when it, and not "name", is shaped like a skill
-// name ({"id": "docs-researcher", "name": "Documentation Researcher"}); "" otherwise.
-func (e rawEntry) nameFromID(name string) string {
-	id, _ := e.ID.(string)
-	if id == "" || id == name || len(NameProblems(id, true)) > 0 {
-		return ""
-	}
-	if name != "" && len(NameProblems(name, true)) == 0 {
-		return ""
-	}
-	return id
-}
-
 // dropUnsafeFiles removes, with a warning, the files of a v0.1.0 list whose paths are
 // unsafe ("../../scripts/x.js", "/abs"), other than the skill file itself: they are
 // never fetched, and the skill is read without them (Lenient mode only).
 func (ix *Index) dropUnsafeFiles(at string, list []IndexFile) []IndexFile {
 	kept := list[:0:0]
 	for i, f := range list {
-		if why := unsafeFilePath(f.Path); why != "" && !strings.EqualFold(f.Path[strings.LastIndexByte(f.Path, '/')+1:], SkillFile) {
+		if why := unsafeFilePath(f.Path); why != "" && !strings.EqualFold(lastSegment(f.Path), SkillFile) {
 			ix.diag(Warning, "files", fmt.Sprintf("%s/files/%d", at, i), "file "+quoteDoc(f.Path)+": "+why+"; not read")
 			continue
 		}
@@ -247,16 +211,392 @@ func (ix *Index) dropUnsafeFiles(at string, list []IndexFile) []IndexFile {
 	return kept
 }
 
-// directEntry reads an entry that names its Markdown file directly (see
-// skillFileRef), resolved against the index URL, with a warning: it has no digest,
-// so, as with v0.1.0, nothing verifies what is fetched.
-func (ix *Index) directEntry(at string, out IndexEntry, base *url.URL, ref, key string) (IndexEntry, bool) {
+// The containers of entries. An index's entries are its "skills" array. Lenient mode
+// also reads "skills" written as an object: keyed by skill name ({"pdf-tools": {...}})
+// or holding groups of entries ({"payments": [...], "optional": [...]}).
+
+// rawItem is one entry as published, with its JSON pointer and, in an object keyed by
+// name, its key.
+type rawItem struct {
+	at, key string
+	msg     json.RawMessage
+}
+
+// entries returns the entries of the index's "skills" member; false when it holds none
+// in a shape the mode reads.
+func (ix *Index) entries(raw json.RawMessage, mode Mode) ([]rawItem, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '[' {
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) != nil {
+			return nil, false
+		}
+		items := make([]rawItem, len(list))
+		for i, m := range list {
+			items[i] = rawItem{at: fmt.Sprintf("/skills/%d", i), msg: m}
+		}
+		return items, true
+	}
+	if mode == Strict || len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	members, ok := objectMembers(raw)
+	if !ok {
+		return nil, false
+	}
+	var items []rawItem
+	groups, named := 0, 0
+	for _, m := range members {
+		at := "/skills/" + pointerToken(m.key)
+		switch v := bytes.TrimSpace(m.value); {
+		case len(v) > 0 && v[0] == '[':
+			var list []json.RawMessage
+			if json.Unmarshal(v, &list) != nil {
+				continue
+			}
+			groups++
+			for i, e := range list {
+				items = append(items, rawItem{at: fmt.Sprintf("%s/%d", at, i), msg: e})
+			}
+		case len(v) > 0 && v[0] == '{':
+			named++
+			items = append(items, rawItem{at: at, key: m.key, msg: v})
+		}
+	}
+	switch {
+	case groups == 0 && named == 0:
+		return nil, false
+	case groups > 0:
+		ix.diag(Warning, "skills", "/skills", fmt.Sprintf("\"skills\" is an object holding %d groups of entries, not an array; read the entries of every group", groups))
+	default:
+		ix.diag(Warning, "skills", "/skills", "\"skills\" is an object keyed by skill name, not an array; read each member as an entry")
+	}
+	return items, true
+}
+
+type member struct {
+	key   string
+	value json.RawMessage
+}
+
+// objectMembers returns the members of a JSON object in document order.
+func objectMembers(raw json.RawMessage) ([]member, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	var out []member
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return nil, false
+		}
+		out = append(out, member{k, v})
+	}
+	return out, true
+}
+
+// pointerToken escapes a key for a JSON pointer (RFC 6901).
+func pointerToken(k string) string { return strings.NewReplacer("~", "~0", "/", "~1").Replace(k) }
+
+// The skill name. The RFC's "name" is the skill's name; published entries also give a
+// display name there ("Field Notes") and the skill name under another key, or no
+// "name" at all.
+
+// nameKeys are the keys, compared by normKey, that may carry the skill name beside or
+// instead of "name", in order of preference.
+var nameKeys = []string{"id", "slug", "skill", "skillname", "skillid", "key", "handle", "identifier"}
+
+// normKey lowercases a key and drops "_" and "-": "skill_name", "skillName" and
+// "Skill-Name" are all "skillname".
+func normKey(k string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+}
+
+// skillName returns the entry's skill name (Lenient mode): "name" when it is a valid
+// skill name; else the first valid skill name under one of nameKeys, or the entry's
+// key in a "skills" object; else "name" as written, which the caller checks.
+func (ix *Index) skillName(at string, e rawEntry, name string) string {
+	if name != "" && len(NameProblems(name, true)) == 0 {
+		return name
+	}
+	keys := sortedKeys(e.fields)
+	for _, want := range nameKeys {
+		for _, k := range keys {
+			var v string
+			if normKey(k) != want || json.Unmarshal(e.fields[k], &v) != nil || !nameLike(v) {
+				continue
+			}
+			if name != "" {
+				ix.diag(Warning, "name", at, "entry "+quoteDoc(v)+" gives its skill name in "+quoteDoc(k)+" and a display name in \"name\"; read by its "+quoteDoc(k))
+			} else {
+				ix.diag(Warning, "name", at, "entry "+quoteDoc(v)+" has no \"name\"; read by its "+quoteDoc(k))
+			}
+			return v
+		}
+	}
+	if nameLike(e.key) {
+		if name != "" {
+			ix.diag(Warning, "name", at, "entry "+quoteDoc(e.key)+" has a display name in \"name\"; read by its key")
+		}
+		return e.key
+	}
+	return name
+}
+
+// nameLike reports a valid skill name that is not a record key: a number ("12") or a
+// UUID is a valid name by the rules, but an id of that shape names a database row.
+func nameLike(s string) bool {
+	if s == "" || len(NameProblems(s, true)) > 0 || !strings.ContainsFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' }) {
+		return false
+	}
+	if len(s) == 36 && strings.Count(s, "-") == 4 && strings.Trim(s, "0123456789abcdef-") == "" {
+		return false
+	}
+	return true
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Locating the skill of a v0.1.0 or interim entry without "files" (Lenient mode).
+
+type locKind int
+
+const (
+	notLocated    locKind = iota
+	locFile               // a Markdown file: the SKILL.md, or the skill's one .md file
+	locFolder             // a folder holding SKILL.md; ref "" is <index dir>/<name>/
+	locConvention         // nothing given: <index dir>/<name>/SKILL.md by the v0.1.0 convention
+)
+
+type locator struct {
+	kind  locKind
+	ref   string // the file or folder as written
+	key   string // the key it was found under ("url", "source.path")
+	why   string // notLocated: why the entry is not a skill; quotes the entry (redacted)
+	class string // notLocated: the reason in general terms, without document text
+}
+
+// field is one string value of an entry: at its top level or one object down, alone or
+// in an array of strings.
+type field struct {
+	key, leaf string // "source.path" and "path"
+	val       string
+}
+
+// interfaceKeys, compared by normKey, mark an entry that describes a tool, an API
+// route or an agent's capability (MCP tools, REST endpoints, A2A agent card skills),
+// not a skill folder.
+var interfaceKeys = map[string]bool{"endpoint": true, "method": true, "tools": true, "inputschema": true,
+	"outputschema": true, "parameters": true, "inputmodes": true, "outputmodes": true}
+
+// stringFields lists the entry's string values: "url" first, then the top level in key
+// order, then the members of nested objects; "name" and "description" are left out.
+// tool reports an object that is a JSON Schema (a tool's input), which skills do not
+// have.
+func (e rawEntry) stringFields() (out []field, tool bool) {
+	var walk func(prefix string, m map[string]json.RawMessage, depth int)
+	walk = func(prefix string, m map[string]json.RawMessage, depth int) {
+		var nested []string
+		keys := sortedKeys(m)
+		if depth == 0 {
+			sort.SliceStable(keys, func(i, j int) bool { return keys[i] == "url" && keys[j] != "url" })
+		}
+		for _, k := range keys {
+			if depth == 0 && (k == "name" || k == "description") {
+				continue
+			}
+			v := bytes.TrimSpace(m[k])
+			if len(v) == 0 {
+				continue
+			}
+			switch v[0] {
+			case '"':
+				var s string
+				if json.Unmarshal(v, &s) == nil {
+					out = append(out, field{prefix + k, k, s})
+				}
+			case '[':
+				var list []json.RawMessage
+				_ = json.Unmarshal(v, &list)
+				for _, x := range list {
+					var s string
+					if json.Unmarshal(x, &s) == nil {
+						out = append(out, field{prefix + k, k, s})
+					}
+				}
+			case '{':
+				nested = append(nested, k)
+			}
+		}
+		for _, k := range nested {
+			var sub map[string]json.RawMessage
+			if json.Unmarshal(m[k], &sub) != nil {
+				continue
+			}
+			var t string
+			_ = json.Unmarshal(sub["type"], &t)
+			if sub["properties"] != nil || t == "object" {
+				tool = true
+			}
+			if depth == 0 {
+				walk(prefix+k+".", sub, depth+1)
+			}
+		}
+	}
+	walk("", e.fields, 0)
+	return out, tool
+}
+
+// reference parses s as a URL reference: a URL or a path, without white space.
+func reference(s string) (*url.URL, bool) {
+	if s == "" || strings.IndexFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || unicode.IsSpace(r) }) >= 0 {
+		return nil, false
+	}
+	u, err := url.Parse(s)
+	return u, err == nil
+}
+
+// elsewhere reports a reference to another resource: an absolute URL, a path that is
+// absolute or explicitly relative ("/api/x", "./x", "../x"), or any path under a file-
+// or folder-like key ("dir": "skills/other").
+func (f field) elsewhere() bool {
+	s := f.val
+	if _, ok := reference(s); !ok {
+		return false
+	}
+	return strings.Contains(s, "://") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") ||
+		(fileKey(f.leaf) || folderKey(f.leaf)) && strings.ContainsAny(s, "/.")
+}
+
+func lastSegment(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
+
+// fileKey reports a key that names a file: "path", "file", "entry", "entrypoint",
+// "skill_path", "main"...
+func fileKey(k string) bool {
+	k = normKey(k)
+	return strings.Contains(k, "path") || strings.Contains(k, "file") || strings.Contains(k, "entry") || k == "main" || k == "src" || k == "source"
+}
+
+// folderKey reports a key that names a folder: "path", "dir", "folder", "location",
+// "source"...
+func folderKey(k string) bool {
+	k = normKey(k)
+	for _, w := range []string{"path", "dir", "folder", "location", "source", "src"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// locate finds the skill of an entry that has neither "files" nor the v0.2.0 fields,
+// in this order: a value whose last path segment is SKILL.md (any case; a bare
+// "SKILL.md" is the skill's own folder); a Markdown file under a file-like key; a
+// folder named after the skill under a folder-like key; else the v0.1.0 convention,
+// when the entry has a valid skill name and points at nothing else.
+func (e rawEntry) locate(name string) locator {
+	fs, tool := e.stringFields()
+	for _, f := range fs {
+		if namesSkillFile(f.val) {
+			if strings.EqualFold(strings.TrimPrefix(f.val, "./"), SkillFile) {
+				return locator{kind: locFolder, key: f.key}
+			}
+			return locator{kind: locFile, ref: f.val, key: f.key}
+		}
+	}
+	for _, f := range fs {
+		if u, ok := reference(f.val); ok && fileKey(f.leaf) && strings.HasSuffix(strings.ToLower(lastSegment(u.Path)), ".md") {
+			return locator{kind: locFile, ref: f.val, key: f.key}
+		}
+	}
+	for _, f := range fs {
+		u, ok := reference(f.val)
+		if ok && name != "" && folderKey(f.leaf) && u.Scheme == "" && u.Host == "" && u.RawQuery == "" && u.Fragment == "" &&
+			sameName(name, lastSegment(strings.TrimSuffix(u.Path, "/"))) {
+			return locator{kind: locFolder, ref: f.val, key: f.key}
+		}
+	}
+	switch {
+	case name == "" || len(NameProblems(name, true)) > 0:
+		return locator{why: "gives no skill file or folder, and no valid skill name to find one by", class: "give no skill file and no valid skill name"}
+	case e.Type != "" && e.Type != typeSkill && e.Type != TypeSkillMD:
+		return locator{why: "has type " + quoteDoc(e.Type) + " and no skill file: not a skill", class: "have a type that is not a skill's"}
+	case tool:
+		return locator{why: "describes a tool's input (a JSON Schema) and gives no skill file: not a skill", class: "describe a tool's input"}
+	case e.fields["description"] == nil && !e.named():
+		return locator{why: "gives no skill file, folder or description: not read as a skill", class: "give no skill file, name or description"}
+	}
+	for k := range e.fields {
+		if interfaceKeys[normKey(k)] {
+			return locator{why: "has " + quoteDoc(k) + ", as a tool, an API route or an agent capability has, and gives no skill file: not a skill", class: "describe tools, API routes or agent capabilities"}
+		}
+	}
+	for _, f := range fs {
+		if f.elsewhere() {
+			return locator{why: "points at " + quoteURL(f.val) + " (under " + quoteDoc(f.key) + "), which is not a skill file, and lists no files: not a skill", class: "point at other resources (pages, APIs, endpoints), not skill files"}
+		}
+	}
+	return locator{kind: locConvention}
+}
+
+// named reports an entry that names itself, in "name" or one of nameKeys, rather than
+// only by its key in a "skills" object.
+func (e rawEntry) named() bool {
+	for k := range e.fields {
+		if n := normKey(k); n == "name" || slices.Contains(nameKeys, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// locatedEntry reads an entry located by locate, with a warning: it has no file list
+// and no digest, so, as with v0.1.0, nothing verifies what is fetched.
+func (ix *Index) locatedEntry(at string, out IndexEntry, loc locator, base *url.URL) (IndexEntry, bool) {
+	name := quoteDoc(out.Name)
+	ref := loc.ref
+	switch loc.kind {
+	case notLocated:
+		ix.diag(Error, "files", at, "entry "+name+" "+loc.why+"; skipped")
+		return IndexEntry{}, false
+	case locFile:
+		ix.diag(Warning, "files", at, "entry "+name+" names its skill file in "+quoteDoc(loc.key)+" instead of listing \"files\" (and gives no digest); read as its SKILL.md")
+	case locFolder:
+		if ref == "" {
+			ix.diag(Warning, "files", at, "entry "+name+" gives a bare SKILL.md in "+quoteDoc(loc.key)+" instead of listing \"files\"; read as [\"SKILL.md\"]")
+			break
+		}
+		ix.diag(Warning, "files", at, "entry "+name+" names its folder in "+quoteDoc(loc.key)+" instead of listing \"files\"; read as [\"SKILL.md\"]")
+		ref = strings.TrimSuffix(ref, "/") + "/" + SkillFile
+	case locConvention:
+		ix.diag(Warning, "files", at, "entry "+name+" gives no skill file, folder or \"files\"; read as "+url.PathEscape(out.Name)+"/SKILL.md beside the index by the v0.1.0 convention, which nothing in the index confirms")
+	}
+	if ref == "" { // the skill's own folder, <index dir>/<name>/
+		files, ok := ix.files(at, out.Name, json.RawMessage(`["`+SkillFile+`"]`), base, false, Lenient)
+		if !ok {
+			return IndexEntry{}, false
+		}
+		out.Files, out.URL = files, files[0].URL
+		return out, true
+	}
 	u, why := resolveArtifact(base, ref)
 	if why != "" {
-		ix.diag(Error, "url", at, "entry "+quoteDoc(out.Name)+": "+why+"; skipped")
+		ix.diag(Error, "url", at, "entry "+name+": "+why+"; skipped")
 		return IndexEntry{}, false
 	}
-	ix.diag(Warning, "files", at, "entry "+quoteDoc(out.Name)+" names its skill file in \""+key+"\" instead of listing \"files\" (and gives no digest); read as its SKILL.md")
 	out.URL = u
 	out.Files = []IndexFile{{Path: SkillFile, URL: u}}
 	return out, true
