@@ -822,7 +822,7 @@ func (e *consentNeeded) Unwrap() error { return ErrCrossOrigin }
 func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header http.Header, timeout time.Duration,
 	budget *skillBudget) (*http.Response, context.CancelFunc, error) {
 	base := context.WithValue(withDialPolicy(parent, tr.origin), traceKey{}, tr)
-	for round := 0; ; round++ {
+	for n := 0; ; n++ {
 		round := timeout
 		if budget != nil {
 			round = budget.take(timeout)
@@ -846,7 +846,7 @@ func (c *Client) send(parent context.Context, tr *fetchTrace, u string, header h
 			cancel()
 			return nil, func() {}, err
 		}
-		if round > 0 {
+		if n > 0 {
 			// A new round starts from the caller's headers, without the conditional ones
 			// a revalidation in the round before added to them.
 			header = header.Clone()

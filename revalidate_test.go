@@ -197,3 +197,40 @@ func TestUncachedIgnoresUnaskedNotModified(t *testing.T) {
 		t.Fatalf("an unasked 304 was answered from nothing: %+v", d.Fetches)
 	}
 }
+
+// TestRevalidationHeadersStayInTheirRound: a revalidation that the site answers with a
+// redirect to another origin goes on there, once consented, without the validators
+// of the copy it was revalidating (they belong to the first origin's document).
+func TestRevalidationHeadersStayInTheirRound(t *testing.T) {
+	other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Other\n"}))
+	var mu sync.Mutex
+	moved := false
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if moved {
+			http.Redirect(w, r, other.URL+discovery.SkillsPath, http.StatusFound)
+			return
+		}
+		w.Header().Set("Cache-Control", "max-age=0")
+		w.Header().Set("ETag", `"v1"`)
+		_, _ = w.Write([]byte("# Doc\n"))
+	}))
+	c := newClient(t, s, &discovery.Options{Consent: discovery.AllowAll})
+	if _, err := c.Discover(t.Context(), s.URL); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	moved = true
+	mu.Unlock()
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil || d.Skills == nil || d.Skills.Title != "Other" {
+		t.Fatalf("after the consented redirect: %+v, %v", d, err)
+	}
+	if first := s.last(); first.Header.Get("If-None-Match") != `"v1"` {
+		t.Fatalf("the revalidation sent If-None-Match %q", first.Header.Get("If-None-Match"))
+	}
+	if r := other.last(); r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" {
+		t.Errorf("the other origin got the first one's validators: %v", r.Header)
+	}
+}
