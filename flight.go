@@ -22,7 +22,7 @@ type flight struct {
 }
 
 type flightCall struct {
-	done      chan struct{} // closed when the leader has finished
+	done      chan struct{} // closed when the leader has finished; made when a caller waits
 	val       any
 	abandoned bool // the leader's context ended before the fetch did: start again
 	waiters   int  // callers waiting, the leader not counted
@@ -38,10 +38,13 @@ func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context
 		}
 		c, ok := f.calls[key]
 		if !ok {
-			c = &flightCall{done: make(chan struct{})}
+			c = &flightCall{} // most fetches are nobody else's: no channel until one waits
 			f.calls[key] = c
 			f.mu.Unlock()
 			return f.lead(ctx, key, c, fn)
+		}
+		if c.done == nil {
+			c.done = make(chan struct{})
 		}
 		c.waiters++
 		f.mu.Unlock()
@@ -66,8 +69,7 @@ func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context
 
 // lead runs fn for the call c and hands its value to the callers waiting.
 func (f *flight) lead(ctx context.Context, key string, c *flightCall, fn func(ctx context.Context) any) (any, error) {
-	defer close(c.done)    // last: the waiters see the call forgotten, and c complete
-	defer f.forget(key, c) // a caller that comes now starts a new call
+	defer f.finish(key, c)
 	func() {
 		// No input may crash the process: a panic becomes the call's value, which
 		// callers report as an internal error.
@@ -85,11 +87,15 @@ func (f *flight) lead(ctx context.Context, key string, c *flightCall, fn func(ct
 	return c.val, nil
 }
 
-// forget removes c from the calls in flight, if it is still the call for key.
-func (f *flight) forget(key string, c *flightCall) {
+// finish removes c from the calls in flight (a caller that comes now starts a new
+// call), then wakes the callers waiting for it.
+func (f *flight) finish(key string, c *flightCall) {
 	f.mu.Lock()
 	if f.calls[key] == c {
 		delete(f.calls, key)
+	}
+	if c.done != nil {
+		close(c.done)
 	}
 	f.mu.Unlock()
 }
