@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/wellknown-dev/discovery/mcpjson"
 )
@@ -53,4 +54,40 @@ func BenchmarkValidate(b *testing.B) {
 			b.Fatal(probs)
 		}
 	}
+}
+
+// BenchmarkParseVsUnmarshal runs json.Unmarshal and Parse on the same bytes in every
+// iteration, alternating which goes first, and reports their ratio: on a shared
+// machine two benchmarks run one after the other see different loads, while the two
+// halves of a pair see the same. The budget is 4×.
+func BenchmarkParseVsUnmarshal(b *testing.B) {
+	data := benchDoc(b)
+	var tJSON, tParse time.Duration
+	unmarshal := func() {
+		start := time.Now()
+		var v map[string]any
+		if err := json.Unmarshal(data, &v); err != nil {
+			b.Fatal(err)
+		}
+		tJSON += time.Since(start)
+	}
+	parse := func() {
+		start := time.Now()
+		if _, err := mcpjson.Parse(data); err != nil {
+			b.Fatal(err)
+		}
+		tParse += time.Since(start)
+	}
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			unmarshal()
+			parse()
+		} else {
+			parse()
+			unmarshal()
+		}
+		i++
+	}
+	b.ReportMetric(float64(tParse)/float64(tJSON), "ratio")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode"
 )
 
 // reader accumulates a Document while reading one decoded document. Endpoints are
@@ -15,6 +16,9 @@ type reader struct {
 	byURL  map[string]int // endpoint key (see endpointKey) → index in Servers
 	byCmd  map[string]bool
 	tools  map[string]bool // names already in ToolNames
+	// selfHosted says why a relative endpoint is not on the document's origin (see
+	// selfHostedStatement), or "".
+	selfHosted string
 }
 
 func newReader(opts Options) *reader {
@@ -37,36 +41,82 @@ var flatKeys = []struct {
 	{"mcp_url", TransportUnknown}, {"mcpUrl", TransportUnknown}, {"mcp_server", TransportUnknown},
 	{"mcpServer", TransportUnknown}, {"mcp_server_url", TransportUnknown}, {"mcpServerUrl", TransportUnknown},
 	{"server_url", TransportUnknown}, {"serverUrl", TransportUnknown}, {"mcp", TransportUnknown},
-	{"streamable_http_url", TransportStreamableHTTP}, {"sse_url", TransportSSE}, {"sse_endpoint", TransportSSE},
+	{"mcp_endpoint_url", TransportUnknown}, {"mcp_server_endpoint", TransportUnknown}, {"endpoint_url", TransportUnknown},
+	{"endpointUrl", TransportUnknown}, {"streamable_http_url", TransportStreamableHTTP},
+	{"streamable_http_endpoint", TransportStreamableHTTP}, {"sse_url", TransportSSE}, {"sse_endpoint", TransportSSE},
 	{"sseUrl", TransportSSE},
+}
+
+// flatNorm indexes flatKeys by normKey, for keys spelled with other case or
+// separators ("MCP_URL", "mcpServerURL", "mcp-endpoint").
+var flatNorm = func() map[string]int {
+	m := map[string]int{}
+	for i, f := range flatKeys {
+		if _, ok := m[normKey(f.key)]; !ok {
+			m[normKey(f.key)] = i
+		}
+	}
+	return m
+}()
+
+// normKey is a key without case and separators: "MCP_Server-URL" is "mcpserverurl".
+func normKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '_', '-', ' ', '.':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, k)
+}
+
+// flatKeyURL returns the first key of flatKeys that v gives a URL under (not a
+// command line), exactly or spelled with other case or separators, and its value.
+func flatKeyURL(v map[string]any) (key, u string) {
+	for _, f := range flatKeys {
+		if s := str(v, f.key); s != "" && !launcherLine(s) { // "mcp_server": "npx pkg" is a local command
+			return f.key, s
+		}
+	}
+	best := -1
+	for k, e := range v {
+		s, ok := e.(string)
+		if !ok || strings.TrimSpace(s) == "" || launcherLine(s) {
+			continue
+		}
+		if i, ok := flatNorm[normKey(k)]; ok && (best < 0 || i < best || i == best && k < key) {
+			best, key = i, k
+		}
+	}
+	if best < 0 {
+		return "", ""
+	}
+	return key, str(v, key)
 }
 
 // flatURL finds the server URL of a flat single-server document and its pointer. A
 // bare "url" counts only beside a transport, or beside a list of MCP tool names that
 // are not REST routes: on its own it is usually the site's home page.
 func flatURL(v map[string]any) (ptr, u string) {
-	for _, f := range flatKeys {
-		if s := str(v, f.key); s != "" && !launcherLine(s) { // "mcp_server": "npx pkg" is a local command
-			return "/" + f.key, s
-		}
+	if k, s := flatKeyURL(v); s != "" {
+		return "/" + pointerToken(k), s
 	}
-	for _, k := range []string{"endpoint", "server", "remote", "connection", "gateway"} {
+	for _, k := range endpointObjects {
 		o, ok := v[k].(map[string]any)
 		if !ok {
 			continue
 		}
-		// {"server": {"transport": "sse", "endpoint": url}}: the keys of a server entry.
-		for _, ek := range entryURLKeys {
-			if s := str(o, ek); s != "" && !launcherLine(s) {
-				return "/" + k + "/" + ek, s
-			}
+		// {"server": {"transport": "sse", "endpoint": url}}: the keys of a server entry,
+		// or {"server": {"transport": {"type": "http", "url": ...}}}.
+		if ek, s := entryURL(o); s != "" {
+			return "/" + k + "/" + pointerToken(ek), s
+		}
+		if ek, s := entryURL(dig(o, "transport")); s != "" {
+			return "/" + k + "/transport/" + pointerToken(ek), s
 		}
 	}
-	if s := transportURL(v["transport"]); s != "" {
-		if str(v["transport"], "url") != "" {
-			return "/transport/url", s
-		}
-		return "/transport/endpoint", s
+	if k, s := entryURL(dig(v, "transport")); s != "" {
+		return "/transport/" + pointerToken(k), s
 	}
 	if s := str(v, "url"); s != "" && (has(v, "transport") && !transportElsewhere(v["transport"], s) || has(v, "transports") ||
 		mcpToolList(v["tools"]) && mcpLikeURL(s) || mcpPathURL(s)) {
@@ -140,6 +190,7 @@ func mcpLikeURL(raw string) bool {
 // manifests. Each collection is read at its known key; the same endpoint named twice
 // is listed once.
 func (r *reader) card(v map[string]any) {
+	r.selfHosted = selfHostedStatement(v)
 	info, _ := v["serverInfo"].(map[string]any)
 	base := Server{
 		Name:         firstString(str(info, "name"), str(v, "name"), str(v, "server_name"), str(v, "title"), str(dig(v, "server"), "name"), str(info, "title")),
@@ -166,6 +217,9 @@ func (r *reader) card(v map[string]any) {
 		}
 	}
 	r.remotes(v, base)
+	if m, ok := v["remotes"].(map[string]any); ok { // {"remotes": {"streamable-http": url}}
+		r.endpoints("/remotes", m, base)
+	}
 	r.serverList("/mcpServers", v["mcpServers"], base)
 	r.serverList("/servers", v["servers"], base)
 	if ptr, u := flatURL(v); u != "" {
@@ -178,7 +232,7 @@ func (r *reader) card(v map[string]any) {
 			r.addServer("", ptr, s)
 		}
 	}
-	for _, k := range []string{"endpoints", "transports", "transport", "connections"} {
+	for _, k := range []string{"endpoints", "transports", "transport", "connections", "mcp_endpoints", "mcpEndpoints"} {
 		r.endpoints("/"+k, v[k], base)
 	}
 	r.deploymentURLs(v, base)
@@ -189,6 +243,30 @@ func (r *reader) card(v map[string]any) {
 	r.namedServers(v, base)
 	r.packages(v, base)
 	r.topLocal(v, base)
+	if len(r.Servers) == 0 {
+		// {"name": ..., "url": "https://mcp.acme.dev", "capabilities": [...]}: with no other
+		// server, a bare "url" on a host named for MCP is the endpoint, not a home page.
+		if u := str(v, "url"); mcpHostURL(u) {
+			s := base
+			s.URL, s.Transport = u, r.flatTransport("/url", v)
+			r.addServer("", "/url", s)
+		}
+	}
+}
+
+// mcpHostURL reports an absolute URL whose host has a label "mcp", or one that starts
+// with "mcp-" or ends with "-mcp" ("https://mcp.acme.dev", "https://acme-mcp.fly.dev").
+func mcpHostURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	for _, l := range strings.Split(strings.ToLower(u.Hostname()), ".") {
+		if l == "mcp" || strings.HasPrefix(l, "mcp-") || strings.HasSuffix(l, "-mcp") {
+			return true
+		}
+	}
+	return false
 }
 
 // namedServers reads server objects under a top-level key that names a server of its
@@ -276,16 +354,20 @@ func (r *reader) installURLs(at string, v map[string]any, base Server) {
 // flatTransport is the transport of a flat card's one URL: implied by its key
 // (sse_url), or read from "transport".
 func (r *reader) flatTransport(ptr string, v map[string]any) Transport {
-	for _, f := range flatKeys {
-		if "/"+f.key == ptr && f.transport != TransportUnknown {
-			return f.transport
-		}
+	if i, ok := flatNorm[normKey(ptr[1:])]; ok && flatKeys[i].transport != TransportUnknown {
+		return flatKeys[i].transport
 	}
-	if strings.HasPrefix(ptr, "/server/") || strings.HasPrefix(ptr, "/remote/") || strings.HasPrefix(ptr, "/endpoint/") ||
-		strings.HasPrefix(ptr, "/connection/") || strings.HasPrefix(ptr, "/gateway/") {
-		o := dig(v, strings.Split(ptr, "/")[1])
+	if o, ok := dig(v, strings.Split(ptr, "/")[1]).(map[string]any); ok && strings.Count(ptr, "/") == 3 &&
+		strings.Contains(ptr, "/transport/") {
+		// {"server": {"transport": {"type": "http", "url": ...}}}
+		return r.transport(ptr[:strings.LastIndexByte(ptr, '/')], o["transport"])
+	} else if ok && strings.Count(ptr, "/") == 2 {
+		// An endpoint object's URL ({"server": {...}}, see endpointObjects): its own transport.
+		if strings.HasSuffix(ptr, "/sse_url") {
+			return TransportSSE
+		}
 		objPtr := ptr[:strings.LastIndexByte(ptr, '/')]
-		if t := r.transport(objPtr+"/transport", firstOf(o.(map[string]any), "transport", "type", "protocol")); t != TransportUnknown {
+		if t := r.transport(objPtr+"/transport", firstOf(o, "transport", "type", "protocol")); t != TransportUnknown {
 			return t
 		}
 	}
@@ -380,11 +462,10 @@ func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
 	r.addToolNames(s.Tools) // listed even when the endpoint is unusable and skipped
 	if !s.LocalOnly {
 		urlPtr := ptr + "/url"
-		for _, k := range entryURLKeys {
-			if str(o, k) != "" {
-				urlPtr = ptr + "/" + k
-				break
-			}
+		if k, u := entryURL(o); u == s.URL {
+			urlPtr = ptr + "/" + k
+		} else if k, tu := entryURL(o["transport"]); tu == s.URL {
+			urlPtr = ptr + "/transport/" + pointerToken(k)
 		}
 		r.addServer(ptr, urlPtr, s)
 	}
@@ -401,7 +482,40 @@ func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
 }
 
 // entryURLKeys are the keys of a server entry whose string value is its endpoint.
-var entryURLKeys = []string{"url", "serverUrl", "server_url", "endpoint", "mcp_url", "mcpUrl", "mcp_endpoint", "uri", "sse_url"}
+var entryURLKeys = []string{"url", "serverUrl", "server_url", "endpoint", "mcp_url", "mcpUrl", "mcp_endpoint", "uri", "sse_url",
+	"mcpEndpoint", "httpUrl", "http_url", "endpointPath", "endpoint_path", "streamable_http_url", "streamableHttpUrl",
+	"endpoint_url", "endpointUrl", "serverURL", "URL"}
+
+// endpointObjects are the top-level keys whose object describes the one server of a
+// flat card by the keys of a server entry: {"server": {"url": ...}}, {"protocol":
+// {"transport": "Streamable HTTP", "endpointPath": "/mcp"}}.
+var endpointObjects = []string{"endpoint", "server", "remote", "connection", "gateway", "protocol", "mcp", "hosted"}
+
+// entryURL returns the endpoint of a server entry and its key. A generic "url" (or
+// "uri") that is only a site's home page (no path, no "mcp" in its host) gives way to
+// another endpoint key of the same entry ({"url": "https://x.dev", "endpoint":
+// "https://x.dev/mcp"}); a command line under an endpoint key is not a URL.
+func entryURL(v any) (key, u string) {
+	o, _ := v.(map[string]any)
+	if len(o) == 0 {
+		return "", ""
+	}
+	for _, k := range entryURLKeys {
+		s := str(o, k)
+		if s == "" || launcherLine(s) {
+			continue
+		}
+		if key == "" {
+			key, u = k, s
+			if (k != "url" && k != "uri") || mcpLikeURL(s) {
+				return key, u
+			}
+			continue
+		}
+		return k, s // a more specific key than a home-page "url"
+	}
+	return key, u
+}
 
 // entryServer maps one server object; LocalOnly is set when it has no URL but runs
 // locally.
@@ -409,22 +523,23 @@ func (r *reader) entryServer(ptr string, o map[string]any, name string, base Ser
 	s := Server{
 		Name:         firstString(str(o, "name"), name, str(o, "title"), base.Name),
 		Description:  firstString(str(o, "description"), base.Description),
-		Transport:    r.transport(ptr+"/transport", firstOf(o, "transport", "type", "protocol")),
+		Transport:    r.transport(ptr+"/transport", firstOf(o, "transport", "type", "protocol", "kind")),
 		Auth:         authOf(firstOf(o, "authentication", "auth")),
 		Capabilities: capabilities(o["capabilities"]),
 		Tools:        r.topTools(o, ptr),
 	}
-	for _, k := range entryURLKeys {
-		if u := str(o, k); u != "" {
-			s.URL = u
-			if k == "sse_url" && s.Transport == TransportUnknown {
-				s.Transport = TransportSSE
-			}
-			break
-		}
+	k, u := entryURL(o)
+	s.URL = u
+	if k == "sse_url" && s.Transport == TransportUnknown {
+		s.Transport = TransportSSE
+	}
+	// {"url": "https://x.dev", "transport": {"type": "sse", "url": "https://x.dev/sse"}}:
+	// the transport's own URL is where to connect; a home-page "url" beside it is not.
+	if tu := transportURL(o["transport"]); tu != "" && (s.URL == "" || (k == "url" || k == "uri") && !mcpLikeURL(s.URL)) {
+		s.URL = tu
 	}
 	if s.URL == "" {
-		s.URL = firstString(transportURL(o["transport"]), str(o["endpoint"], "url"))
+		s.URL = str(o["endpoint"], "url")
 	}
 	if s.Auth == nil {
 		s.Auth = base.Auth
@@ -439,283 +554,6 @@ func (r *reader) entryServer(ptr string, o map[string]any, name string, base Ser
 		s.LocalOnly, s.Transport = true, TransportStdio
 	}
 	return s
-}
-
-// localCommand returns the command line an entry gives for running the server
-// locally, for display: "command" and "args", a "commands" list, a "package", a
-// "stdio" line, an "install" or "run" line that starts with a launcher (npx, uvx,
-// docker...), or a transport object with a command. "" when there is none.
-func localCommand(o map[string]any) string {
-	if c := commandLine(o); c != "" {
-		return c
-	}
-	if t, ok := o["transport"].(map[string]any); ok {
-		if c := commandLine(t); c != "" {
-			return c
-		}
-		if st, ok := t["stdio"].(map[string]any); ok {
-			return commandLine(st)
-		}
-	}
-	return ""
-}
-
-// commandLine reads command, args, commands, package, stdio, install and run from one
-// object.
-func commandLine(o map[string]any) string {
-	if c := str(o, "command"); c != "" {
-		return strings.TrimSpace(c + " " + strings.Join(strs(o["args"]), " "))
-	}
-	switch t := o["commands"].(type) {
-	case []any:
-		for _, e := range t {
-			switch x := e.(type) {
-			case string:
-				if s := strings.TrimSpace(x); s != "" {
-					return s
-				}
-			case map[string]any:
-				if c := commandLine(x); c != "" {
-					return c
-				}
-				for _, k := range sortedKeys(x) { // {"python3": ["server.py"]}
-					return strings.TrimSpace(k + " " + strings.Join(strs(x[k]), " "))
-				}
-			}
-		}
-	case string:
-		return strings.TrimSpace(t)
-	}
-	for _, k := range []string{"stdio", "install", "run", "npx", "uvx"} {
-		switch t := o[k].(type) {
-		case string:
-			if s := strings.TrimSpace(t); launcherLine(s) {
-				return s
-			}
-			if cmd, _ := claudeAdd(t); cmd != "" {
-				return cmd
-			}
-		case map[string]any: // "stdio": {"command": ...}, or "run": {"npx": "npx -y pkg", "node": "..."}
-			if has(t, "command") || has(t, "commands") {
-				return commandLine(t)
-			}
-			for _, l := range []string{"npx", "uvx", "pipx", "docker", "bunx"} {
-				if s := str(t, l); launcherLine(s) {
-					return s
-				}
-			}
-			for _, kk := range sortedKeys(t) {
-				if s := str(t, kk); launcherLine(s) {
-					return s
-				}
-			}
-		}
-	}
-	if p := str(o, "package"); p != "" && !strings.Contains(p, "://") { // a package page URL is no command
-		return p
-	}
-	return ""
-}
-
-// claudeAdd reads a "claude mcp add" line: the local command after " -- " ("claude mcp
-// add geo -- node ./dist/mcp.js"), or the remote URL of "claude mcp add --transport
-// http name https://x/mcp". Both are "" for any other line.
-func claudeAdd(line string) (cmd, remote string) {
-	f := strings.Fields(line)
-	if len(f) < 4 || f[0] != "claude" || f[1] != "mcp" || f[2] != "add" {
-		return "", ""
-	}
-	if _, after, ok := strings.Cut(line, " -- "); ok {
-		return strings.TrimSpace(after), ""
-	}
-	for _, w := range f[3:] {
-		if strings.HasPrefix(w, "https://") || strings.HasPrefix(w, "http://") {
-			return "", w
-		}
-	}
-	return "", ""
-}
-
-// launchers are the first words of a command line that runs an MCP server locally.
-var launchers = map[string]bool{"npx": true, "uvx": true, "pipx": true, "docker": true, "podman": true, "node": true,
-	"python": true, "python3": true, "deno": true, "bunx": true, "bun": true, "npm": true, "pnpm": true, "yarn": true,
-	"uv": true, "pip": true, "go": true, "cargo": true, "java": true, "dotnet": true, "dnx": true}
-
-func launcherLine(s string) bool {
-	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
-	return launchers[w]
-}
-
-// topLocalCommand returns the command line a card gives at its top level for running
-// its server locally, and its pointer: a command, a "server" object with a command,
-// an "install" line, an "installation", "install" or "config" object with a command
-// (or one per transport: {"stdio": {"command": ...}}), or an npm or PyPI package name.
-func topLocalCommand(v map[string]any) (cmd, ptr string) {
-	cmd = localCommand(v)
-	if cmd == "" {
-		for _, f := range flatKeys {
-			if s := strings.TrimSpace(str(v, f.key)); launcherLine(s) {
-				cmd, ptr = s, "/"+f.key
-				break
-			}
-		}
-	}
-	if cmd == "" {
-		if s, ok := v["server"].(map[string]any); ok {
-			cmd, ptr = localCommand(s), "/server"
-		}
-	}
-	if cmd == "" {
-		if in, ok := v["install"].(map[string]any); ok {
-			for _, k := range []string{"primary", "npm", "command"} {
-				if c := firstString(str(in[k], "command"), str(in, k)); launcherLine(c) {
-					cmd, ptr = c, "/install"
-					break
-				}
-			}
-		}
-	}
-	if cmd == "" { // {"installation": {"stdio": {"command": ...}}}, {"config": {"command": ...}}, {"usage": {"command": ...}}
-		for _, k := range []string{"usage", "installation", "install", "config"} {
-			in, ok := v[k].(map[string]any)
-			if !ok {
-				continue
-			}
-			if c := commandLine(in); c != "" && (k == "config" || has(in, "command")) {
-				cmd, ptr = c, "/"+k
-				break
-			}
-			for _, kk := range append([]string{"stdio"}, sortedKeys(in)...) { // stdio is the plain local run
-				if c := str(in[kk], "command"); c != "" {
-					cmd, ptr = commandLine(in[kk].(map[string]any)), "/"+k+"/"+pointerToken(kk)
-					break
-				}
-			}
-			if cmd != "" {
-				break
-			}
-		}
-	}
-	if cmd == "" {
-		if in, ok := firstOf(v, "installation", "install").(map[string]any); ok {
-			if p := str(in, "npm"); p != "" {
-				cmd, ptr = "npx -y "+p, "/installation/npm"
-			} else if p := str(in, "pypi"); p != "" {
-				cmd, ptr = "uvx "+p, "/installation/pypi"
-			}
-		}
-	}
-	return cmd, ptr
-}
-
-// topLocal reads a local manifest at the top level of a card: a command, a package,
-// a "run" or "install" line, a "server" or "transport" object with a command, or a
-// stdio transport beside a name.
-func (r *reader) topLocal(v map[string]any, base Server) {
-	cmd, ptr := topLocalCommand(v)
-	if cmd == "" {
-		if (stdioTransport(v["transport"]) || listsStdio(v["transport"]) || listsStdio(v["transports"])) && len(r.Servers) == 0 {
-			cmd = firstString(str(v, "package"), base.Name, str(v, "server"))
-		}
-	}
-	if cmd == "" {
-		return
-	}
-	s := base
-	s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, cmd
-	r.addLocal(ptr, s)
-}
-
-// packages reads the "packages" of a registry server.json: each is a local server,
-// shown as the command that would run it. A package never gives a remote endpoint,
-// even with an HTTP transport: it listens on the user's machine.
-func (r *reader) packages(v map[string]any, base Server) {
-	list, _ := v["packages"].([]any)
-	cmd, _ := topLocalCommand(v)
-	// {"pypi": {"name": ...}}: keyed by registry. Beside a top-level command it is the
-	// same server published as a package, not a second one: a reader sees one server.
-	if m, ok := v["packages"].(map[string]any); ok && cmd == "" {
-		for _, k := range sortedKeys(m) {
-			p, ok := m[k].(map[string]any)
-			if !ok {
-				continue
-			}
-			switch strings.ToLower(k) {
-			case "npm", "pypi", "oci", "docker", "nuget":
-			default:
-				continue
-			}
-			q := map[string]any{"registryType": k}
-			for kk, e := range p {
-				q[kk] = e
-			}
-			if !has(p, "registryType") {
-				q["registryType"] = k
-			}
-			if cmd := packageCommand(q); cmd != "" {
-				s := base
-				s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, cmd
-				r.addLocal("/packages/"+pointerToken(k), s)
-			}
-		}
-	}
-	for i, e := range list {
-		ptr := fmt.Sprintf("/packages/%d", i)
-		p, ok := e.(map[string]any)
-		if !ok {
-			r.warn(ptr, fmt.Sprintf("package is a JSON %s, not an object; skipped", kind(e)))
-			continue
-		}
-		cmd := commandLine(p) // a package entry that gives its own command line
-		if cmd == "" || cmd == str(p, "package") {
-			cmd = packageCommand(p)
-		}
-		if cmd == "" {
-			r.warn(ptr, "package has no identifier; skipped")
-			continue
-		}
-		s := base
-		s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, cmd
-		if t := normalizeTransport(str(p["transport"], "type")); t != TransportUnknown {
-			s.Transport = t
-		}
-		r.addLocal(ptr, s)
-	}
-}
-
-// packageCommand is the usual command line for a registry package, for display:
-// npm through npx, PyPI through uvx, OCI images through docker, NuGet through dnx.
-func packageCommand(p map[string]any) string {
-	id, ver := str(p, "identifier"), str(p, "version")
-	if id == "" {
-		id = str(p, "name")
-	}
-	if id == "" {
-		return ""
-	}
-	switch strings.ToLower(str(p, "registryType")) {
-	case "npm":
-		if ver != "" && !strings.Contains(id[1:], "@") {
-			id += "@" + ver
-		}
-		return "npx -y " + id
-	case "pypi":
-		if ver != "" {
-			id += "==" + ver
-		}
-		return "uvx " + id
-	case "oci", "docker":
-		if ver != "" && !strings.Contains(id[strings.LastIndex(id, "/")+1:], ":") && !strings.Contains(id, "@") {
-			id += ":" + ver
-		}
-		return "docker run -i --rm " + id
-	case "nuget":
-		if ver != "" {
-			id += "@" + ver
-		}
-		return "dnx " + id
-	}
-	return id
 }
 
 // endpoints reads "endpoints", "transports" or "transport" when it lists endpoints:
@@ -739,7 +577,37 @@ func (r *reader) endpoints(at string, v any, base Server) {
 	case map[string]any:
 		if transportMap(t) {
 			r.endpointMap(at, t, base)
+		} else if at != "/transport" {
+			r.mcpPathEndpoints(at, t, base)
 		}
+	}
+}
+
+// mcpPathEndpoints reads an endpoint map keyed by neither transport nor MCP
+// ({"primary": "https://x.dev/mcp", "health": "https://x.dev/health"}): only a URL
+// whose path names MCP (see mcpPathURL) is an endpoint; the others are the site's
+// other services.
+func (r *reader) mcpPathEndpoints(at string, m map[string]any, base Server) {
+	for _, k := range sortedKeys(m) {
+		ptr, u := at+"/"+pointerToken(k), ""
+		switch e := m[k].(type) {
+		case string:
+			u = strings.TrimSpace(e)
+		case map[string]any:
+			var ek string
+			if ek, u = entryURL(e); u != "" {
+				ptr += "/" + pointerToken(ek)
+			}
+		}
+		if u == "" || !mcpPathURL(u) || launcherLine(u) {
+			continue
+		}
+		s := base
+		if s.Name == "" {
+			s.Name = k
+		}
+		s.URL, s.Transport = u, r.transport(ptr, dig(m[k], "transport"))
+		r.addServer(at+"/"+pointerToken(k), ptr, s)
 	}
 }
 
@@ -800,8 +668,18 @@ func (r *reader) endpointMap(at string, m map[string]any, base Server) {
 		urlPtr := ptr
 		switch e := m[k].(type) {
 		case string:
+			if c := runLine(e); c != "" || s.Transport == TransportStdio {
+				// {"stdio": "npx -y @acme/x-mcp"}: a command line, never a relative URL.
+				s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, firstString(c, strings.TrimSpace(e))
+				r.addLocal(ptr, s)
+				continue
+			}
 			s.URL = e
 		case map[string]any:
+			if namesMCP(k) && transportMap(e) { // {"mcp": {"sse": url, "streamable_http": url}}
+				r.endpointMap(ptr, e, base)
+				continue
+			}
 			if s.Transport == TransportStdio || has(e, "command") {
 				if cmd := localCommand(e); cmd != "" {
 					s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, cmd
@@ -809,7 +687,9 @@ func (r *reader) endpointMap(at string, m map[string]any, base Server) {
 				}
 				continue
 			}
-			s.URL, urlPtr = firstString(str(e, "url"), str(e, "endpoint"), str(e, "uri")), ptr+"/url"
+			var ek string
+			ek, s.URL = entryURL(e)
+			urlPtr = ptr + "/" + pointerToken(firstString(ek, "url"))
 		default:
 			continue
 		}
@@ -821,49 +701,6 @@ func (r *reader) endpointMap(at string, m map[string]any, base Server) {
 		}
 		r.addServer(ptr, urlPtr, s)
 	}
-}
-
-// addLocal adds a local server once per command line, and once per package run by a
-// package runner: "npx -y @acme/cli mcp" (a client config) and "npx -y @acme/cli@0.9.0"
-// (the same package in "packages") are one server.
-func (r *reader) addLocal(ptr string, s Server) {
-	pk := runnerPackage(s.Command)
-	if r.byCmd[s.Command] || pk != "" && r.byCmd["\x00"+pk] {
-		return
-	}
-	r.byCmd[s.Command] = true
-	if pk != "" {
-		r.byCmd["\x00"+pk] = true
-	}
-	r.addServer(ptr, "", s)
-}
-
-// runnerPackage returns the package a package-runner command line runs ("npx -y
-// @acme/cli@0.9.0 mcp" gives "@acme/cli"; "uvx tool==1.2" gives "tool"), without its
-// version; "" for any other command.
-func runnerPackage(cmd string) string {
-	f := strings.Fields(cmd)
-	if len(f) < 2 {
-		return ""
-	}
-	switch f[0] {
-	case "npx", "bunx", "uvx", "pipx", "dnx":
-	default:
-		return ""
-	}
-	for _, w := range f[1:] {
-		if strings.HasPrefix(w, "-") || w == "run" {
-			continue
-		}
-		if i := strings.LastIndexByte(w, '@'); i > 0 { // npm: "@scope/name@1.2", "name@latest"
-			w = w[:i]
-		}
-		if i := strings.Index(w, "=="); i > 0 { // PyPI: "name==1.2"
-			w = w[:i]
-		}
-		return strings.ToLower(w)
-	}
-	return ""
 }
 
 // addServer checks a server's URL and adds it, or skips it with a warning that says
@@ -922,6 +759,10 @@ func (r *reader) urlOK(ptr, u string) bool {
 	case "":
 		return true
 	case relativeURL:
+		if r.selfHosted != "" {
+			r.warn(ptr, "relative URL "+quoteURL(u)+" is a path on a server the reader must host ("+r.selfHosted+"), not on this origin; entry skipped")
+			return false
+		}
 		r.warn(ptr, "relative URL "+quoteURL(u)+" breaks the spec (it must be absolute); kept, resolve it against the document URL")
 		return true
 	default:
@@ -962,12 +803,16 @@ func (r *reader) transport(ptr string, v any) Transport {
 	return TransportUnknown
 }
 
+// transportSeparators are the separators a published transport name is written
+// with ("Streamable HTTP", "http_sse", "HTTP/SSE"); normalizeTransport reads them as "-".
+var transportSeparators = strings.NewReplacer(" ", "-", "_", "-", "/", "-")
+
 func normalizeTransport(s string) Transport {
-	switch strings.ToLower(strings.TrimSpace(s)) {
+	switch transportSeparators.Replace(strings.ToLower(strings.TrimSpace(s))) {
 	case "http+sse", "sse", "http-sse", "legacy-sse", "server-sent-events":
 		return TransportSSE
-	case "streamable-http", "streamable_http", "streamablehttp", "http", "https", "http-streamable",
-		"http_streamable", "streamable", "shttp", "json-rpc", "jsonrpc", "jsonrpc-http", "json-rpc-http", "mcp-http":
+	case "streamable-http", "streamablehttp", "http", "https", "http-streamable",
+		"streamable", "shttp", "json-rpc", "jsonrpc", "jsonrpc-http", "json-rpc-http", "mcp-http":
 		return TransportStreamableHTTP
 	case "ws", "wss", "websocket":
 		return TransportWebSocket
@@ -977,66 +822,40 @@ func normalizeTransport(s string) Transport {
 	return TransportUnknown
 }
 
-// transportURL returns the URL inside a transport object, if any.
+// transportURL returns the URL inside a transport object (under a key of a server
+// entry, see entryURL), if any.
 func transportURL(v any) string {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return ""
-	}
-	return firstString(str(m, "url"), str(m, "endpoint"))
+	_, u := entryURL(v)
+	return u
 }
 
-// localKeys reports a local-only manifest: a command, a package, a run or install
-// line, a stdio transport, or a server object with a command.
-func localKeys(v map[string]any) bool {
-	if cmd, _ := topLocalCommand(v); cmd != "" || has(v["server"], "command") {
-		return true
-	}
-	if _, u := flatURL(v); u == "" && !has(v, "remotes") && !has(v, "servers") && !has(v, "mcpServers") &&
-		(listsStdio(v["transport"]) || listsStdio(v["transports"])) {
-		return true
-	}
-	return stdioTransport(v["transport"])
-}
-
-// listsStdio reports a list of transport names that includes stdio ("transports":
-// ["stdio", "shttp"]): without a URL, the server is run locally.
-func listsStdio(v any) bool {
-	list, _ := v.([]any)
-	for _, e := range list {
-		if s, _ := e.(string); strings.EqualFold(strings.TrimSpace(s), "stdio") {
-			return true
+// selfHostedStatement returns what in the document says its server is not served from
+// the document's origin, so that a relative endpoint names a path on a server the
+// reader must run or host ("requires_self_hosted_server": true, "public_endpoint":
+// false, "hosted": false), at the top level or in a "deployment" or "hosting" object;
+// "" when nothing does.
+func selfHostedStatement(v map[string]any) string {
+	for _, at := range []string{"", "deployment", "hosting", "deploy"} {
+		o := v
+		if at != "" {
+			var ok bool
+			if o, ok = v[at].(map[string]any); !ok {
+				continue
+			}
+			at += "."
 		}
-	}
-	return false
-}
-
-// stdioTransport reports a transport given as "stdio" (or "npm"...), or a list of
-// such names only.
-func stdioTransport(v any) bool {
-	switch t := v.(type) {
-	case string:
-		return normalizeTransport(t) == TransportStdio
-	case []any:
-		for _, e := range t {
-			if s, _ := e.(string); normalizeTransport(s) != TransportStdio {
-				return false
+		for _, k := range []string{"requires_self_hosted_server", "requiresSelfHostedServer", "requires_self_hosting",
+			"requiresSelfHosting", "self_hosted_only", "selfHostedOnly", "self_host_required", "selfHostRequired"} {
+			if b, ok := o[k].(bool); ok && b {
+				return at + k + " is true"
 			}
 		}
-		return len(t) > 0
-	}
-	return false
-}
-
-// claudeTransport returns the --transport value of a "claude mcp add" line, or "".
-func claudeTransport(line string) string {
-	f := strings.Fields(line)
-	for i, w := range f {
-		if w == "--transport" && i+1 < len(f) {
-			return f[i+1]
-		}
-		if v, ok := strings.CutPrefix(w, "--transport="); ok {
-			return v
+		// (A null "public_endpoint" says so too, but null members are dropped on decoding.)
+		for _, k := range []string{"hosted", "remote_available", "remoteAvailable", "public_endpoint", "publicEndpoint",
+			"remote_endpoint", "remoteEndpoint", "hosted_endpoint", "hostedEndpoint"} {
+			if b, ok := o[k].(bool); ok && !b {
+				return at + k + " is false"
+			}
 		}
 	}
 	return ""

@@ -10,6 +10,8 @@ import (
 
 // unusable says why an endpoint that passes CheckURL (or is relative, or does not
 // parse) still cannot be used as written, or returns "":
+//   - text, a word or a name under a URL key ("coming soon", "none", "@acme/x-mcp",
+//     a host without a scheme): no URL;
 //   - a URI template ("/mcp/sse/{connector_id}"): a variable must be filled in first;
 //   - a placeholder host ("TODO:", "your-worker.workers.dev", "<host>"), and, in a
 //     public document (Options.URL), the reserved example domains (RFC 2606);
@@ -17,8 +19,22 @@ import (
 //     own machine or network, never the reader's server;
 //   - the document's own URL: an mcp.json is not an MCP endpoint.
 func (r *reader) unusable(raw string) string {
+	if strings.ContainsAny(strings.TrimSpace(raw), " \t\r\n") {
+		return "url is text (" + quote(raw) + "), not a URL"
+	}
 	if strings.ContainsAny(raw, "{}") || strings.Contains(strings.ToLower(raw), "%7b") {
 		return "url is a URI template (a {variable} must be filled in before connecting)"
+	}
+	if strings.ContainsAny(raw, "<>") || strings.Contains(raw, "${") || strings.HasPrefix(raw, "$") {
+		return "url is a placeholder (" + quote(raw) + "), not a real endpoint" // "<DEPLOYMENT_URL>/api/mcp"
+	}
+	if !strings.Contains(raw, "/") && !strings.Contains(raw, ":") {
+		return "url is a word (" + quote(raw) + "), not a URL"
+	}
+	if !strings.Contains(raw, "://") && !strings.HasPrefix(raw, "/") && !strings.HasPrefix(raw, "./") &&
+		!strings.HasPrefix(raw, "../") && !strings.Contains(raw, ":") {
+		// "@acme/x-mcp", "api.acme.dev/mcp": a package name or a host without a scheme.
+		return "url " + quote(raw) + " has no scheme and is not a path, not a URL"
 	}
 	auth := authority(raw)
 	if placeholderHost(auth) {

@@ -251,7 +251,9 @@ func Parse(data []byte) (*Document, error) {
 // spec_version or status is a warning. Only an https (or loopback http) URL under a
 // key that names an MCP endpoint becomes a server. An entry whose URL is unusable
 // (javascript:, data:, userinfo, plain http off loopback, a URI template, a
-// placeholder, and with opts.URL a private address or the document itself) is skipped
+// placeholder, text or a name that is no URL, a relative path on a server the document
+// says the reader must host, and with opts.URL a private address or the document
+// itself) is skipped
 // with a warning naming its pointer and why; the rest of the document is kept.
 // Relative URLs are kept as published, with a warning (see [Resolve]). Local commands
 // and packages are kept, marked LocalOnly, and never connected to. Strings that look

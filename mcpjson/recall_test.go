@@ -97,6 +97,27 @@ var wildCases = map[string]shapeCase{
 		tools: []string{"find_invoice", "list_payees"}},
 	"wild6-package-twice":      {local: []string{"npx -y @acme/notes-cli mcp"}},
 	"wild6-transport-base-url": {tools: []string{"list_quests", "submit_bid"}},
+	// Round 6, classes found in the design half of the new survey round.
+	"wild7-tool-groups": {endpoints: []string{"https://mcp.acme.dev/sse"}, local: []string{"acme-msg-mcp"},
+		tools: []string{"send_message", "send_template", "lookup_customer"}},
+	"wild7-entry-tiers":       {endpoints: []string{"https://archive.acme.dev/api/mcp"}, tools: []string{"search_archive", "get_record"}},
+	"wild7-entry-home-url":    {endpoints: []string{"https://node-7.acme.dev/sse", "https://docs.acme.dev/mcp"}},
+	"wild7-protocol-object":   {endpoints: []string{"/mcp"}, tools: []string{"gateway_query", "gateway_dry_run"}},
+	"wild7-protocol-endpoint": {endpoints: []string{"https://calc.acme.dev/api/mcp"}, tools: []string{"get_ltv", "project_revenue"}},
+	"wild7-self-hosted":       {local: []string{"node server/server.mjs"}, tools: []string{"list_labs", "run_lab"}},
+	"wild7-key-spelling": {endpoints: []string{"https://search.acme.dev/mcp", "https://search.acme.dev/mcp/v2"},
+		tools: []string{"search_web", "fetch_page"}},
+	"wild7-endpoints-named": {endpoints: []string{"https://api.acme.dev/v2/mcp", "https://api.acme.dev/v2/sse"},
+		tools: []string{"get_balance", "list_entries"}},
+	"wild7-package-object": {local: []string{"npx -y @acme/recipes-mcp"}, tools: []string{"recipe_search", "meal_plan_get"}},
+	"wild7-setup-snippet":  {endpoints: []string{"https://notes.acme.dev/mcp"}, local: []string{"npx -y @acme/notes-mcp"}},
+	"wild7-stdio-line-map": {endpoints: []string{"https://maps.acme.dev/mcp"}, local: []string{"npx -y @acme/maps-mcp"}},
+	"wild7-prose-url":      {tools: []string{"find_product", "track_order"}},
+	// Round 6, classes found in the held-out half.
+	"wild7-openapi":      {},
+	"wild7-meta-tools":   {endpoints: []string{"https://app.acme.dev/v1/mcp"}, tools: []string{"pricing_plans", "supported_hardware"}},
+	"wild7-webmcp-tools": {endpoints: []string{"https://menu.acme.dev/api/mcp"}, tools: []string{"get_menu", "find_dish", "prepare_booking"}},
+	"wild7-mcp-host-url": {endpoints: []string{"https://mcp.acmefund.dev"}},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local

@@ -49,6 +49,12 @@ func normalize(v map[string]any, opts Options) (*Document, error) {
 			return r.Document, nil
 		}
 	}
+	if why := openAPIStatement(v); why != "" {
+		// An OpenAPI description: its "servers" are the bases of a REST API.
+		r.Shape = ShapeNone
+		r.warn("", "the document is an OpenAPI description ("+why+"), not an MCP discovery document; its servers are REST API bases, nothing to connect to")
+		return r.Document, nil
+	}
 	if why := templateStatement(v); why != "" {
 		// A template or sketch: its URLs and commands are examples, not servers.
 		r.Shape = ShapeNone
@@ -60,6 +66,22 @@ func normalize(v map[string]any, opts Options) (*Document, error) {
 	r.card(v)
 	r.finish(v)
 	return r.Document, nil
+}
+
+// openAPIStatement returns what says the document is an OpenAPI (or Swagger)
+// description, or "": an "openapi" or "swagger" version ("3.1.0", "2.0") beside
+// "paths" or "info". An "openapi" member that is a URL is a link, not this.
+func openAPIStatement(v map[string]any) string {
+	for _, k := range []string{"openapi", "swagger"} {
+		ver := str(v, k)
+		if ver == "" || ver[0] < '0' || ver[0] > '9' || !strings.Contains(ver, ".") {
+			continue
+		}
+		if isObject(v["paths"]) || isObject(v["info"]) {
+			return k + " is " + quote(ver)
+		}
+	}
+	return ""
 }
 
 // templateStatement returns what in the document says it is only a template or

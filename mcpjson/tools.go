@@ -8,7 +8,8 @@ import (
 
 // toolKeys are the keys, beside "tools", under which cards list MCP tool names.
 var toolKeys = []string{"advertised_tools", "advertisedTools", "mcpTools", "mcp_tools", "tool_names", "toolNames",
-	"tools_summary", "toolsSummary"}
+	"tools_summary", "toolsSummary", "tool_list", "toolList", "available_tools", "availableTools", "exposed_tools",
+	"exposedTools", "supported_tools", "supportedTools"}
 
 // topTools reads the tool names an object lists: "tools", then "capabilities.tools",
 // then the other keys of toolKeys, and a single "tool" name. at is the object's pointer.
@@ -32,25 +33,82 @@ func (r *reader) topTools(o map[string]any, at string) []string {
 		add([]string{t})
 	}
 	add(methodTools(o["methods"]))
-	// {"endpoints": {"base_url": ..., "tools": [...]}}, {"mcp": {"server": ..., "tools": [...]}}:
-	// a tool list one level down, in an object that describes the same server.
-	for _, k := range []string{"endpoints", "mcp"} {
-		if inner, ok := o[k].(map[string]any); ok && isArray(inner["tools"]) {
+	// {"endpoints": {"base_url": ..., "tools": [...]}}, {"mcp": {"server": ..., "tools": [...]}},
+	// {"server": {"url": ..., "capabilities": {"tools": [...]}}}: a tool list one level
+	// down, in an object that describes the same server.
+	for _, k := range innerToolObjects {
+		inner, ok := o[k].(map[string]any)
+		if !ok {
+			continue
+		}
+		if isArray(inner["tools"]) || isObject(inner["tools"]) && k != "endpoints" {
 			add(r.toolNames(at+"/"+k+"/tools", inner["tools"]))
 		}
+		add(r.toolNames(at+"/"+k+"/capabilities/tools", dig(inner, "capabilities", "tools")))
 	}
-	// {"features": {"clients": {"tool": "list_clients"}, "fw": {"tools": [...]}}}
-	if f, ok := o["features"].(map[string]any); ok {
-		for _, k := range sortedKeys(f) {
-			fo, ok := f[k].(map[string]any)
-			if !ok {
-				continue
+	// {"_meta": {"com.acme/discovery": {"tools": [...]}}}: a registry server.json's
+	// publisher metadata; {"webmcp": {"tools_on_page": [...]}}: the tools a page
+	// registers with WebMCP.
+	if m, ok := o["_meta"].(map[string]any); ok {
+		add(r.groupTools(at+"/_meta", m))
+		for _, k := range sortedKeys(m) {
+			if isObject(m[k]) {
+				add(r.groupTools(at+"/_meta/"+pointerToken(k), m[k]))
 			}
-			if t := str(fo, "tool"); t != "" {
-				add([]string{t})
-			}
-			add(r.toolNames(at+"/features/"+pointerToken(k)+"/tools", fo["tools"]))
 		}
+	}
+	for _, k := range []string{"webmcp", "webMCP", "webMcp", "web_mcp", "WebMCP"} {
+		if m, ok := o[k].(map[string]any); ok {
+			for _, kk := range sortedKeys(m) {
+				if strings.HasPrefix(strings.ToLower(kk), "tool") && isArray(m[kk]) {
+					add(r.toolNames(at+"/"+k+"/"+pointerToken(kk), m[kk]))
+				}
+			}
+		}
+	}
+	// Tools grouped by feature, category or tier: {"features": {"clients": {"tool":
+	// "list_clients"}}}, {"capability_categories": [{"id": "crm", "tools": [...]}]},
+	// {"tiers": {"public": {"tools": [...]}}}.
+	for _, k := range toolGroupKeys {
+		switch g := o[k].(type) {
+		case map[string]any:
+			for _, gk := range sortedKeys(g) {
+				add(r.groupTools(at+"/"+k+"/"+pointerToken(gk), g[gk]))
+			}
+		case []any:
+			for i, e := range g {
+				add(r.groupTools(fmt.Sprintf("%s/%s/%d", at, k, i), e))
+			}
+		}
+	}
+	return out
+}
+
+// innerToolObjects are the keys of objects that describe the same server as the
+// object they are in, whose tools are that server's.
+var innerToolObjects = []string{"endpoints", "mcp", "server", "remote", "connection", "gateway", "protocol", "hosted"}
+
+// toolGroupKeys are the keys under which an object groups its tools by feature,
+// category or tier: a list or a map of groups, each with "tools" (or one "tool").
+var toolGroupKeys = []string{"features", "categories", "capability_categories", "capabilityCategories", "tool_categories",
+	"toolCategories", "toolsets", "toolSets", "tool_groups", "toolGroups", "groups", "modules", "tiers", "plans"}
+
+// groupTools reads the tool names of one group of toolGroupKeys: its "tools" and its
+// "tool". Anything else (a description, a price) names no tool.
+func (r *reader) groupTools(ptr string, v any) []string {
+	if list, ok := v.([]any); ok { // {"toolsets": {"core": ["search", "fetch"]}}
+		return r.toolList(ptr, list)
+	}
+	g, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	var out []string
+	if t := str(g, "tool"); t != "" {
+		out = append(out, t)
+	}
+	if isArray(g["tools"]) || isObject(g["tools"]) {
+		out = append(out, r.toolNames(ptr+"/tools", g["tools"])...)
 	}
 	return out
 }
@@ -117,7 +175,8 @@ func (r *reader) toolList(ptr string, list []any) []string {
 				out = append(out, n)
 			}
 		case map[string]any:
-			if n := firstString(str(x, "name"), str(x, "id"), str(x, "tool")); n != "" {
+			if n := firstString(str(x, "name"), str(x, "id"), str(x, "tool"), str(x, "toolName"), str(x, "tool_name"),
+				str(x["function"], "name")); n != "" {
 				out = append(out, n)
 			} else {
 				r.warn(fmt.Sprintf("%s/%d", ptr, i), "tool has no name; skipped")

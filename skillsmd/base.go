@@ -3,6 +3,8 @@ package skillsmd
 import (
 	"net/url"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 	"unsafe"
 
@@ -129,7 +131,15 @@ func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
 		}
 		return
 	}
+	if labelFollows(l, "mcp") {
+		p.mcpLabels(l)
+	}
 	if labelFollows(l, "base") || labelFollows(l, "api") {
+		if s := baseLeadIn(l); s > 0 {
+			// "API base for agents:" alone: the next line or block (a fence, a list)
+			// holds the value.
+			p.baseNext, p.baseLeft, p.leadIn = s, 1, true
+		}
 		for _, m := range baseLabelRe.FindAllStringSubmatchIndex(l, -1) {
 			label := l[m[2]:m[3]]
 			if weakLabel(label) && !labelAtStart(l[:m[2]]) {
@@ -144,8 +154,9 @@ func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
 			case sameOriginProse(l[m[1]:]):
 				p.addBase("/", tier, labelStrength(label))
 			case !weakLabel(label) && strings.TrimSpace(l[m[1]:]) == "":
-				// "**API Base URLs:**" alone: the next block (a table, a list) holds the value.
-				p.baseNext, p.baseLeft = labelStrength(label), 1
+				// "**API Base URLs:**" alone: the next line or block (a table, a list)
+				// holds the value.
+				p.baseNext, p.baseLeft, p.leadIn = labelStrength(label), 1, true
 			}
 		}
 	}
@@ -153,10 +164,59 @@ func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
 		return
 	}
 	if labelFollows(l, "auth") || labelFollows(l, "api key") || labelFollows(l, "credential") {
-		if m := authLabelRe.FindStringSubmatch(strings.TrimSpace(l)); m != nil && !isHeaderExample(m[2]) {
-			p.addAuth(strings.TrimSpace(l))
+		t := strings.TrimSpace(l)
+		if m := authLabelRe.FindStringSubmatch(t); m != nil && !isHeaderExample(m[2]) {
+			p.addAuth(t)
+			return
+		}
+		// "Transport JSON-RPC. CORS is open. Auth: none (anonymous).": a label that
+		// starts a sentence after others on the same line or list item.
+		for rest := t; ; {
+			i := strings.Index(rest, ". ")
+			if i < 0 {
+				break
+			}
+			rest = strings.TrimLeft(rest[i+2:], " ")
+			if m := authLabelRe.FindStringSubmatch(rest); m != nil && !isHeaderExample(m[2]) {
+				p.addAuth(rest)
+				return
+			}
+		}
+		// "All endpoints use Authorization: Bearer YOUR_API_KEY except register.": a
+		// sentence that names the auth header and its scheme, or an X- key header.
+		if strings.Contains(t, "curl ") || strings.Contains(t, "-H ") {
+			return // a command, not a sentence: code examples are not statements
+		}
+		if m := authHeaderRe.FindStringSubmatch(t); m != nil && (m[2] != "" || !strings.EqualFold(m[1], "authorization")) {
+			p.addAuth(t)
 		}
 	}
+}
+
+// baseLeadIn rates a short line that names the API base in a few words and ends with
+// a colon, its value in the next block: "API base for agents:", "The base URL is:",
+// "Base URL for all requests:". It returns the label's strength, or 0. A line whose
+// colon comes right after the label ("Base URL:") is a label baseLabelRe reads.
+func baseLeadIn(l string) int {
+	t := strings.TrimSpace(l)
+	if len(t) > 64 || !strings.HasSuffix(t, ":") || strings.Count(t, ":") != 1 || len(strings.Fields(t)) > 8 {
+		return 0
+	}
+	t = strings.ToLower(strings.TrimRight(t, ": "))
+	for _, w := range baseLeadWords {
+		if i := strings.Index(t, w.phrase); i >= 0 && i+len(w.phrase) < len(t) {
+			return w.strength // the label's own colon case is left to baseLabelRe
+		}
+	}
+	return 0
+}
+
+var baseLeadWords = [...]struct {
+	phrase   string
+	strength int
+}{
+	{"api base", 3}, {"api_base", 3}, {"api url", 3}, {"api root", 3}, {"api endpoint", 3},
+	{"base url", 2}, {"base_url", 2}, {"base path", 2}, {"base uri", 2},
 }
 
 // labelFollows is a fast check that word (lower-case ASCII) occurs in s, ignoring
@@ -183,6 +243,39 @@ func labelFollows(s, word string) bool {
 		}
 	}
 	return false
+}
+
+// authHeaderRe finds an auth header in a code example: "Authorization: Bearer x",
+// "X-Agent-Token: x", "-H 'X-API-Key: x'", "{'Authorization': f'Bearer {t}'}". The
+// header name is one that carries credentials: Authorization, or an X- header naming
+// a key, token, signature or secret, or Api-Key.
+var authHeaderRe = regexp.MustCompile(`(?i)(?:^|[\s"'{(,])["']?(authorization|x-[a-z0-9-]*(?:key|token|auth|sign|secret|session)[a-z0-9-]*|api-key)["']?\s*:\s*(?:f?["'` + "`" + `])?\s*(?:(bearer|basic|token|digest|key)\b)?`)
+
+// maxAuthHeaderLines bounds the lines of one code block read for auth headers.
+const maxAuthHeaderLines = 64
+
+// authHeaders reads a code block of an auth section for the headers that carry the
+// credential, as a careful reader does when the section's prose only says "include
+// your token": each becomes an auth rule naming the header and its scheme
+// ("X-Agent-Token header", "Authorization: Bearer"), never the value.
+func (p *parser) authHeaders(code string) {
+	if !strings.Contains(code, ":") {
+		return
+	}
+	for n, rest := 0, code; rest != "" && n < maxAuthHeaderLines; n++ {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if !strings.ContainsAny(line, "aAxX") || strings.IndexByte(line, ':') < 0 {
+			continue
+		}
+		for _, m := range authHeaderRe.FindAllStringSubmatch(line, 4) {
+			if m[2] != "" {
+				p.addAuth(m[1] + ": " + m[2])
+			} else {
+				p.addAuth(m[1] + " header")
+			}
+		}
+	}
 }
 
 // isHeaderExample reports an auth value that is only a header name with nothing
@@ -273,12 +366,21 @@ func (p *parser) scanLines(n ast.Node, tier int, authToo bool) {
 		for i := 0; i < lines.Len(); i++ {
 			seg := lines.At(i)
 			raw := seg.Value(p.src)
+			if p.leadIn {
+				// "**Base URL:**" or "API base for agents:" ended the previous line of
+				// this paragraph: this line holds the value.
+				p.leadIn = false
+				if p.baseNext > 0 {
+					p.baseFromNext([]string{stripMarkup(strings.TrimSpace(string(raw)))}, func() int { return p.lineOf(seg.Start) })
+				}
+			}
 			if !hasLabelHint(unsafeString(raw)) {
 				continue
 			}
 			l := stripMarkup(string(raw))
 			p.scanLine(l, tier, authToo, func() int { return p.lineOf(seg.Start) })
 		}
+		p.leadIn = false
 	case *ast.Blockquote:
 		for c := b.FirstChild(); c != nil; c = c.NextSibling() {
 			p.scanLines(c, tier, authToo)
@@ -306,6 +408,8 @@ func hasLabelHint(l string) bool {
 			word = "base"
 		case 'c':
 			word = "credential"
+		case 'm':
+			word = "mcp"
 		}
 		if word != "" && labelFollows(l[i:min(len(l), i+len(word)+16)], word) {
 			return true
@@ -322,7 +426,8 @@ func labelWord(l string) bool {
 		switch {
 		case a == 'a' && (b == 'p' && c == 'i' || b == 'u' && c == 't'),
 			a == 'b' && b == 'a' && c == 's',
-			a == 'c' && b == 'r' && c == 'e':
+			a == 'c' && b == 'r' && c == 'e',
+			a == 'm' && b == 'c' && c == 'p':
 			return true
 		}
 	}
@@ -481,11 +586,15 @@ func (p *parser) baseFromTable(text string) {
 // that names the API base or auth.
 func (p *parser) tableRows(text string, n ast.Node) {
 	tier := p.tier()
+	p.authColumn(text)
 	for rest := text; rest != ""; {
 		var row string
 		row, rest, _ = strings.Cut(rest, "\n")
 		label, cells, ok := strings.Cut(row, " | ")
 		if !ok || len(label) > 40 || !labelWord(label) {
+			continue
+		}
+		if p.mcpRow(label, cells) {
 			continue
 		}
 		l := normalizeHeading(label)
@@ -508,6 +617,47 @@ func (p *parser) tableRows(text string, n ast.Node) {
 				p.addAuth(strings.TrimSpace(label) + ": " + v)
 			}
 		}
+	}
+}
+
+// maxAuthValues bounds the distinct values an auth column contributes.
+const maxAuthValues = 8
+
+// authColumn reads a table whose header names an auth column ("| Method | Endpoint |
+// Auth | Description |"): the endpoints' auth rule is stated per row, so the
+// distinct values of that column ("None, API Key, Optional") become one auth rule.
+func (p *parser) authColumn(text string) {
+	header, body, ok := strings.Cut(text, "\n")
+	if !ok || !labelWord(header) {
+		return // the common case: no column names auth
+	}
+	col := -1
+	cells := strings.Split(header, " | ")
+	for i, c := range cells {
+		if l := normalizeHeading(c); authRowLabels[l] || l == "auth required" || l == "requires auth" {
+			col = i
+			break
+		}
+	}
+	if col < 0 || len(cells) < 2 {
+		return
+	}
+	var vals []string
+	for rest := body; rest != "" && len(vals) < maxAuthValues; {
+		var row string
+		row, rest, _ = strings.Cut(rest, "\n")
+		rc := strings.Split(row, " | ")
+		if col >= len(rc) {
+			continue
+		}
+		v := strings.TrimSpace(rc[col])
+		if v == "" || v == "-" || v == "—" || len(v) > 40 || slices.Contains(vals, v) {
+			continue
+		}
+		vals = append(vals, v)
+	}
+	if len(vals) > 0 {
+		p.addAuth(strings.TrimSpace(cells[col]) + " (per endpoint): " + strings.Join(vals, ", "))
 	}
 }
 
@@ -550,6 +700,13 @@ func (p *parser) frontmatterBase() {
 // the result does not depend on map iteration.
 func (p *parser) baseKeysIn(m map[string]any) {
 	var found []baseCandidate
+	var mcp []string
+	defer func() { // in value order, so the result does not depend on map iteration
+		sort.Strings(mcp)
+		for _, u := range mcp {
+			p.addMCP(u)
+		}
+	}()
 	for k, v := range m {
 		s, ok := v.(string)
 		if !ok {
@@ -560,6 +717,10 @@ func (p *parser) baseKeysIn(m map[string]any) {
 			if t := strings.TrimSpace(s); t != "" {
 				p.addAuth(k + ": " + t)
 			}
+			continue
+		}
+		if mcpKeys[nk] {
+			mcp = append(mcp, strings.TrimSpace(s))
 			continue
 		}
 		st, ok := baseKeys[nk]

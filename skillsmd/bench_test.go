@@ -3,6 +3,7 @@ package skillsmd_test
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -42,4 +43,38 @@ func BenchmarkGoldmarkOnly(b *testing.B) {
 	for b.Loop() {
 		md.Parser().Parse(text.NewReader(data))
 	}
+}
+
+// BenchmarkParseVsGoldmark runs goldmark and Parse on the same bytes in every
+// iteration, alternating which goes first, and reports their ratio: on a shared
+// machine two benchmarks run one after the other see different loads, while the two
+// halves of a pair see the same. The budget is 1.5×.
+func BenchmarkParseVsGoldmark(b *testing.B) {
+	data := benchDoc(b)
+	md := goldmark.New(goldmark.WithExtensions(extension.Table))
+	var tGold, tParse time.Duration
+	gold := func() {
+		start := time.Now()
+		md.Parser().Parse(text.NewReader(data))
+		tGold += time.Since(start)
+	}
+	parse := func() {
+		start := time.Now()
+		if _, err := skillsmd.Parse(data); err != nil {
+			b.Fatal(err)
+		}
+		tParse += time.Since(start)
+	}
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			gold()
+			parse()
+		} else {
+			parse()
+			gold()
+		}
+		i++
+	}
+	b.ReportMetric(float64(tParse)/float64(tGold), "ratio")
 }

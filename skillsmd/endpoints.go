@@ -29,14 +29,23 @@ var httpMethods = [...]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "
 
 // noteEndpoints records the endpoint URLs of the text of block n (one line at a time).
 func (p *parser) noteEndpoints(text string, n ast.Node) {
-	if len(p.endpoints) >= maxEndpoints || len(p.bases) > 0 || p.placeholder > 0 || !strings.Contains(text, "://") {
-		return // a base is already stated, or (the common case) no absolute URL at all
+	if len(p.endpoints) >= maxEndpoints || len(p.bases) > 0 || p.placeholder > 0 {
+		return // a base is already stated
+	}
+	urls := strings.Contains(text, "://")
+	vars := strings.Contains(text, "}/") || strings.IndexByte(text, '$') >= 0 // "{{API}}/x", "$API/x"
+	if !urls && !vars {
+		return // the common case: no absolute URL and no template variable at all
 	}
 	for rest := text; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
-		if strings.Contains(line, "://") {
+		if urls && strings.Contains(line, "://") {
 			p.endpointsIn(line)
+			p.assignmentIn(line)
+		}
+		if vars && (strings.Contains(line, "}/") || strings.IndexByte(line, '$') >= 0) {
+			p.templateUsesIn(line, n)
 		}
 	}
 	if p.endpointLine == 0 && len(p.endpoints) > 0 {
@@ -231,8 +240,8 @@ func (p *parser) inferBase() string {
 	}
 	if len(distinct) == 1 && len(hosts) == 1 {
 		for path := range distinct {
-			if mcpEndpointPath(path) {
-				return origin + path // one MCP endpoint: every call goes to that URL
+			if singleURLPath(path) {
+				return origin + path // one MCP, JSON-RPC or GraphQL endpoint: every call goes to that URL
 			}
 		}
 	}
@@ -309,9 +318,26 @@ func isAPISegment(s string) bool {
 // mcpEndpointPath reports the path of an MCP endpoint: its last segment is "mcp" or
 // "sse" ("/mcp", "/api/mcp", "/mcp/sse").
 func mcpEndpointPath(path string) bool {
-	last := strings.ToLower(strings.TrimRight(path, "/"))
-	last = last[strings.LastIndexByte(last, '/')+1:]
+	last := lastSegment(path)
 	return last == "mcp" || last == "sse"
+}
+
+// singleURLPath reports the path of an endpoint that takes every call of its
+// protocol at one URL: MCP ("/mcp", "/sse"), A2A and JSON-RPC ("/api/a2a", "/rpc",
+// "/jsonrpc") and GraphQL ("/graphql"). When it is the only endpoint a document
+// writes, that URL is the base, not its "/api" prefix.
+func singleURLPath(path string) bool {
+	switch lastSegment(path) {
+	case "mcp", "sse", "a2a", "rpc", "jsonrpc", "json-rpc", "graphql":
+		return true
+	}
+	return false
+}
+
+// lastSegment returns the last segment of a URL path, lower-cased.
+func lastSegment(path string) string {
+	last := strings.ToLower(strings.TrimRight(path, "/"))
+	return last[strings.LastIndexByte(last, '/')+1:]
 }
 
 // curlMethod reports a curl command (the part before its URL) that sets its method

@@ -22,7 +22,7 @@ const fenceName = "untrusted-guidance"
 
 // ForModel renders the document compactly for a model's context window, at most
 // [ModelBudget] bytes: safety rules and risky actions first, then safe actions, auth,
-// the API base (resolved against origin) and limits, then links. The rendering is
+// the API base and MCP endpoints (resolved against origin) and limits, then links. The rendering is
 // fenced and labelled as guidance published by origin: untrusted data, not
 // instructions from the user.
 //
@@ -71,6 +71,13 @@ func (d *Document) modelBody(origin string) string {
 		}
 		fmt.Fprintf(&body, "API base: %s\n", clean(base, modelItemLen))
 	}
+	var mcp []string
+	for _, u := range d.MCP {
+		if r, err := Resolve(origin, u); err == nil && unsafeURL(u) == "" {
+			mcp = append(mcp, r.String())
+		}
+	}
+	list(&body, "MCP endpoints (connect only after the usual origin and consent checks)", mcp)
 	list(&body, "Limits", d.Limits)
 	var links []string
 	for _, l := range d.MoreInfo {

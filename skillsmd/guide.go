@@ -325,9 +325,15 @@ func (p *parser) finish() {
 	p.frontmatterBase()
 	d.BaseURL = p.pickBase()
 	if d.BaseURL == "" && p.placeholder == 0 {
-		// Last resort, below every statement: the endpoints' common prefix.
-		d.BaseURL = p.inferBase()
-		p.inferred = d.BaseURL != ""
+		// Below every statement: the value of the variable the endpoints start with
+		// ("POST {{ACME_API}}/x" with "ACME_API = \"https://...\""), then, last resort,
+		// the endpoints' common prefix.
+		if v, line := p.templateBase(); v != "" {
+			d.BaseURL, p.varLine = v, line
+		} else {
+			d.BaseURL = p.inferBase()
+			p.inferred = d.BaseURL != ""
+		}
 	}
 }
 
@@ -373,6 +379,9 @@ func (p *parser) diagnose(size int) {
 	}
 	if p.inferred {
 		p.warn(p.endpointLine, WarnBaseInferred, "the document states no API base; BaseURL is inferred from the endpoint URLs it documents")
+	}
+	if p.varLine > 0 {
+		p.warn(p.varLine, WarnBaseInferred, "the document states no API base; BaseURL is the URL it assigns to the variable its endpoints start with")
 	}
 	if d.BaseURL == "" && !p.has(kindAPI) {
 		if loc := endpointMention.FindIndex(p.src); loc != nil {

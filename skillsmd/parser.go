@@ -32,9 +32,13 @@ type parser struct {
 	placeholder  int             // first line where the base is only a placeholder, or 0
 	baseNext     int             // strength of the heading naming the base, while its value is awaited; 0 otherwise
 	baseLeft     int             // blocks after that heading still to read for the value
+	leadIn       bool            // the line just scanned was a base label without its value
 	endpoints    []endpoint      // absolute endpoint URLs, for a base no label states (see inferBase)
 	inferred     bool            // doc.BaseURL came from inferBase
 	endpointLine int             // line of the block holding the first endpoint, or 0
+	vars         []varValue      // upper-case variables assigned an absolute URL (see templateBase)
+	varUses      []varUse        // template variables that start endpoints
+	varLine      int             // doc.BaseURL came from templateBase: line of the variable's first use
 }
 
 // open is a heading whose section is still open, for kind inheritance.
@@ -95,6 +99,7 @@ func (p *parser) kind() kind {
 
 // block adds one top-level block to the document.
 func (p *parser) block(n ast.Node) {
+	p.leadIn = false // a lead-in line's value in the same paragraph is read by scanLines
 	switch b := n.(type) {
 	case *ast.Heading:
 		title := strings.TrimSpace(p.inline(b))
@@ -133,6 +138,7 @@ func (p *parser) block(n ast.Node) {
 			node := it.node
 			p.scanLine(it.text, tier, true, func() int { return p.lineOfNode(node) })
 			p.noteEndpoints(it.text, node)
+			p.mcpIn(it.text, false)
 		}
 		p.typedItems(items)
 	case *east.Table:
@@ -146,6 +152,7 @@ func (p *parser) block(n ast.Node) {
 		p.addText(t)
 		p.tableRows(t, b)
 		p.noteEndpoints(t, b)
+		p.mcpIn(t, false)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
 		code := strings.TrimRight(p.rawLines(b), "\n")
 		if p.baseNext > 0 {
@@ -153,7 +160,11 @@ func (p *parser) block(n ast.Node) {
 			p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
 		}
 		p.addText(code)
+		if p.kind() == kindAuth {
+			p.authHeaders(code)
+		}
 		p.noteEndpoints(code, b)
+		p.mcpIn(code, true)
 	case *ast.HTMLBlock:
 		p.rawHTML(p.rawLines(b), p.lineOfNode(b))
 	case *ast.ThematicBreak:
@@ -184,6 +195,7 @@ func (p *parser) paragraph(b ast.Node) {
 	p.scanParagraph(b, t, p.tier(), true)
 	p.sameOriginBase(t, p.tier())
 	p.noteEndpoints(t, b)
+	p.mcpIn(t, false)
 	if summary {
 		p.doc.Summary = t
 		return

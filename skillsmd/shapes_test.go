@@ -45,6 +45,27 @@ var baseShapes = []struct {
 	{"base4-single-mcp.md", "Lamp Shop - Agent Skill", "Connect|Tools", "https://api.lampshop.example.org/mcp", false, skillsmd.WarnBaseInferred},
 	// Round 5: label statements side by side on one line, separated by " | ".
 	{"base5-pipe-labels.md", "Pin Board Skill", "Loop|Endpoints", "https://pins.example.org/v1", true, ""},
+	// Round 6: the one A2A / JSON-RPC endpoint is the base, not its "/api" prefix.
+	{"base6-single-rpc.md", "Harbor Berths — A2A Agent Guide", "How to call a skill|Quick start", "https://berths.example.net/api/a2a", false, skillsmd.WarnBaseInferred},
+	// Round 6: a lead-in line naming the base ("API base for agents:"), its value in the next block.
+	{"base6-lead-in.md", "Genome Builder", "Build|Uploads", "https://builder.example.org", false, ""},
+	// Round 6: endpoints written after a template variable the document assigns a URL.
+	{"base6-template-var.md", "Soul Forge Skill", "Variables|Register|Submit", "https://forge.example.com", false, skillsmd.WarnBaseInferred},
+	// Round 6: an MCP label beside the base label; the base label wins, MCP is listed.
+	{"base6-mcp-label.md", "Lamp Desk", "Connect an MCP client|Local testing", "https://desk.example.org/api", false, ""},
+	// Round 6: "Auth:" starting a sentence after others on one line.
+	{"auth6-after-sentence.md", "Tide Tables for Agents", "Read", "https://tides.example.org/v1", true, ""},
+	// Round 6: the auth header named only in the auth section's code examples.
+	{"auth6-code-header.md", "Hoop Picks for Agents", "Authentication|Picks", "https://picks.example.com/api/v1", true, ""},
+	// Round 6 (found in the held-out batch): an endpoints table with an Auth column.
+	{"auth6-table-column.md", "Stall Market Agent Skill", "Configuration|Endpoints", "https://stalls.example.com/api/v1", true, ""},
+	// Round 6 (held-out batch): a sentence naming the auth header and scheme.
+	{"auth6-prose-header.md", "Chorus — Decisions for Agents", "Quickstart|Routes", "https://chorus.example.org/api/v1", true, skillsmd.WarnBaseInferred},
+	// Round 6 (held-out batch): a shell block that lost its opening fence; its closing
+	// fence must not swallow the sections after it.
+	{"base6-stray-fence.md", "Beacon Install Guide", "Install|Repair|Troubleshooting|Quick Reference", "", false, skillsmd.WarnStrayFence},
+	// Round 6 (held-out batch): an MCP client configuration naming an mcp. host.
+	{"base6-mcp-config.md", "Ledger Desk", "MCP|HTTP|Links", "https://api.ledger.example.net/v1", false, skillsmd.WarnBaseInferred},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on
@@ -114,6 +135,13 @@ func TestBaseNotFromCode(t *testing.T) {
 		// A developer's local server in the examples is not the API.
 		"# T\n\n```\ncurl http://localhost:3000/api/a\ncurl -X POST http://localhost:3000/api/b\n```\n",
 		"# T\n\n- GET http://127.0.0.1:8080/v1/a\n- GET http://10.0.0.5/v1/b\n",
+		// A template variable that starts endpoints but is never assigned a URL, or is
+		// assigned two public ones, or an assignment no endpoint uses.
+		"# T\n\n```\nPOST {{API}}/v1/a\nGET {{API}}/v1/b\n```\n",
+		"# T\n\n```\nAPI=https://a.example.com\nAPI=https://b.example.com\ncurl -X POST $API/v1/a\n```\n",
+		"# T\n\n```\nAPI=https://a.example.com\ncurl -X POST $OTHER/v1/a\n```\n",
+		// A long sentence ending in a colon is not a lead-in.
+		"# T\n\nBefore you read the API base section below, remember that every call costs one credit:\n\n```\nhttps://example.com/api\n```\n",
 	} {
 		d, err := skillsmd.Parse([]byte(doc))
 		if err != nil {
@@ -121,6 +149,49 @@ func TestBaseNotFromCode(t *testing.T) {
 		}
 		if d.BaseURL != "" {
 			t.Errorf("BaseURL = %q from %q", d.BaseURL, doc)
+		}
+	}
+}
+
+// TestRound6Shapes checks the details of the round-6 classes that the shape table
+// does not: the MCP endpoints listed, the auth rules read from code, and a lead-in
+// whose value is on the next line of the same paragraph.
+func TestRound6Shapes(t *testing.T) {
+	t.Parallel()
+	d := parse(t, "base6-mcp-label.md")
+	// The label and the frontmatter key name one URL; the client configuration adds the
+	// SSE one; the docs page about MCP and the local test server are not endpoints.
+	check(t, "MCP", strings.Join(d.MCP, "|"), "https://desk.example.org/mcp|https://desk.example.org/mcp/sse")
+	if fm := d.ForModel("https://desk.example.org"); !strings.Contains(fm, "- https://desk.example.org/mcp\n") {
+		t.Errorf("ForModel does not list the MCP endpoint:\n%s", fm)
+	}
+	check(t, "MCP single", strings.Join(parse(t, "base4-single-mcp.md").MCP, "|"), "https://api.lampshop.example.org/mcp")
+	check(t, "MCP config", strings.Join(parse(t, "base6-mcp-config.md").MCP, "|"), "https://mcp.ledger.example.net")
+	check(t, "Auth column", strings.Join(parse(t, "auth6-table-column.md").Auth, "|"), "Auth (per endpoint): None, Optional, API Key")
+
+	d = parse(t, "auth6-code-header.md")
+	check(t, "Auth", strings.Join(d.Auth, "|"), "Register to get a token. Save it: it cannot be recovered.|"+
+		"Include your token in all subsequent calls:|X-Pick-Token header|Or, from Python:|Authorization: Bearer")
+
+	for _, tc := range []struct{ doc, base, auth, mcp string }{
+		// The value on the next line of the label's paragraph.
+		{"# T\n\n**Base URL:**\n`https://x.example.com/v2`\n", "https://x.example.com/v2", "", ""},
+		{"# T\n\nThe base URL is:\nhttps://x.example.com/v3\n\n- Docs: https://docs.example.com\n", "https://x.example.com/v3", "", ""},
+		// Header values never become auth rules, and only auth sections' code is read.
+		{"# T\n\n## Auth\n\n```\ncurl -H \"X-Api-Key: sk_live_abc\" https://x.example.com\n```\n", "", "X-Api-Key header", ""},
+		{"# T\n\n## Voice\n\n```js\nfetch(u, {headers: {'xi-api-key': k}})\n```\n", "", "", ""},
+		// "MCP:" labels in a list and a table; a path is kept as written.
+		{"# T\n\n- MCP: `/mcp` (Streamable HTTP)\n", "", "", "/mcp"},
+		{"# T\n\n| Name | Value |\n|---|---|\n| Remote MCP | `https://m.example.com/mcp` |\n", "", "", "https://m.example.com/mcp"},
+		// A local MCP package is not an endpoint.
+		{"# T\n\n- MCP server: `npx -y @acme/mcp`\n", "", "", ""},
+	} {
+		d, err := skillsmd.Parse([]byte(tc.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.BaseURL != tc.base || strings.Join(d.Auth, "|") != tc.auth || strings.Join(d.MCP, "|") != tc.mcp {
+			t.Errorf("%q: BaseURL %q, Auth %q, MCP %q; want %q, %q, %q", tc.doc, d.BaseURL, d.Auth, d.MCP, tc.base, tc.auth, tc.mcp)
 		}
 	}
 }

@@ -39,12 +39,13 @@ type Document struct {
 	// "More info", "Links", "Docs", "Support"...). Subsections belong to their parent's
 	// kind unless their own heading names another. Empty when the document says nothing.
 	Purpose      string     // what the API is for: the Purpose section, else the Summary
-	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**"), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata), or "/" from a sentence saying the base is the origin serving the document; failing those, the common prefix of the absolute endpoint URLs, or the one MCP endpoint's URL (with a WarnBaseInferred warning); "" if none; see ResolveBase
+	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**", or a lead-in such as "API base for agents:" whose value is on the next line or block), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata), or "/" from a sentence saying the base is the origin serving the document; failing those (with a WarnBaseInferred warning), the URL the document assigns to the variable its endpoints start with ("POST {{ACME_API}}/x" and ACME_API = "https://..."), else the common prefix of the absolute endpoint URLs, or the URL of the one MCP, JSON-RPC or GraphQL endpoint; "" if none; see ResolveBase
 	API          []string   // the API section's items and paragraphs
-	Auth         []string   // auth rules: the Auth section's items and paragraphs, then "Authentication: ..." label lines, table rows and frontmatter keys found elsewhere
+	Auth         []string   // auth rules: the Auth section's items and paragraphs, the auth headers its code examples send ("X-Agent-Token header", "Authorization: Bearer"; never the value), then, found elsewhere, "Authentication: ..." label lines (also after another sentence on the line), sentences naming the auth header ("All routes use Authorization: Bearer ..."), table rows, an endpoints table's Auth column ("Auth (per endpoint): None, API Key") and frontmatter keys
 	SafeActions  []string   // actions the document calls safe
 	RiskyActions []string   // actions that need the user's approval, and prohibitions
 	Limits       []string   // rate limits and other limits
+	MCP          []string   // MCP server endpoints the document names, as written (an absolute URL or a path), once each: from an MCP label ("MCP endpoint: x"), a table row or frontmatter key naming MCP, or an endpoint or code-block URL whose path ends in /mcp or /sse; data, never connected to
 	MoreInfo     []InfoLink // documentation, mcp.json, support and spec links
 	SpecVersion  string     // the skill-discovery version the document says it follows
 	SpecURL      string     // the specification it cites
@@ -118,6 +119,7 @@ const (
 	WarnTooLong     = "too-long"       // over MaxRecommendedSize: the spec asks for a short document
 	WarnRawHTML     = "raw-html"       // a <script> or <iframe> element
 	WarnTooComplex  = "too-complex"    // nesting or links beyond the parser's limits, read as text
+	WarnStrayFence  = "stray-fence"    // a code fence that opens where the author closed one (its opening fence was lost), read as a closing fence
 	// WarnBasePlaceholder: the document states its API base only as a template
 	// ("{BASE_URL}", "https://<your-deployment>.example"), so BaseURL is empty.
 	WarnBasePlaceholder = "base-placeholder"
@@ -167,6 +169,10 @@ func Parse(data []byte) (*Document, error) {
 
 	src = doc.boundComplexity(src)
 	root := markdown().Parser().Parse(text.NewReader(src))
+	if fixed := doc.strayFences(root, src); fixed != nil {
+		src = fixed
+		root = markdown().Parser().Parse(text.NewReader(src))
+	}
 	p := &parser{doc: doc, src: src, lines: lineStarts(src), section: -1}
 	if n := countHeadings(root); n > 0 { // one allocation for the sections, not many
 		doc.Sections = make([]Section, 0, n+1)
@@ -277,6 +283,61 @@ func (d *Document) boundComplexity(src []byte) []byte {
 }
 
 var linkOpener = []byte("](")
+
+// strayFences finds the code fences that open where the author closed one: the
+// opening fence of a shell block was lost, so its closing "```" opens a block that
+// swallows the sections after it. Such a block has no info string and holds both a
+// fence line with one ("```bash": the author's next block, which cannot close it) and
+// an ATX heading of level two or more ("## Troubleshooting"). strayFences returns a
+// copy of src with each such opening line blanked byte for byte (offsets and lines do
+// not move), with a warning, or nil when there is none (the common case, found
+// without a copy).
+func (d *Document) strayFences(root ast.Node, src []byte) []byte {
+	var stray []int // offsets of the fence lines to blank
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		fc, ok := n.(*ast.FencedCodeBlock)
+		if !ok || fc.Info != nil || fc.Lines().Len() < 2 {
+			continue
+		}
+		fence, heading := false, false
+		for i := 0; i < fc.Lines().Len() && !(fence && heading); i++ {
+			seg := fc.Lines().At(i)
+			l := bytes.TrimLeft(seg.Value(src), " ")
+			switch {
+			case len(l) > 3 && (bytes.HasPrefix(l, []byte("```")) || bytes.HasPrefix(l, []byte("~~~"))) &&
+				isInfoLetter(bytes.TrimLeft(l, "`~")):
+				fence = true
+			case bytes.HasPrefix(l, []byte("##")) && len(bytes.TrimLeft(l, "#")) > 1 && bytes.TrimLeft(l, "#")[0] == ' ':
+				heading = true
+			}
+		}
+		if !fence || !heading {
+			continue
+		}
+		// The opening line is the line before the first content line.
+		first := fc.Lines().At(0).Start
+		open := bytes.LastIndexByte(src[:max(first-1, 0)], '\n') + 1
+		stray = append(stray, open)
+	}
+	if len(stray) == 0 {
+		return nil
+	}
+	out := bytes.Clone(src)
+	for _, o := range stray {
+		for i := o; i < len(out) && out[i] != '\n'; i++ {
+			out[i] = ' '
+		}
+	}
+	line := 1 + bytes.Count(src[:stray[0]], []byte("\n"))
+	d.Warnings = append(d.Warnings, Warning{Line: line, Code: WarnStrayFence,
+		Message: "a code fence opens where a block seems to close (it holds headings and another fence); it was read as a stray closing fence"})
+	return out
+}
+
+// isInfoLetter reports an info string that starts with a letter, as "bash" does.
+func isInfoLetter(b []byte) bool {
+	return len(b) > 0 && (b[0]|0x20 >= 'a' && b[0]|0x20 <= 'z')
+}
 
 // isDefinitionStart reports a line that opens a link reference definition: "[label]:".
 func isDefinitionStart(line []byte) bool {

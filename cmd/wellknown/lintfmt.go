@@ -312,6 +312,7 @@ var ruleDescriptions = map[string]string{
 	skillsmd.WarnTooLong:         "skills.md is longer than the specification recommends.",
 	skillsmd.WarnRawHTML:         "skills.md holds a <script> or <iframe> element.",
 	skillsmd.WarnTooComplex:      "skills.md nests or links beyond what parsers read as structure.",
+	skillsmd.WarnStrayFence:      "skills.md has a code fence that opens where a block seems to close (its opening fence is missing); the sections after it read as code elsewhere.",
 	skillsmd.WarnBasePlaceholder: "skills.md states its API base only as a template.",
 	skillsmd.WarnBaseInferred:    "skills.md states no API base; clients infer one from its endpoints.",
 	// agentskills (SKILL.md and indexes)

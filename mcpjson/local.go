@@ -1,0 +1,582 @@
+package mcpjson
+
+import (
+	"fmt"
+	"strings"
+)
+
+// localCommand returns the command line an entry gives for running the server
+// locally, for display: "command" and "args", a "commands" list, a "package", a
+// "stdio" line, an "install" or "run" line that starts with a launcher (npx, uvx,
+// docker...), or a transport object with a command. "" when there is none.
+func localCommand(o map[string]any) string {
+	if c := commandLine(o); c != "" {
+		return c
+	}
+	if t, ok := o["transport"].(map[string]any); ok {
+		if c := commandLine(t); c != "" {
+			return c
+		}
+		if st, ok := t["stdio"].(map[string]any); ok {
+			return commandLine(st)
+		}
+	}
+	return ""
+}
+
+// commandLine reads command, args, commands, package, stdio, install and run from one
+// object: a "command" (a "claude mcp add … -- cmd" line gives its cmd), a "commands"
+// list, a launcher line under one of runKeys, a package under one of registryKeys or
+// "package" (a name, or {"registry": "npm", "name": ...}). A "package" beside
+// "language" or "framework" names the library a server is built with, not one to run.
+func commandLine(o map[string]any) string {
+	if c := str(o, "command"); c != "" {
+		if cmd, _ := claudeAdd(c); cmd != "" {
+			return cmd
+		}
+		return strings.TrimSpace(c + " " + strings.Join(strs(o["args"]), " "))
+	}
+	switch t := o["commands"].(type) {
+	case []any:
+		for _, e := range t {
+			switch x := e.(type) {
+			case string:
+				if s := strings.TrimSpace(x); s != "" {
+					return s
+				}
+			case map[string]any:
+				if c := commandLine(x); c != "" {
+					return c
+				}
+				for _, k := range sortedKeys(x) { // {"python3": ["server.py"]}
+					return strings.TrimSpace(k + " " + strings.Join(strs(x[k]), " "))
+				}
+			}
+		}
+	case string:
+		return strings.TrimSpace(t)
+	}
+	for _, k := range runKeys {
+		switch t := o[k].(type) {
+		case string:
+			if c := runLine(t); c != "" {
+				return c
+			}
+		case map[string]any: // "stdio": {"command": ...}, or "run": {"npx": "npx -y pkg", "node": "..."}
+			if has(t, "command") || has(t, "commands") {
+				return commandLine(t)
+			}
+			for _, l := range []string{"npx", "uvx", "pipx", "docker", "bunx"} {
+				if s := str(t, l); launcherLine(s) {
+					return s
+				}
+			}
+			for _, kk := range sortedKeys(t) {
+				if c := runLine(str(t, kk)); c != "" {
+					return c
+				}
+			}
+		}
+	}
+	for _, k := range registryKeys {
+		if c := registryCommand(k.registry, o[k.key]); c != "" {
+			return c
+		}
+	}
+	// {"package": "Acme.Mcp", "language": "C#"} names the implementation, not a run.
+	implementation := has(o, "language") || has(o, "framework")
+	switch p := o["package"].(type) {
+	case string:
+		if p = strings.TrimSpace(p); p != "" && !strings.Contains(p, "://") && !implementation { // a package page URL is no command
+			return p
+		}
+	case map[string]any: // {"registry": "npm", "name": "@acme/x-mcp", "install": "npx -y @acme/x-mcp"}
+		if c := firstString(runLine(str(p, "install")), runLine(str(p, "command")), runLine(str(p, "run"))); c != "" {
+			return c
+		}
+		q := map[string]any{"registryType": firstString(str(p, "registryType"), str(p, "registry"), str(p, "registry_name"),
+			str(p, "ecosystem"), str(p, "type")), "identifier": firstString(str(p, "identifier"), str(p, "name")), "version": str(p, "version")}
+		if id := str(q, "identifier"); id != "" && !strings.Contains(id, "://") {
+			return packageCommand(q)
+		}
+	}
+	for _, k := range runLineKeys {
+		if c := runLine(str(o, k)); c != "" {
+			return c
+		}
+	}
+	return ""
+}
+
+// runKeys are the keys of an object whose string value may be the command line that
+// runs its server (a launcher line, or a "claude mcp add … -- cmd" line).
+var runKeys = []string{"stdio", "install", "run", "npx", "uvx"}
+
+// runLineKeys are further keys whose string value may be the command line that runs
+// the server; a package named beside them is preferred.
+var runLineKeys = []string{"start", "serve", "entrypoint", "launch", "exec", "cli", "install_command", "installCommand",
+	"run_command", "runCommand", "start_command", "startCommand", "quickstart", "usage"}
+
+// registryKeys are the keys whose value names the package of a server in a registry
+// ("npm": "@acme/x-mcp", "pypi": "x-mcp", "docker": {"image": ...}): run locally with
+// the registry's runner (see packageCommand).
+var registryKeys = []struct{ key, registry string }{
+	{"npm", "npm"}, {"npm_package", "npm"}, {"npmPackage", "npm"}, {"npx", "npm"}, {"pypi", "pypi"},
+	{"pypi_package", "pypi"}, {"pypiPackage", "pypi"}, {"pip", "pypi"}, {"uvx", "pypi"}, {"docker", "oci"},
+	{"docker_image", "oci"}, {"dockerImage", "oci"}, {"nuget", "nuget"},
+}
+
+// registryCommand is the command line that runs the package v names in registry: a
+// launcher line as published, or a bare name ("@acme/x-mcp", {"image": ...}, {"name":
+// ...}) run by the registry's runner. "" for a URL (a package page) or anything else.
+func registryCommand(registry string, v any) string {
+	var id string
+	switch t := v.(type) {
+	case string:
+		id = t
+	case map[string]any:
+		if c := firstString(runLine(str(t, "command")), runLine(str(t, "install")), runLine(str(t, "run"))); c != "" {
+			return c
+		}
+		id = firstString(str(t, "image"), str(t, "package"), str(t, "identifier"), str(t, "name"))
+	}
+	id = strings.TrimSpace(id)
+	switch {
+	case id == "", strings.Contains(id, "://"):
+		return ""
+	case strings.ContainsAny(id, " \t"):
+		return runLine(id) // "pip install x-mcp", "npx -y x-mcp"
+	}
+	return packageCommand(map[string]any{"registryType": registry, "identifier": id})
+}
+
+// runLine returns s when it is a command line that runs a server (it starts with a
+// launcher: npx, uvx, docker...), the command of a "claude mcp add … -- cmd" line, or "".
+func runLine(s string) string {
+	s = strings.TrimSpace(s)
+	if launcherLine(s) {
+		return s
+	}
+	cmd, _ := claudeAdd(s)
+	return cmd
+}
+
+// claudeAdd reads a "claude mcp add" line: the local command after " -- " ("claude mcp
+// add geo -- node ./dist/mcp.js"), or the remote URL of "claude mcp add --transport
+// http name https://x/mcp". Both are "" for any other line.
+func claudeAdd(line string) (cmd, remote string) {
+	f := strings.Fields(line)
+	if len(f) < 4 || f[0] != "claude" || f[1] != "mcp" || f[2] != "add" {
+		return "", ""
+	}
+	if _, after, ok := strings.Cut(line, " -- "); ok {
+		return strings.TrimSpace(after), ""
+	}
+	for _, w := range f[3:] {
+		if strings.HasPrefix(w, "https://") || strings.HasPrefix(w, "http://") {
+			return "", w
+		}
+	}
+	return "", ""
+}
+
+// launchers are the first words of a command line that runs an MCP server locally.
+var launchers = map[string]bool{"npx": true, "uvx": true, "pipx": true, "docker": true, "podman": true, "node": true,
+	"python": true, "python3": true, "deno": true, "bunx": true, "bun": true, "npm": true, "pnpm": true, "yarn": true,
+	"uv": true, "pip": true, "go": true, "cargo": true, "java": true, "dotnet": true, "dnx": true}
+
+func launcherLine(s string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return launchers[w]
+}
+
+// topLocalCommand returns the command line a card gives at its top level for running
+// its server locally, and its pointer: a command, a "server" object with a command,
+// an "install" line, an "installation", "install" or "config" object with a command
+// (or one per transport: {"stdio": {"command": ...}}), an npm or PyPI package name,
+// or, last, a run line in install, setup or deployment instructions (see
+// localObjectKeys and nestedRun).
+func topLocalCommand(v map[string]any) (cmd, ptr string) {
+	cmd, ptr, _ = topLocalRun(v)
+	return cmd, ptr
+}
+
+// topLocalRun is topLocalCommand, and whether the command was found only in install,
+// setup or deployment instructions (see localObjectKeys) rather than in the keys that
+// describe the card's server: such a command adds no server beside a local one the
+// document already lists (a "deploy" section's "docker run" of a server whose stdio
+// transport is given).
+func topLocalRun(v map[string]any) (cmd, ptr string, instructions bool) {
+	cmd = localCommand(v)
+	if cmd == "" {
+		for _, f := range flatKeys {
+			if s := strings.TrimSpace(str(v, f.key)); launcherLine(s) {
+				cmd, ptr = s, "/"+f.key
+				break
+			}
+		}
+	}
+	if cmd == "" {
+		if s, ok := v["server"].(map[string]any); ok {
+			cmd, ptr = localCommand(s), "/server"
+		}
+	}
+	if cmd == "" {
+		if in, ok := v["install"].(map[string]any); ok {
+			for _, k := range []string{"primary", "npm", "command"} {
+				if c := firstString(str(in[k], "command"), str(in, k)); launcherLine(c) {
+					cmd, ptr = c, "/install"
+					break
+				}
+			}
+		}
+	}
+	if cmd == "" { // {"installation": {"stdio": {"command": ...}}}, {"config": {"command": ...}}, {"usage": {"command": ...}}
+		for _, k := range []string{"usage", "installation", "install", "config"} {
+			in, ok := v[k].(map[string]any)
+			if !ok {
+				continue
+			}
+			if c := commandLine(in); c != "" && (k == "config" || has(in, "command")) {
+				cmd, ptr = c, "/"+k
+				break
+			}
+			for _, kk := range append([]string{"stdio"}, sortedKeys(in)...) { // stdio is the plain local run
+				if c := str(in[kk], "command"); c != "" {
+					cmd, ptr = commandLine(in[kk].(map[string]any)), "/"+k+"/"+pointerToken(kk)
+					break
+				}
+			}
+			if cmd != "" {
+				break
+			}
+		}
+	}
+	if cmd == "" {
+		if in, ok := firstOf(v, "installation", "install").(map[string]any); ok {
+			if p := str(in, "npm"); p != "" {
+				cmd, ptr = "npx -y "+p, "/installation/npm"
+			} else if p := str(in, "pypi"); p != "" {
+				cmd, ptr = "uvx "+p, "/installation/pypi"
+			}
+		}
+	}
+	if cmd == "" { // {"setup": {"claude_desktop": {"mcpServers": {...}}}}, {"deployment": {"start": "node server.mjs"}}
+		for _, k := range localObjectKeys {
+			if c := nestedRun(v[k], 2, strongLocal[k]); c != "" {
+				return c, "/" + k, true
+			}
+		}
+	}
+	return cmd, ptr, false
+}
+
+// localObjectKeys are the top-level keys whose value (an object, a list or a line)
+// may say how to run the server locally: install and setup instructions, client
+// configurations, a deployment's start command, a container image.
+var localObjectKeys = []string{"install", "installation", "usage", "config", "local", "mcp", "connection", "runtime",
+	"deployment", "deploy", "self_hosted", "selfHosted", "self_host", "selfHost", "hosting", "docker", "container", "setup",
+	"configuration", "quickstart", "quick_start", "getting_started", "gettingStarted", "cli", "clients", "client_config",
+	"clientConfig", "client_configs", "clientConfigs", "client_setup", "clientSetup", "integrations", "distribution",
+	"launch", "start"}
+
+// strongLocal are the localObjectKeys that describe the local server itself: any
+// command there runs it. Under the others a command counts only when it starts with a
+// launcher (npx, uvx, docker...) or the object says its transport is stdio: a
+// deployment's "command" may be a build step.
+var strongLocal = map[string]bool{"local": true, "mcp": true, "connection": true, "runtime": true}
+
+// nestedRun finds the command line that runs the server in v, an install, setup or
+// deployment value (see localObjectKeys): a launcher line, an object's own command (see
+// commandLine), a member keyed by client or transport ({"claude_desktop": {"command":
+// ...}}, {"stdio": ...}), the first command of an "mcpServers" snippet, or the first of
+// a list of these. depth bounds the nesting read.
+func nestedRun(v any, depth int, strong bool) string {
+	if c := nestedCommand(v, depth, strong); bridgeURL(c) == "" {
+		return c
+	}
+	return "" // "npx mcp-remote https://x/mcp" connects to a remote endpoint; it runs no server
+}
+
+func nestedCommand(v any, depth int, strong bool) string {
+	switch t := v.(type) {
+	case string:
+		return runLine(t)
+	case []any:
+		for _, e := range t {
+			if c := nestedRun(e, depth, strong); c != "" {
+				return c
+			}
+		}
+	case map[string]any:
+		if c := commandLine(t); c != "" && bridgeURL(c) == "" && (strong || launcherLine(c) || runnerPackage(c) != "" ||
+			normalizeTransport(firstString(str(t, "type"), str(t, "transport"))) == TransportStdio) {
+			return c
+		}
+		if m, ok := t["mcpServers"].(map[string]any); ok { // a client configuration snippet: any command
+			for _, k := range sortedKeys(m) {
+				if e, ok := m[k].(map[string]any); ok {
+					if c := localCommand(e); c != "" && bridgeURL(c) == "" {
+						return c
+					}
+				}
+			}
+		}
+		if depth == 0 {
+			return ""
+		}
+		if c := nestedRun(t["stdio"], depth-1, true); c != "" {
+			return c
+		}
+		for _, k := range sortedKeys(t) {
+			if k != "stdio" && k != "mcpServers" {
+				if c := nestedRun(t[k], depth-1, strong); c != "" {
+					return c
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// topLocal reads a local manifest at the top level of a card: a command, a package,
+// a "run" or "install" line, a "server" or "transport" object with a command, or a
+// stdio transport beside a name.
+func (r *reader) topLocal(v map[string]any, base Server) {
+	cmd, ptr, instructions := topLocalRun(v)
+	if instructions {
+		for _, s := range r.Servers {
+			if s.LocalOnly {
+				return // the document's local server is already listed
+			}
+		}
+	}
+	if cmd == "" {
+		if (stdioTransport(v["transport"]) || listsStdio(v["transport"]) || listsStdio(v["transports"])) && len(r.Servers) == 0 {
+			cmd = firstString(str(v, "package"), str(v, "bin"), str(v, "executable"), str(v, "binary"), base.Name, str(v, "server"))
+		}
+	}
+	if cmd == "" {
+		return
+	}
+	if u := bridgeURL(cmd); u != "" {
+		if _, ok := r.byURL[endpointKey(u)]; ok {
+			return // "npx mcp-remote https://x/mcp": a local bridge to an endpoint already listed
+		}
+	}
+	s := base
+	s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, cmd
+	r.addLocal(ptr, s)
+}
+
+// packages reads the "packages" of a registry server.json: each is a local server,
+// shown as the command that would run it. A package never gives a remote endpoint,
+// even with an HTTP transport: it listens on the user's machine.
+func (r *reader) packages(v map[string]any, base Server) {
+	list, _ := v["packages"].([]any)
+	cmd, _ := topLocalCommand(v)
+	// {"pypi": {"name": ...}}: keyed by registry. Beside a top-level command it is the
+	// same server published as a package, not a second one: a reader sees one server.
+	if m, ok := v["packages"].(map[string]any); ok && cmd == "" {
+		for _, k := range sortedKeys(m) {
+			switch strings.ToLower(k) {
+			case "npm", "pypi", "oci", "docker", "nuget":
+			default:
+				continue
+			}
+			p, ok := m[k].(map[string]any)
+			if !ok { // {"npm": "@acme/x-mcp"}
+				if cmd := registryCommand(strings.ToLower(k), m[k]); cmd != "" {
+					s := base
+					s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, cmd
+					r.addLocal("/packages/"+pointerToken(k), s)
+				}
+				continue
+			}
+			q := map[string]any{"registryType": k}
+			for kk, e := range p {
+				q[kk] = e
+			}
+			if !has(p, "registryType") {
+				q["registryType"] = k
+			}
+			if cmd := packageCommand(q); cmd != "" {
+				s := base
+				s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, cmd
+				r.addLocal("/packages/"+pointerToken(k), s)
+			}
+		}
+	}
+	for i, e := range list {
+		ptr := fmt.Sprintf("/packages/%d", i)
+		p, ok := e.(map[string]any)
+		if !ok {
+			r.warn(ptr, fmt.Sprintf("package is a JSON %s, not an object; skipped", kind(e)))
+			continue
+		}
+		cmd := commandLine(p) // a package entry that gives its own command line
+		if cmd == "" || cmd == str(p, "package") {
+			cmd = packageCommand(p)
+		}
+		if cmd == "" {
+			r.warn(ptr, "package has no identifier; skipped")
+			continue
+		}
+		s := base
+		s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, cmd
+		if t := normalizeTransport(str(p["transport"], "type")); t != TransportUnknown {
+			s.Transport = t
+		}
+		r.addLocal(ptr, s)
+	}
+}
+
+// packageCommand is the usual command line for a registry package, for display:
+// npm through npx, PyPI through uvx, OCI images through docker, NuGet through dnx.
+func packageCommand(p map[string]any) string {
+	id, ver := str(p, "identifier"), str(p, "version")
+	if id == "" {
+		id = str(p, "name")
+	}
+	if id == "" {
+		return ""
+	}
+	switch strings.ToLower(str(p, "registryType")) {
+	case "npm":
+		if ver != "" && !strings.Contains(id[1:], "@") {
+			id += "@" + ver
+		}
+		return "npx -y " + id
+	case "pypi":
+		if ver != "" {
+			id += "==" + ver
+		}
+		return "uvx " + id
+	case "oci", "docker":
+		if ver != "" && !strings.Contains(id[strings.LastIndex(id, "/")+1:], ":") && !strings.Contains(id, "@") {
+			id += ":" + ver
+		}
+		return "docker run -i --rm " + id
+	case "nuget":
+		if ver != "" {
+			id += "@" + ver
+		}
+		return "dnx " + id
+	}
+	return id
+}
+
+// addLocal adds a local server once per command line, and once per package run by a
+// package runner: "npx -y @acme/cli mcp" (a client config) and "npx -y @acme/cli@0.9.0"
+// (the same package in "packages") are one server.
+func (r *reader) addLocal(ptr string, s Server) {
+	pk := runnerPackage(s.Command)
+	if r.byCmd[s.Command] || pk != "" && r.byCmd["\x00"+pk] {
+		return
+	}
+	r.byCmd[s.Command] = true
+	if pk != "" {
+		r.byCmd["\x00"+pk] = true
+	}
+	r.addServer(ptr, "", s)
+}
+
+// runnerPackage returns the package a package-runner command line runs ("npx -y
+// @acme/cli@0.9.0 mcp" gives "@acme/cli"; "uvx tool==1.2" gives "tool"), without its
+// version; "" for any other command.
+func runnerPackage(cmd string) string {
+	f := strings.Fields(cmd)
+	if len(f) < 2 {
+		return ""
+	}
+	switch f[0] {
+	case "npx", "bunx", "uvx", "pipx", "dnx":
+	default:
+		return ""
+	}
+	for _, w := range f[1:] {
+		if strings.HasPrefix(w, "-") || w == "run" {
+			continue
+		}
+		if i := strings.LastIndexByte(w, '@'); i > 0 { // npm: "@scope/name@1.2", "name@latest"
+			w = w[:i]
+		}
+		if i := strings.Index(w, "=="); i > 0 { // PyPI: "name==1.2"
+			w = w[:i]
+		}
+		return strings.ToLower(w)
+	}
+	return ""
+}
+
+// localKeys reports a local-only manifest: a command, a package, a run or install
+// line, a stdio transport, or a server object with a command.
+func localKeys(v map[string]any) bool {
+	if cmd, _ := topLocalCommand(v); cmd != "" || has(v["server"], "command") {
+		return true
+	}
+	if _, u := flatURL(v); u == "" && !has(v, "remotes") && !has(v, "servers") && !has(v, "mcpServers") &&
+		(listsStdio(v["transport"]) || listsStdio(v["transports"])) {
+		return true
+	}
+	return stdioTransport(v["transport"])
+}
+
+// listsStdio reports a list of transport names that includes stdio ("transports":
+// ["stdio", "shttp"]): without a URL, the server is run locally.
+func listsStdio(v any) bool {
+	list, _ := v.([]any)
+	for _, e := range list {
+		if s, _ := e.(string); strings.EqualFold(strings.TrimSpace(s), "stdio") {
+			return true
+		}
+	}
+	return false
+}
+
+// stdioTransport reports a transport given as "stdio" (or "npm"...), or a list of
+// such names only.
+func stdioTransport(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return normalizeTransport(t) == TransportStdio
+	case []any:
+		for _, e := range t {
+			if s, _ := e.(string); normalizeTransport(s) != TransportStdio {
+				return false
+			}
+		}
+		return len(t) > 0
+	}
+	return false
+}
+
+// claudeTransport returns the --transport value of a "claude mcp add" line, or "".
+func claudeTransport(line string) string {
+	f := strings.Fields(line)
+	for i, w := range f {
+		if w == "--transport" && i+1 < len(f) {
+			return f[i+1]
+		}
+		if v, ok := strings.CutPrefix(w, "--transport="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// bridgeURL returns the remote URL a local bridge command connects to ("npx -y
+// mcp-remote https://x.dev/mcp"), or "".
+func bridgeURL(cmd string) string {
+	f := strings.Fields(cmd)
+	for i, w := range f {
+		if strings.HasPrefix(w, "mcp-remote") && i+1 < len(f) {
+			for _, a := range f[i+1:] {
+				if strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://") {
+					return a
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,151 @@
+package mcpjson_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/discovery/mcpjson"
+)
+
+// spellingCase is one way sites write an endpoint, a local server or a tool list,
+// with what a careful reader takes from it. The documents are our own, each reduced
+// to the one spelling (round 6 of the survey: testdata/survey/notes.md).
+type spellingCase struct {
+	doc       string
+	endpoints []string // URLs of the remote servers
+	local     []string // command lines of the local servers
+	tools     []string
+}
+
+// spellingCases seed FuzzParse too (see seeds).
+var spellingCases = []spellingCase{
+	// Local servers: a package, an install or run line, a client-config snippet, a
+	// deployment's start command...
+	{doc: `{"name":"x","package":{"registry":"npm","name":"@a/x-mcp"}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","package":{"registryType":"pypi","identifier":"x-mcp"}}`, local: []string{"uvx x-mcp"}},
+	{doc: `{"name":"x","npm":"@a/x-mcp"}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","npm_package":"@a/x-mcp","transport":"stdio"}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","pypi":"x-mcp"}`, local: []string{"uvx x-mcp"}},
+	{doc: `{"name":"x","setup":{"claude_desktop":{"mcpServers":{"x":{"command":"npx","args":["-y","@a/x-mcp"]}}}}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","client_config":{"mcpServers":{"x":{"command":"uvx","args":["x-mcp"]}}}}`, local: []string{"uvx x-mcp"}},
+	{doc: `{"name":"x","local":{"command":"npx","args":["-y","@a/x-mcp"]}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","docker":{"image":"ghcr.io/a/x-mcp"}}`, local: []string{"docker run -i --rm ghcr.io/a/x-mcp"}},
+	{doc: `{"name":"x","connection":{"type":"stdio","command":"npx","args":["-y","@a/x-mcp"]}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","installation":{"npx":"npx -y @a/x-mcp"}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","installation":[{"type":"npm","command":"npx -y @a/x-mcp"}]}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","install":[{"client":"claude","command":"claude mcp add x -- npx -y @a/x-mcp"}]}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","quickstart":"npx -y @a/x-mcp"}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","runtime":{"command":"node","args":["dist/index.js"]}}`, local: []string{"node dist/index.js"}},
+	{doc: `{"name":"x","distribution":{"npm":"@a/x-mcp"}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","packages":{"npm":"@a/x-mcp"}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","install":{"claude_code":"claude mcp add x -- npx -y @a/x-mcp"}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","install_command":"npx -y @a/x-mcp"}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","transports":{"stdio":"npx -y @a/x-mcp"}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","mcp":{"command":"npx","args":["-y","@a/x-mcp"]}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","configuration":{"mcpServers":{"x":{"command":"npx","args":["-y","@a/x-mcp"]}}}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","deployment":{"start":"node server.mjs"}}`, local: []string{"node server.mjs"}},
+	{doc: `{"name":"x","self_hosted":{"command":"docker run -p 8080:8080 a/x"}}`, local: []string{"docker run -p 8080:8080 a/x"}},
+	{doc: `{"name":"x","entrypoint":"python -m x_mcp"}`, local: []string{"python -m x_mcp"}},
+	{doc: `{"name":"x","installation":{"uvx":"x-mcp"}}`, local: []string{"uvx x-mcp"}},
+	{doc: `{"name":"x","clients":{"claude_desktop":{"command":"npx","args":["-y","@a/x-mcp"]}}}`, local: []string{"npx -y @a/x-mcp"}},
+	{doc: `{"name":"x","transport":"stdio","bin":"x-mcp"}`, local: []string{"x-mcp"}},
+	{doc: `{"name":"x","install":{"npx":"@a/x-mcp"}}`, local: []string{"npx -y @a/x-mcp"}},
+	// ...and what is not one: a build step, a library, a bridge to a listed endpoint, a
+	// "docker run" deployment of a server whose stdio command is given.
+	{doc: `{"name":"x","deployment":{"command":"vercel deploy --prod"}}`},
+	{doc: `{"name":"x","server":{"package":"Acme.Mcp","language":"C#"}}`},
+	{doc: `{"name":"x","url":"https://x.dev/mcp","install":{"mcpServers":{"x":{"command":"npx","args":["mcp-remote","https://x.dev/mcp"]}}}}`,
+		endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"name":"x","transports":{"stdio":{"command":"npx","args":["-y","x-mcp"]}},"deploy":{"docker":{"run":"docker run -p 3000:3000 x-mcp"}}}`,
+		local: []string{"npx -y x-mcp"}},
+
+	// Endpoints: keys spelled with other case or separators, a generic home "url"
+	// beside a more specific key, endpoint maps keyed by deployment...
+	{doc: `{"server":{"url":"https://x.dev","endpoint":"https://x.dev/mcp"}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"endpoints":{"primary":"https://x.dev/mcp","health":"https://x.dev/health"}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"transport":{"type":"streamable-http","uri":"https://x.dev/mcp"}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"MCP_URL":"https://x.dev/mcp"}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"mcpServerURL":"https://x.dev/mcp"}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"endpoint_url":"https://x.dev/mcp","transport":"http"}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"mcp-endpoint":"https://x.dev/mcp"}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"servers":[{"name":"a","url":"https://x.dev","mcp_url":"https://x.dev/mcp"}]}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"mcpServers":{"a":{"httpUrl":"https://x.dev/mcp"}}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"mcp_endpoints":{"http":"https://x.dev/mcp"}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"endpoints":{"mcp":{"streamable_http":"https://x.dev/mcp","sse":"https://x.dev/sse"}}}`,
+		endpoints: []string{"https://x.dev/mcp", "https://x.dev/sse"}},
+	{doc: `{"hosted":{"url":"https://x.dev/mcp"}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"remotes":{"streamable-http":"https://x.dev/mcp"}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"server":{"transport":{"type":"http","url":"https://x.dev/mcp"}}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"protocol":{"transport":"Streamable HTTP","endpoint":"https://x.dev/mcp"}}`, endpoints: []string{"https://x.dev/mcp"}},
+	// ...and what is not one: words and sentences under URL keys, placeholders, a
+	// relative path on a server the reader must host, a link list.
+	{doc: `{"name":"x","mcp":"supported"}`},
+	{doc: `{"name":"x","endpoint":"coming soon"}`},
+	{doc: `{"name":"x","serverUrl":"TBD"}`},
+	{doc: `{"name":"x","mcp_server":"@acme/x-mcp"}`},
+	{doc: `{"name":"x","endpoint":"api.x.dev/mcp"}`},
+	{doc: `{"name":"x","servers":[{"name":"a","url":"<DEPLOYMENT_URL>/api/mcp"}]}`},
+	{doc: `{"name":"x","transport":{"endpoint":"/mcp"},"hosting":{"hosted":false}}`},
+	{doc: `{"name":"x","links":{"mcp":"https://x.dev/mcp","docs":"https://x.dev/docs"}}`},
+	{doc: `{"openapi":"3.0.3","info":{"title":"x"},"servers":[{"url":"https://api.x.dev/mcp"}],"paths":{}}`},
+	{doc: `{"swagger":"2.0","info":{"title":"x"},"paths":{},"url":"https://mcp.x.dev"}`},
+	{doc: `{"name":"x","openapi":"https://x.dev/openapi.json","endpoint":"https://x.dev/mcp"}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"name":"x","url":"https://x-mcp.fly.dev"}`, endpoints: []string{"https://x-mcp.fly.dev"}},
+	{doc: `{"name":"x","url":"https://mcp.x.dev","remotes":[{"url":"https://api.x.dev/v1/mcp"}]}`, endpoints: []string{"https://api.x.dev/v1/mcp"}},
+	{doc: `{"name":"x","url":"https://x.dev"}`},
+
+	// Tool lists under other keys or grouped.
+	{doc: `{"tool_list":[{"name":"a"}]}`, tools: []string{"a"}},
+	{doc: `{"available_tools":["a","b"]}`, tools: []string{"a", "b"}},
+	{doc: `{"tools":[{"function":{"name":"a"}}]}`, tools: []string{"a"}},
+	{doc: `{"tools":[{"toolName":"a"}]}`, tools: []string{"a"}},
+	{doc: `{"server":{"url":"https://x.dev/mcp","tools":["a","b"]}}`, endpoints: []string{"https://x.dev/mcp"}, tools: []string{"a", "b"}},
+	{doc: `{"exposed_tools":[{"name":"a"}]}`, tools: []string{"a"}},
+	{doc: `{"toolsets":{"core":["a","b"]}}`, tools: []string{"a", "b"}},
+	{doc: `{"server":{"name":"x","capabilities":{"tools":["a"]}}}`, tools: []string{"a"}},
+	{doc: `{"categories":[{"id":"c","tools":["a"]}],"tiers":{"free":{"tools":[{"name":"b"}]}}}`, tools: []string{"a", "b"}},
+	{doc: `{"_meta":{"io.x/publisher":{"tools":[{"name":"a"}],"tags":["t"]},"tools":["b"]}}`, tools: []string{"b", "a"}},
+	{doc: `{"webmcp":{"tools":["a"],"toolsOnPage":["b"],"note":"x"}}`, tools: []string{"a", "b"}},
+}
+
+// TestSpellings checks each spelling of spellingCases: exactly the endpoints, local
+// servers and tools a careful reader sees, and a warning whenever no server is found.
+func TestSpellings(t *testing.T) {
+	t.Parallel()
+	for _, tc := range spellingCases {
+		d, err := mcpjson.Parse([]byte(tc.doc))
+		if err != nil {
+			t.Errorf("%s: %v", tc.doc, err)
+			continue
+		}
+		var urls, cmds []string
+		for _, s := range d.Servers {
+			if s.LocalOnly {
+				cmds = append(cmds, s.Command)
+			} else if !slices.Contains(urls, s.URL) {
+				urls = append(urls, s.URL)
+			}
+		}
+		slices.Sort(urls)
+		want := slices.Clone(tc.endpoints)
+		slices.Sort(want)
+		if !slices.Equal(urls, want) {
+			t.Errorf("%s:\n endpoints %q, want %q", tc.doc, urls, want)
+		}
+		if !slices.Equal(cmds, tc.local) {
+			t.Errorf("%s:\n local %q, want %q", tc.doc, cmds, tc.local)
+		}
+		if !slices.Equal(d.ToolNames, tc.tools) {
+			t.Errorf("%s:\n tools %q, want %q", tc.doc, d.ToolNames, tc.tools)
+		}
+		if len(d.Servers) == 0 && len(d.Warnings) == 0 {
+			t.Errorf("%s: no server and no warning saying why", tc.doc)
+		}
+		for _, w := range d.Warnings {
+			if strings.Contains(w.Message, "\n") {
+				t.Errorf("%s: warning spans lines: %q", tc.doc, w.Message)
+			}
+		}
+	}
+}

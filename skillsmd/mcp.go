@@ -1,0 +1,135 @@
+package skillsmd
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Documents name their MCP server in a few ways: a label ("MCP endpoint:
+// https://x/mcp", "**MCP Server:** `https://x/mcp`", "- Remote MCP: ..."), a table row
+// whose first cell names MCP, a frontmatter key (mcp_url, mcp_endpoint, mcp_server,
+// also under metadata), an endpoint written after a method or in a curl command whose
+// path ends in /mcp or /sse or whose host is an "mcp." subdomain ("POST
+// https://x/api/mcp"), or a client configuration in a code block ("mcpServers": {...
+// "url": "https://mcp.x"}). Document.MCP lists each URL once, in document
+// order, frontmatter keys last. They are data, never connected to: a client checks them (origin, scheme,
+// consent) before use, as any other URL from the document.
+
+// maxMCP bounds the MCP endpoints kept.
+const maxMCP = 16
+
+// mcpLabelRe finds a label naming an MCP server: "MCP", "MCP endpoint", "MCP server
+// URL", "Remote MCP", "mcp_url", followed by ":" or "=".
+var mcpLabelRe = regexp.MustCompile(`(?i)(?:^|[^\w./-])["']?((?:remote |hosted )?mcp(?:[ _-]?(?:server|endpoint|url|uri))?(?:[ _-]?(?:url|uri|endpoint))?)["']?\s*[:=]\s*`)
+
+// mcpKeys are frontmatter keys (folded as baseKeys are) that name the MCP endpoint.
+var mcpKeys = map[string]bool{
+	"mcp": true, "mcpurl": true, "mcpuri": true, "mcpendpoint": true, "mcpserver": true, "mcpserverurl": true,
+}
+
+// addMCP records an MCP endpoint once: an absolute http(s) URL without userinfo, or
+// a path.
+func (p *parser) addMCP(u string) {
+	u = strings.TrimRight(u, ".,;:)")
+	if !plausibleBase(u) || len(p.doc.MCP) >= maxMCP {
+		return
+	}
+	for _, m := range p.doc.MCP {
+		if strings.TrimRight(m, "/") == strings.TrimRight(u, "/") {
+			return
+		}
+	}
+	p.doc.MCP = append(p.doc.MCP, u)
+}
+
+// mcpLabels reads the MCP labels of one line of plain text ("MCP endpoint: x").
+func (p *parser) mcpLabels(l string) {
+	for _, m := range mcpLabelRe.FindAllStringSubmatchIndex(l, 4) {
+		if v, _ := baseValue(l[m[1]:]); v != "" {
+			p.addMCP(v)
+		}
+	}
+}
+
+// mcpIn records the MCP endpoint URLs of a block, on public hosts (a developer's
+// local server in an example is not the site's): URLs whose path ends in /mcp or /sse
+// or whose host is an "mcp." subdomain, and in a code block that configures an MCP
+// client ("mcpServers": {"x": {"url": "https://..."}}) every URL given as a url or
+// endpoint. In prose, list items and tables, only URLs written after an HTTP method
+// or in a curl command count ("POST https://x/mcp"), since prose also links to pages
+// about MCP.
+func (p *parser) mcpIn(text string, code bool) {
+	config := code && (strings.Contains(text, "mcpServers") || strings.Contains(text, "mcp_servers"))
+	if !config && !strings.Contains(text, "/mcp") && !strings.Contains(text, "/sse") {
+		return // the common case ("://mcp." contains "/mcp")
+	}
+	for rest := text; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		keyed := config && configURLKey(line)
+		if !keyed && !strings.Contains(line, "/mcp") && !strings.Contains(line, "/sse") {
+			continue
+		}
+		curl := strings.HasPrefix(strings.TrimLeft(line, " \t$>"), "curl ")
+		for off := 0; off < len(line); {
+			i := strings.Index(line[off:], "http")
+			if i < 0 {
+				break
+			}
+			start := off + i
+			off = start + 4
+			if code || curl || methodBefore(line[:start]) {
+				p.mcpURL(line[start:], keyed)
+			}
+		}
+	}
+}
+
+// configURLKey reports a line of a client configuration that gives a server's URL:
+// "url", "serverUrl", "httpUrl", "endpoint" as a key.
+func configURLKey(line string) bool {
+	l := strings.ToLower(line)
+	for _, k := range [...]string{`"url"`, `"serverurl"`, `"httpurl"`, `"endpoint"`, "url:", "url =", "endpoint:"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// mcpURL records the absolute URL at the start of s when its host is public and it
+// names an MCP endpoint: its path ends in /mcp or /sse, its host is an "mcp."
+// subdomain, or (keyed) a client configuration gives it as a server's URL.
+func (p *parser) mcpURL(s string, keyed bool) {
+	if !strings.HasPrefix(s, "https://") && !strings.HasPrefix(s, "http://") {
+		return
+	}
+	if j := strings.IndexAny(s, " \t\"'`<>()[]{}\\|,"); j >= 0 {
+		s = s[:j]
+	}
+	if i := strings.IndexAny(s, "?#"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(s, ".;:*")
+	_, rest, _ := strings.Cut(s, "://")
+	host, path, _ := strings.Cut(rest, "/")
+	if !plainHost(host) || localHost(host) {
+		return
+	}
+	if !keyed && !mcpEndpointPath("/"+path) && !strings.HasPrefix(strings.ToLower(host), "mcp.") {
+		return
+	}
+	p.addMCP(s)
+}
+
+// mcpRow reads a table row whose first cell names MCP ("| MCP | https://x/mcp |").
+func (p *parser) mcpRow(label, cells string) bool {
+	l := " " + normalizeHeading(label) + " "
+	if !strings.Contains(l, " mcp ") {
+		return false
+	}
+	if v, _ := rowValue(cells, true); v != "" {
+		p.addMCP(v)
+	}
+	return true
+}
