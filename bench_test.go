@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/internal/benchpair"
 )
 
 // benchSite serves testdata/skills.md; cacheControl is sent on every answer.
@@ -206,10 +207,7 @@ func revalidateSite(b *testing.B) *httptest.Server {
 }
 
 // pairedRatio runs a bare keep-alive GET of the site's skills.md and a Discover of the
-// site in every iteration, alternating which goes first, and reports the time of each
-// and their ratio. On a shared machine the load changes from second to second; two
-// benchmarks run one after the other see different loads, while the two halves of a
-// pair see the same, so the ratio is what to read.
+// site in every iteration (see package benchpair) and reports their times and ratio.
 func pairedRatio(b *testing.B, url string, hc *http.Client, want discovery.Source) {
 	c, err := discovery.NewClient(&discovery.Options{HTTPClient: hc, AllowPrivateOrigins: true})
 	if err != nil {
@@ -221,34 +219,12 @@ func pairedRatio(b *testing.B, url string, hc *http.Client, want discovery.Sourc
 		b.Fatal(err)
 	}
 	rawGet(b, raw, url+discovery.SkillsPath)
-	var tRaw, tDisc time.Duration
-	discover := func() {
-		start := time.Now()
+	benchpair.Run(b, func() { rawGet(b, raw, url+discovery.SkillsPath) }, func() {
 		d, err := c.Discover(b.Context(), url)
-		tDisc += time.Since(start)
 		if err != nil || d.Fetches[0].Source != want {
 			b.Fatal(err, d.Fetches)
 		}
-	}
-	get := func() {
-		start := time.Now()
-		rawGet(b, raw, url+discovery.SkillsPath)
-		tRaw += time.Since(start)
-	}
-	i := 0
-	for b.Loop() {
-		if i%2 == 0 {
-			get()
-			discover()
-		} else {
-			discover()
-			get()
-		}
-		i++
-	}
-	b.ReportMetric(float64(tRaw.Nanoseconds())/float64(i), "get-ns/op")
-	b.ReportMetric(float64(tDisc.Nanoseconds())/float64(i), "discover-ns/op")
-	b.ReportMetric(float64(tDisc)/float64(tRaw), "ratio")
+	})
 }
 
 // BenchmarkPairedFetch compares a full fetch (no-store: fetched and parsed every time)

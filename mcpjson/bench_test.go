@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
-	"time"
 
+	"github.com/wellknown-dev/discovery/internal/benchpair"
 	"github.com/wellknown-dev/discovery/mcpjson"
 )
 
@@ -57,37 +57,17 @@ func BenchmarkValidate(b *testing.B) {
 }
 
 // BenchmarkParseVsUnmarshal runs json.Unmarshal and Parse on the same bytes in every
-// iteration, alternating which goes first, and reports their ratio: on a shared
-// machine two benchmarks run one after the other see different loads, while the two
-// halves of a pair see the same. The budget is 4×.
+// iteration (see package benchpair) and reports their ratio. The budget is 4×.
 func BenchmarkParseVsUnmarshal(b *testing.B) {
 	data := benchDoc(b)
-	var tJSON, tParse time.Duration
-	unmarshal := func() {
-		start := time.Now()
+	benchpair.Run(b, func() {
 		var v map[string]any
 		if err := json.Unmarshal(data, &v); err != nil {
 			b.Fatal(err)
 		}
-		tJSON += time.Since(start)
-	}
-	parse := func() {
-		start := time.Now()
+	}, func() {
 		if _, err := mcpjson.Parse(data); err != nil {
 			b.Fatal(err)
 		}
-		tParse += time.Since(start)
-	}
-	i := 0
-	for b.Loop() {
-		if i%2 == 0 {
-			unmarshal()
-			parse()
-		} else {
-			parse()
-			unmarshal()
-		}
-		i++
-	}
-	b.ReportMetric(float64(tParse)/float64(tJSON), "ratio")
+	})
 }
