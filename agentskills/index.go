@@ -42,8 +42,20 @@ type Index struct {
 	URL         string // the index URL, the base every entry URL was resolved against
 	Version     string // V010, V020 or V020Interim
 	Skills      []IndexEntry
-	Diagnostics []Diagnostic // entries skipped, fields ignored, versions guessed
+	Diagnostics []Diagnostic // entries skipped, fields ignored, versions guessed; at most maxDiagsPerCode of a code, then one that counts the rest
+
+	perCode map[string]int // while parsing: diagnostics of each code so far
 }
+
+// MaxIndexEntries is how many entries of an index ParseIndex reads (in the order
+// listed): published indexes list a few hundred skills at most, and every entry read
+// costs memory whatever its size in the document.
+const MaxIndexEntries = 4096
+
+// maxDiagsPerCode is how many diagnostics of one code an Index lists: an index of
+// thousands of alike entries gets a count of the rest, not thousands of lines (nor
+// the memory they take).
+const maxDiagsPerCode = 32
 
 // IndexEntry is one skill of an index.
 type IndexEntry struct {
@@ -177,6 +189,10 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	default:
 		ix.Version = V010
 	}
+	if len(items) > MaxIndexEntries {
+		ix.diag(Warning, "limit", "/skills", fmt.Sprintf("the index lists %d entries; only the first %d are read", len(items), MaxIndexEntries))
+		items = items[:MaxIndexEntries]
+	}
 	located, why := false, []string(nil)
 	for _, it := range items {
 		var e rawEntry
@@ -202,17 +218,52 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 		// document that happens to have "skills" (pages, API routes, MCP endpoints).
 		return nil, fmt.Errorf("%w: no entry lists files (v0.1.0), has type, url and digest (v0.2.0) or names a skill file or folder; entries %s", ErrNotIndex, strings.Join(why, "; "))
 	}
+	ix.summarise()
 	return ix, nil
 }
 
-// v020Shaped reports an entry with the fields of a v0.2.0 entry: type, url and a
-// digest in any of the spellings ParseIndex reads.
+// v020Shaped reports an entry with the fields of a v0.2.0 entry: url and a digest in
+// any of the spellings ParseIndex reads (a missing type is the caller's to judge).
 func (e rawEntry) v020Shaped() bool {
-	return e.Type != "" && e.URL != "" && (e.Digest.present() || e.SHA256 != "")
+	return e.URL != "" && e.hasDigest()
 }
 
+// hasDigest reports a digest written in any of the spellings ParseIndex reads: an entry
+// that publishes one is verified with it, or not read at all.
+func (e rawEntry) hasDigest() bool { return e.Digest.present() || e.SHA256 != "" }
+
 func (ix *Index) diag(sev Severity, code, at, msg string) {
+	if ix.perCode == nil {
+		ix.perCode = make(map[string]int)
+	}
+	ix.perCode[code]++
+	if ix.perCode[code] > maxDiagsPerCode {
+		return // counted by summarise
+	}
 	ix.Diagnostics = append(ix.Diagnostics, Diagnostic{Severity: sev, Code: code, Where: at, Message: msg})
+}
+
+// summarise ends the diagnostics with, for each code that had more than
+// maxDiagsPerCode, one that counts those not listed (with the severity of the last
+// listed, as alike entries get alike diagnostics).
+func (ix *Index) summarise() {
+	for i := 0; i < len(ix.Diagnostics); i++ {
+		d := ix.Diagnostics[i]
+		n := ix.perCode[d.Code]
+		if n <= maxDiagsPerCode {
+			continue
+		}
+		delete(ix.perCode, d.Code) // once per code
+		last := d
+		for _, e := range ix.Diagnostics[i:] {
+			if e.Code == d.Code {
+				last = e
+			}
+		}
+		ix.Diagnostics = append(ix.Diagnostics, Diagnostic{Severity: last.Severity, Code: d.Code, Where: "/skills",
+			Message: fmt.Sprintf("%d more diagnostics of this kind, not listed", n-maxDiagsPerCode)})
+	}
+	ix.perCode = nil
 }
 
 // entry checks and resolves one entry; false means skipped (with a diagnostic).
@@ -271,11 +322,18 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (out Ind
 	out = IndexEntry{Name: name, Description: desc, Type: TypeSkillMD}
 
 	if !shaped && version != V020 && mode != Strict {
-		// No "files" and no v0.2.0 fields: the skill located by the rest of the entry.
-		out, ok = ix.locatedEntry(at, out, loc, base)
+		// No "files" and no v0.2.0 fields: the skill located by the rest of the entry,
+		// verified by the digest the entry publishes, if it publishes one.
+		digest := ""
+		if e.hasDigest() {
+			if digest, ok = ix.entryDigest(at, name, e, mode); !ok {
+				return IndexEntry{}, false, notSkill
+			}
+		}
+		out, ok = ix.locatedEntry(at, out, loc, base, digest)
 		return out, ok, notSkill
 	}
-	if version == V010 && len(e.Files) == 0 && e.v020Shaped() {
+	if version != V020 && len(e.Files) == 0 && e.v020Shaped() {
 		if mode == Strict {
 			ix.diag(Error, "version", at, "v0.2.0-shaped entry in an index without $schema; skipped")
 			return IndexEntry{}, false, notSkill

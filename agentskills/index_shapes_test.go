@@ -246,3 +246,22 @@ func TestIndexFilesAsURLs(t *testing.T) {
 		t.Errorf("files %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+// TestIndexFilesURLsBesideAPath: a file list that names its SKILL.md by a path keeps
+// the skill in the index's folder; a URL beside it (another host's SKILL.md) is an
+// unsafe path, dropped, and never moves the other files.
+func TestIndexFilesURLsBesideAPath(t *testing.T) {
+	doc := `{"skills": [{"name": "notes", "description": "d", "files": ["SKILL.md", "https://other.example/b/SKILL.md", "x.md"]}]}`
+	ix, err := agentskills.ParseIndex([]byte(doc), "https://example.com/.well-known/skills/index.json", agentskills.Lenient)
+	if err != nil || len(ix.Skills) != 1 {
+		t.Fatalf("ParseIndex: %v, %+v", err, ix)
+	}
+	for _, f := range ix.Skills[0].Files {
+		if !strings.HasPrefix(f.URL, "https://example.com/.well-known/skills/notes/") {
+			t.Errorf("file %q resolved to %s, outside the skill's folder", f.Path, f.URL)
+		}
+	}
+	if n := len(ix.Skills[0].Files); n != 2 {
+		t.Errorf("%d files, want SKILL.md and x.md: %+v", n, ix.Skills[0].Files)
+	}
+}

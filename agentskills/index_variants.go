@@ -9,6 +9,9 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Index shapes seen in published indexes that deviate from the RFC but whose meaning
@@ -118,8 +121,15 @@ func (ix *Index) stripFolder(at, name string, list []IndexFile) {
 // urlFolder reads a v0.1.0 file list written as absolute URLs ("https://raw.example/
 // skills/a/SKILL.md", ".../a/references/x.md"): the skill's folder is the folder of its
 // SKILL.md URL, and the files under it lose that prefix (the others stay unsafe paths,
-// dropped later), with a warning. nil when no file is a SKILL.md URL.
+// dropped later), with a warning. nil when no file is a SKILL.md URL, or when the list
+// also names a SKILL.md by a path: the skill's folder is then the index's, as the
+// RFC places it, and the URLs are unsafe paths like any other.
 func (ix *Index) urlFolder(at, name string, list []IndexFile) *url.URL {
+	for _, f := range list {
+		if !strings.Contains(f.Path, "://") && strings.EqualFold(lastSegment(f.Path), SkillFile) {
+			return nil
+		}
+	}
 	prefix := ""
 	for _, f := range list {
 		u, err := url.Parse(f.Path)
@@ -197,12 +207,19 @@ func stringList(raw json.RawMessage) bool {
 }
 
 // dropUnsafeFiles removes, with a warning, the files of a v0.1.0 list whose paths are
-// unsafe ("../../scripts/x.js", "/abs"), other than the skill file itself: they are
+// unsafe ("../../scripts/x.js", "/abs"), other than the skill file itself (an unsafe
+// SKILL.md skips the entry, unless the list names one at a safe path too): they are
 // never fetched, and the skill is read without them (Lenient mode only).
 func (ix *Index) dropUnsafeFiles(at string, list []IndexFile) []IndexFile {
+	safeSkill := false // a SKILL.md at a safe path: another, unsafe, one is just a file to drop
+	for _, f := range list {
+		if strings.EqualFold(f.Path, SkillFile) {
+			safeSkill = true
+		}
+	}
 	kept := list[:0:0]
 	for i, f := range list {
-		if why := unsafeFilePath(f.Path); why != "" && !strings.EqualFold(lastSegment(f.Path), SkillFile) {
+		if why := unsafeFilePath(f.Path); why != "" && (safeSkill || !strings.EqualFold(lastSegment(f.Path), SkillFile)) {
 			ix.diag(Warning, "files", fmt.Sprintf("%s/files/%d", at, i), "file "+quoteDoc(f.Path)+": "+why+"; not read")
 			continue
 		}
@@ -301,8 +318,36 @@ func objectMembers(raw json.RawMessage) ([]member, bool) {
 	return out, true
 }
 
-// pointerToken escapes a key for a JSON pointer (RFC 6901).
-func pointerToken(k string) string { return strings.NewReplacer("~", "~0", "/", "~1").Replace(k) }
+// maxKeyShown bounds the characters of a document's key in a diagnostic's location.
+const maxKeyShown = 64
+
+// pointerToken escapes a key of the document for the JSON pointer (RFC 6901) of a
+// diagnostic. The key is document text: secrets are scrubbed, control, format and
+// line-separating characters escaped (\u001b), and it is cut after maxKeyShown
+// characters ("…"), so it can neither leak a token nor forge lines or terminal output.
+func pointerToken(k string) string {
+	k = secrets.Scrub(k)
+	var b strings.Builder
+	n := 0
+	for _, r := range k {
+		if n == maxKeyShown {
+			b.WriteString("…")
+			break
+		}
+		n++
+		switch {
+		case r == '~':
+			b.WriteString("~0")
+		case r == '/':
+			b.WriteString("~1")
+		case r < ' ' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
 
 // The skill name. The RFC's "name" is the skill's name; published entries also give a
 // display name there ("Field Notes") and the skill name under another key, or no
@@ -315,7 +360,18 @@ var nameKeys = []string{"id", "slug", "skill", "skillname", "skillid", "key", "h
 // normKey lowercases a key and drops "_" and "-": "skill_name", "skillName" and
 // "Skill-Name" are all "skillname".
 func normKey(k string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c == '_' || c == '-' || c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf {
+			var b strings.Builder
+			for _, r := range k {
+				if r != '_' && r != '-' {
+					b.WriteRune(unicode.ToLower(r))
+				}
+			}
+			return b.String()
+		}
+	}
+	return k // already lowercase, nothing to drop: most keys, without an allocation
 }
 
 // skillName returns the entry's skill name (Lenient mode): "name" when it is a valid
@@ -402,11 +458,21 @@ type field struct {
 var interfaceKeys = map[string]bool{"endpoint": true, "method": true, "tools": true, "inputschema": true,
 	"outputschema": true, "parameters": true, "inputmodes": true, "outputmodes": true}
 
+// maxListStrings and maxFields bound what stringFields reads of one entry: the strings
+// of an array, and in all. An entry that points at its skill does so in a few keys;
+// thousands of strings in one entry are not a skill to find, and must not cost a
+// URL parse each.
+const (
+	maxListStrings = 64
+	maxFields      = 256
+)
+
 // stringFields lists the entry's string values: "url" first, then the top level in key
 // order, then the members of nested objects; "name" and "description" are left out.
 // tool reports an object that is a JSON Schema (a tool's input), which skills do not
 // have.
 func (e rawEntry) stringFields() (out []field, tool bool) {
+	defer func() { out = out[:min(len(out), maxFields)] }()
 	var walk func(prefix string, m map[string]json.RawMessage, depth int)
 	walk = func(prefix string, m map[string]json.RawMessage, depth int) {
 		var nested []string
@@ -431,7 +497,7 @@ func (e rawEntry) stringFields() (out []field, tool bool) {
 			case '[':
 				var list []json.RawMessage
 				_ = json.Unmarshal(v, &list)
-				for _, x := range list {
+				for _, x := range list[:min(len(list), maxListStrings)] {
 					var s string
 					if json.Unmarshal(x, &s) == nil {
 						out = append(out, field{prefix + k, k, s})
@@ -565,7 +631,7 @@ func (e rawEntry) named() bool {
 
 // locatedEntry reads an entry located by locate, with a warning: it has no file list
 // and no digest, so, as with v0.1.0, nothing verifies what is fetched.
-func (ix *Index) locatedEntry(at string, out IndexEntry, loc locator, base *url.URL) (IndexEntry, bool) {
+func (ix *Index) locatedEntry(at string, out IndexEntry, loc locator, base *url.URL, digest string) (IndexEntry, bool) {
 	name := quoteDoc(out.Name)
 	ref := loc.ref
 	switch loc.kind {
@@ -573,7 +639,11 @@ func (ix *Index) locatedEntry(at string, out IndexEntry, loc locator, base *url.
 		ix.diag(Error, "files", at, "entry "+name+" "+loc.why+"; skipped")
 		return IndexEntry{}, false
 	case locFile:
-		ix.diag(Warning, "files", at, "entry "+name+" names its skill file in "+quoteDoc(loc.key)+" instead of listing \"files\" (and gives no digest); read as its SKILL.md")
+		how := " (and gives no digest)"
+		if digest != "" {
+			how = " (its digest verifies it)"
+		}
+		ix.diag(Warning, "files", at, "entry "+name+" names its skill file in "+quoteDoc(loc.key)+" instead of listing \"files\""+how+"; read as its SKILL.md")
 	case locFolder:
 		if ref == "" {
 			ix.diag(Warning, "files", at, "entry "+name+" gives a bare SKILL.md in "+quoteDoc(loc.key)+" instead of listing \"files\"; read as [\"SKILL.md\"]")
@@ -590,14 +660,19 @@ func (ix *Index) locatedEntry(at string, out IndexEntry, loc locator, base *url.
 			return IndexEntry{}, false
 		}
 		out.Files, out.URL = files, files[0].URL
-		return out, true
+	} else {
+		u, why := resolveArtifact(base, ref)
+		if why != "" {
+			ix.diag(Error, "url", at, "entry "+name+": "+why+"; skipped")
+			return IndexEntry{}, false
+		}
+		out.URL = u
+		out.Files = []IndexFile{{Path: SkillFile, URL: u}}
 	}
-	u, why := resolveArtifact(base, ref)
-	if why != "" {
-		ix.diag(Error, "url", at, "entry "+name+": "+why+"; skipped")
-		return IndexEntry{}, false
+	if digest != "" {
+		// A published digest binds the file: the entry is a v0.2.0 skill-md, verified
+		// when fetched, never read without it.
+		out.Files, out.Digest = nil, digest
 	}
-	out.URL = u
-	out.Files = []IndexFile{{Path: SkillFile, URL: u}}
 	return out, true
 }

@@ -25,6 +25,11 @@ const (
 // "données" or "数据" are therefore valid, while "Raydium" and "android_ui" are not.
 // asciiOnly applies the stricter rule of the well-known index RFC (a-z, 0-9, '-'), where
 // names also appear in URLs. Lengths count characters.
+//
+// A name must not hold compatibility characters: "ﬁle-tools" (a ligature), "ｐｄｆ"
+// (fullwidth) or "𝚍𝚎𝚙𝚕𝚘𝚢" normalise (NFKC) to another skill's name, which they would pass
+// for in front of people and models while every exact comparison (an installed
+// folder, a local skill, a catalog entry) keeps them apart.
 func NameProblems(name string, asciiOnly bool) []string {
 	var out []string
 	n := norm.NFKC.String(name)
@@ -33,6 +38,14 @@ func NameProblems(name string, asciiOnly bool) []string {
 		return []string{"name is empty"}
 	case l > MaxNameLen:
 		out = append(out, fmt.Sprintf("name is %d characters, over %d", l, MaxNameLen))
+	}
+	if norm.NFC.String(name) != n {
+		// A compatibility character, not a canonical variant: an NFD "données" is the
+		// same text as an NFC one (file systems write either), a ligature is not.
+		out = append(out, fmt.Sprintf("name %s has compatibility characters (it reads as %s)", quote(name), quote(n)))
+	}
+	if asciiOnly {
+		n = name // the characters as written: the RFC's rule admits no other
 	}
 	for _, r := range n {
 		ok := r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
