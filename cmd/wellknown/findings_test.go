@@ -447,3 +447,25 @@ func runOnPTY(t *testing.T, cmd *exec.Cmd, ms int) string {
 	<-done
 	return out.String()
 }
+
+// A duplicate among names read from "id" (no "name") is found too.
+func TestLintDuplicateIDs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	md := string(skillText("dup", "Twice. Use it.", "# Dup\n"))
+	if err := os.MkdirAll(filepath.Join(dir, "dup"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "dup", "SKILL.md"), []byte(md), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "index.json")
+	doc := `{"skills": [{"id": "dup", "description": "d", "files": ["SKILL.md"]}, {"id": "dup", "description": "d", "files": ["SKILL.md"]}]}`
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, nil, "", "lint", p)
+	if r.code != exitFailure || !strings.Contains(r.stdout, "[duplicate-name]") {
+		t.Errorf("duplicate ids: want [duplicate-name]:\n%s", r)
+	}
+}

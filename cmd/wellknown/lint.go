@@ -784,6 +784,22 @@ func (l *linter) checkArtifacts(file string, data []byte, pos *jsonPositions, ix
 		l.add(lintProblem{File: file, Line: line, Column: col, Pointer: ptr.pointer, Severity: diag.Error, Code: "duplicate-name",
 			Message: fmt.Sprintf("skill %s is listed again (first at %s): clients use the first entry and skills install refuses the others; give each skill one entry", strconv.Quote(clean(ptr.name, 64)), rawPointers[ptr.name])})
 	}
+	// Names the reader took from another key ("id", "slug", a "skills" object's key)
+	// are not in rawPointers' count: a duplicate among them is reported at the index.
+	reported := map[string]bool{}
+	for _, ptr := range dups {
+		reported[ptr.name] = true
+	}
+	seen := map[string]bool{}
+	for _, e := range ix.Skills {
+		if seen[e.Name] && !reported[e.Name] {
+			reported[e.Name] = true
+			line, col := pos.lineCol("/skills")
+			l.add(lintProblem{File: file, Line: line, Column: col, Pointer: "/skills", Severity: diag.Error, Code: "duplicate-name",
+				Message: fmt.Sprintf("skill %s is listed more than once: clients use the first entry and skills install refuses the others; give each skill one entry", strconv.Quote(clean(e.Name, 64)))})
+		}
+		seen[e.Name] = true
+	}
 	checked := map[string]bool{}
 	for _, e := range ix.Skills {
 		if checked[e.Name] {
