@@ -898,6 +898,9 @@ func indexEntryPointers(data []byte) (first map[string]string, dups []namedPoint
 	}
 	for i, s := range raw.Skills {
 		ptr := "/skills/" + strconv.Itoa(i)
+		if s.Name == "" {
+			continue // named elsewhere ("id", a key), or not at all: ParseIndex says which
+		}
 		if _, dup := out[s.Name]; dup {
 			dups = append(dups, namedPointer{ptr, s.Name})
 			continue
