@@ -19,6 +19,9 @@ type reader struct {
 	// selfHosted says why a relative endpoint is not on the document's origin (see
 	// selfHostedStatement), or "".
 	selfHosted string
+	// notLive says why the document's remote servers are not running yet (see
+	// notLiveStatement), or "".
+	notLive string
 }
 
 func newReader(opts Options) *reader {
@@ -44,7 +47,10 @@ var flatKeys = []struct {
 	{"mcp_endpoint_url", TransportUnknown}, {"mcp_server_endpoint", TransportUnknown}, {"endpoint_url", TransportUnknown},
 	{"endpointUrl", TransportUnknown}, {"streamable_http_url", TransportStreamableHTTP},
 	{"streamable_http_endpoint", TransportStreamableHTTP}, {"sse_url", TransportSSE}, {"sse_endpoint", TransportSSE},
-	{"sseUrl", TransportSSE},
+	{"sseUrl", TransportSSE}, {"mcp_sse_url", TransportSSE}, {"mcp_sse_endpoint", TransportSSE},
+	{"http_endpoint", TransportStreamableHTTP}, {"streamable_endpoint", TransportStreamableHTTP},
+	{"mcp_http_url", TransportStreamableHTTP}, {"mcp_http_endpoint", TransportStreamableHTTP},
+	{"mcp_streamable_http_url", TransportStreamableHTTP},
 }
 
 // flatNorm indexes flatKeys by normKey, for keys spelled with other case or
@@ -115,6 +121,18 @@ func flatURL(v map[string]any) (ptr, u string) {
 			return "/" + k + "/transport/" + pointerToken(ek), s
 		}
 	}
+	for _, k := range serviceObjects {
+		// {"api": {"type": "http", "url": "https://x.dev/api/mcp/server"}}: an ai-plugin
+		// manifest's API object is the MCP server only when its path says so.
+		o, ok := v[k].(map[string]any)
+		t := firstString(str(o, "type"), str(o, "protocol"), str(o, "transport"))
+		if !ok || restType(t) {
+			continue
+		}
+		if ek, s := entryURL(o); s != "" && (mcpPathURL(s) || mcpType(t)) {
+			return "/" + k + "/" + pointerToken(ek), s
+		}
+	}
 	if k, s := entryURL(dig(v, "transport")); s != "" {
 		return "/transport/" + pointerToken(k), s
 	}
@@ -128,6 +146,73 @@ func flatURL(v map[string]any) (ptr, u string) {
 		return "/path", s
 	}
 	return "", ""
+}
+
+// webMCPTransports are the transports, by normKey, that run in the browser page
+// rather than over the network (WebMCP, navigator.modelContext, postMessage).
+var webMCPTransports = map[string]bool{"webmcp": true, "browser": true, "inbrowser": true, "inpage": true, "page": true,
+	"navigatormodelcontext": true, "documentmodelcontext": true, "windowmodelcontext": true, "modelcontext": true,
+	"postmessage": true, "webmcpbrowser": true, "browserwebmcp": true}
+
+// webMCP reports a transport (a name, a list of names, or an object's "type") that runs
+// in the browser page: its tools are called from the page's script, and the URL beside
+// it is the page, not an MCP endpoint.
+func webMCP(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return webMCPTransports[normKey(t)]
+	case []any:
+		for _, e := range t {
+			if s, _ := e.(string); !webMCPTransports[normKey(s)] {
+				return false
+			}
+		}
+		return len(t) > 0
+	case map[string]any:
+		return webMCPTransports[normKey(firstString(str(t, "type"), str(t, "protocol"), str(t, "kind")))]
+	}
+	return false
+}
+
+func webMCPMsg(u string) string {
+	if u == "" {
+		return "the transport runs in the browser page (WebMCP), not over the network; nothing to connect to"
+	}
+	return "the transport runs in the browser page (WebMCP): " + quoteURL(u) + " is the page its tools run in, not an MCP endpoint; nothing to connect to"
+}
+
+// flatTransportValue is the published transport of a flat card's URL at ptr: that of
+// the endpoint object holding it ({"server": {"transport": ...}}), or the card's own.
+func flatTransportValue(v map[string]any, ptr string) any {
+	if seg := strings.Split(ptr, "/"); len(seg) == 3 && seg[1] != "transport" {
+		if o, ok := v[seg[1]].(map[string]any); ok {
+			if t := firstOf(o, "transport", "type", "protocol"); t != nil {
+				return t
+			}
+		}
+	}
+	return v["transport"]
+}
+
+// transportKeyURLs reads the endpoint keys of a flat card or a server entry that name
+// a transport ("sseEndpoint", "sse_url", "streamable_http_url"; see flatKeys) beside
+// the one endpoint already read, primary: {"mcpEndpoint": ".../api/mcp",
+// "sseEndpoint": ".../sse"} is one server reached by two transports, one endpoint each.
+// ptr points at the object.
+func (r *reader) transportKeyURLs(ptr string, o map[string]any, base Server, primary string) {
+	for _, k := range sortedKeys(o) {
+		i, ok := flatNorm[normKey(k)]
+		if !ok || flatKeys[i].transport == TransportUnknown {
+			continue
+		}
+		u, _ := o[k].(string)
+		if u = strings.TrimSpace(u); u == "" || launcherLine(u) || endpointKey(u) == endpointKey(primary) {
+			continue
+		}
+		s := base
+		s.URL, s.Transport = u, flatKeys[i].transport
+		r.addServer(ptr, ptr+"/"+pointerToken(k), s)
+	}
 }
 
 // transportElsewhere reports a transport object that gives an address of its own
@@ -175,6 +260,29 @@ func mcpPathURL(raw string) bool {
 	return false
 }
 
+// apiBasePath reports a URL whose path is only the prefix of an HTTP API ("/v1",
+// "/api", "/api/v2", "/rest", "/graphql"), on a host not named for MCP (see
+// mcpHostURL): the base the API's routes hang off, not an MCP endpoint.
+func apiBasePath(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.RawQuery != "" || mcpHostURL(raw) {
+		return false
+	}
+	p := strings.Trim(strings.ToLower(u.Path), "/")
+	if p == "" {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		switch {
+		case seg == "api" || seg == "rest" || seg == "graphql" || seg == "gql":
+		case len(seg) >= 2 && seg[0] == 'v' && seg[1] >= '0' && seg[1] <= '9': // "v1", "v2beta"
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // mcpLikeURL reports a URL that is not just a site's home page: it has a path, or
 // "mcp" in its host ("https://x-mcp.vercel.app").
 func mcpLikeURL(raw string) bool {
@@ -191,6 +299,7 @@ func mcpLikeURL(raw string) bool {
 // is listed once.
 func (r *reader) card(v map[string]any) {
 	r.selfHosted = selfHostedStatement(v)
+	r.notLive = notLiveStatement(v)
 	info, _ := v["serverInfo"].(map[string]any)
 	base := Server{
 		Name:         firstString(str(info, "name"), str(v, "name"), str(v, "server_name"), str(v, "title"), str(dig(v, "server"), "name"), str(info, "title")),
@@ -225,11 +334,19 @@ func (r *reader) card(v map[string]any) {
 	if ptr, u := flatURL(v); u != "" {
 		if why := notMCPStatement(v); why != "" && genericURLKey(ptr) {
 			r.warn(ptr, "the document says it is not an MCP server ("+why+"); "+quoteURL(u)+" is not read as an MCP endpoint")
+		} else if webMCP(flatTransportValue(v, ptr)) {
+			r.warn(ptr, webMCPMsg(u))
 		} else {
 			s := base
 			s.URL = u
 			s.Transport = r.flatTransport(ptr, v)
 			r.addServer("", ptr, s)
+			r.transportKeyURLs("", v, base, u)
+			if seg := strings.Split(ptr, "/"); len(seg) == 3 { // {"server": {"url": ..., "sse_url": ...}}
+				if o, ok := v[seg[1]].(map[string]any); ok {
+					r.transportKeyURLs("/"+seg[1], o, base, u)
+				}
+			}
 		}
 	}
 	for _, k := range []string{"endpoints", "transports", "transport", "connections", "mcp_endpoints", "mcpEndpoints"} {
@@ -246,7 +363,7 @@ func (r *reader) card(v map[string]any) {
 	if len(r.Servers) == 0 {
 		// {"name": ..., "url": "https://mcp.acme.dev", "capabilities": [...]}: with no other
 		// server, a bare "url" on a host named for MCP is the endpoint, not a home page.
-		if u := str(v, "url"); mcpHostURL(u) {
+		if u := str(v, "url"); mcpHostURL(u) && !webMCP(v["transport"]) {
 			s := base
 			s.URL, s.Transport = u, r.flatTransport("/url", v)
 			r.addServer("", "/url", s)
@@ -392,6 +509,10 @@ func (r *reader) remotes(v map[string]any, base Server) {
 		}
 		s := base
 		s.URL = str(rm, "url")
+		if webMCP(firstOf(rm, "type", "transport")) {
+			r.warn(ptr, webMCPMsg(s.URL))
+			continue
+		}
 		s.Transport = r.transport(ptr+"/type", firstOf(rm, "type", "transport"))
 		if a := headerAuth(rm["headers"]); a != nil {
 			s.Auth = a
@@ -460,6 +581,10 @@ func (r *reader) entries(at string, list []any, base Server) {
 func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
 	s := r.entryServer(ptr, o, name, base)
 	r.addToolNames(s.Tools) // listed even when the endpoint is unusable and skipped
+	if webMCP(firstOf(o, "transport", "type", "protocol", "kind")) && localCommand(o) == "" {
+		r.warn(ptr, webMCPMsg(s.URL))
+		return
+	}
 	if !s.LocalOnly {
 		urlPtr := ptr + "/url"
 		if k, u := entryURL(o); u == s.URL {
@@ -467,7 +592,9 @@ func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
 		} else if k, tu := entryURL(o["transport"]); tu == s.URL {
 			urlPtr = ptr + "/transport/" + pointerToken(k)
 		}
-		r.addServer(ptr, urlPtr, s)
+		if r.addServer(ptr, urlPtr, s) {
+			r.transportKeyURLs(ptr, o, s, s.URL)
+		}
 	}
 	// {"install": {"npm": ..., "remote": url}}: the same server run remotely.
 	remote := s
@@ -490,6 +617,31 @@ var entryURLKeys = []string{"url", "serverUrl", "server_url", "endpoint", "mcp_u
 // flat card by the keys of a server entry: {"server": {"url": ...}}, {"protocol":
 // {"transport": "Streamable HTTP", "endpointPath": "/mcp"}}.
 var endpointObjects = []string{"endpoint", "server", "remote", "connection", "gateway", "protocol", "mcp", "hosted"}
+
+// serviceObjects are top-level keys whose object describes a service of the site that
+// may be its MCP server ({"api": {"type": "http", "url": ...}}, as in ai-plugin
+// manifests): read as an endpoint object only when its URL's path names MCP (see
+// mcpPathURL) and its type names no other kind of API.
+var serviceObjects = []string{"api", "service", "backend"}
+
+// mcpType reports a type that names MCP or one of its own transports ("mcp",
+// "streamable-http", "sse"), not plain "http".
+func mcpType(t string) bool {
+	switch normKey(t) {
+	case "mcp", "streamablehttp", "httpstreamable", "sse", "httpsse", "mcphttp", "mcpsse", "mcpstreamablehttp":
+		return true
+	}
+	return false
+}
+
+// restType reports an API type that is not MCP: "openapi", "rest", "graphql"...
+func restType(t string) bool {
+	switch normKey(t) {
+	case "openapi", "swagger", "rest", "restapi", "graphql", "grpc", "soap", "odata", "webhook", "webhooks":
+		return true
+	}
+	return false
+}
 
 // entryURL returns the endpoint of a server entry and its key. A generic "url" (or
 // "uri") that is only a site's home page (no path, no "mcp" in its host) gives way to
@@ -661,6 +813,10 @@ func (r *reader) endpointMap(at string, m map[string]any, base Server) {
 		if strings.EqualFold(k, "mcp") {
 			s.Transport = TransportStreamableHTTP
 		}
+		if webMCP(k) {
+			r.warn(ptr, "endpoint "+quote(k)+" runs in the browser page (WebMCP), not over the network; skipped")
+			continue
+		}
 		if s.Transport == TransportUnknown && !namesMCP(k) {
 			r.warn(ptr, "endpoint "+quote(k)+" is not a known transport; skipped")
 			continue
@@ -717,6 +873,16 @@ func (r *reader) addServer(ptr, urlPtr string, s Server) bool {
 	}
 	if s.Name == "" && r.Shape == ShapeSpec {
 		r.warn(ptr+"/name", "server has no name; skipped")
+		return false
+	}
+	at := firstString(urlPtr, ptr)
+	if r.notLive != "" {
+		r.warn(at, "the document says its MCP server is not live yet ("+r.notLive+"); "+quoteURL(s.URL)+" is not connected to")
+		return false
+	}
+	if r.Shape != ShapeSpec && s.Transport != TransportSSE && apiBasePath(s.URL) && genericURLKey(at) &&
+		!strings.Contains(at, "/mcpServers/") && !strings.HasPrefix(at, "/remotes/") {
+		r.warn(at, "url "+quoteURL(s.URL)+" is the base of an HTTP API (its path is only an API prefix such as /v1), not an MCP endpoint; entry skipped")
 		return false
 	}
 	if !r.urlOK(urlPtr, s.URL) {

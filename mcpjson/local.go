@@ -2,7 +2,9 @@ package mcpjson
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 )
 
 // localCommand returns the command line an entry gives for running the server
@@ -484,6 +486,10 @@ func (r *reader) addLocal(ptr string, s Server) {
 // runnerPackage returns the package a package-runner command line runs ("npx -y
 // @acme/cli@0.9.0 mcp" gives "@acme/cli"; "uvx tool==1.2" gives "tool"), without its
 // version; "" for any other command.
+//
+// An install line names its package too ("pip install tool", "uv pip install tool",
+// "npm install -g @acme/cli", "cargo install tool"): the server a document lists as a
+// registry package and again as the line that installs it is one server.
 func runnerPackage(cmd string) string {
 	f := strings.Fields(cmd)
 	if len(f) < 2 {
@@ -491,12 +497,23 @@ func runnerPackage(cmd string) string {
 	}
 	switch f[0] {
 	case "npx", "bunx", "uvx", "pipx", "dnx":
+	case "pip", "pip3", "uv", "npm", "pnpm", "yarn", "bun", "cargo", "go", "gem", "dotnet":
+		if !slices.ContainsFunc(f[1:], func(w string) bool { return w == "install" || w == "add" || w == "i" }) {
+			return ""
+		}
 	default:
 		return ""
 	}
 	for _, w := range f[1:] {
-		if strings.HasPrefix(w, "-") || w == "run" {
+		switch w {
+		case "run", "install", "add", "i", "pip", "tool", "global", "exec", "dlx":
 			continue
+		}
+		if strings.HasPrefix(w, "-") {
+			continue
+		}
+		if !strings.ContainsFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			return "" // "npm install && npm start"
 		}
 		if i := strings.LastIndexByte(w, '@'); i > 0 { // npm: "@scope/name@1.2", "name@latest"
 			w = w[:i]

@@ -118,6 +118,14 @@ var wildCases = map[string]shapeCase{
 	"wild7-meta-tools":   {endpoints: []string{"https://app.acme.dev/v1/mcp"}, tools: []string{"pricing_plans", "supported_hardware"}},
 	"wild7-webmcp-tools": {endpoints: []string{"https://menu.acme.dev/api/mcp"}, tools: []string{"get_menu", "find_dish", "prepare_booking"}},
 	"wild7-mcp-host-url": {endpoints: []string{"https://mcp.acmefund.dev"}},
+	// Round 7: classes found in the held-out survey round.
+	"wild8-flat-sse-key":     {endpoints: []string{"https://stats.acme.dev/api/mcp", "https://stats.acme.dev/sse"}},
+	"wild8-api-object":       {endpoints: []string{"https://cards.acme.dev/api/mcp/server"}, tools: []string{"search_cards", "get_wants"}},
+	"wild8-webmcp-transport": {tools: []string{"open_page", "contact_support"}},
+	"wild8-not-live":         {tools: []string{"quote_fee"}},
+	"wild8-api-base":         {tools: []string{"resolve_failure", "report_fix"}},
+	"wild8-install-line-twice": {endpoints: []string{"https://mcp.quotes.acme.dev/mcp"}, local: []string{"uvx acme-quotes"},
+		tools: []string{"get_quote", "list_markets"}},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local

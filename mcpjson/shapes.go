@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
@@ -216,6 +218,9 @@ func noServerStatement(v map[string]any) string {
 		}
 	}
 	if why := notMCPStatement(v); why != "" {
+		return why
+	}
+	if why := notLiveStatement(v); why != "" {
 		return why
 	}
 	for _, k := range []string{"servers", "mcpServers", "remotes"} {
@@ -495,6 +500,63 @@ func notMCPStatement(v map[string]any) string {
 		for _, ph := range notMCPPhrases {
 			if strings.Contains(l, ph) {
 				return k + " says " + quote(ph)
+			}
+		}
+	}
+	return ""
+}
+
+// notLivePhrases are what a document writes to say that the MCP server it describes
+// is not running yet: its URL is reserved, planned or coming.
+var notLivePhrases = []string{"reserved for a future", "reserved for future", "not yet live", "not live yet",
+	"isn't live yet", "is not live", "not yet deployed", "not deployed yet", "not yet launched", "not launched yet",
+	"not yet available", "not available yet", "not yet active", "not yet online", "not yet running", "not yet published",
+	"not currently published", "not currently live", "not currently available", "not currently deployed", "not yet enabled",
+	"coming soon", "under construction", "is planned", "will be available", "will be deployed", "will be hosted",
+	"will go live", "will be live", "once deployed", "once it is deployed", "once live"}
+
+// notLiveSubjects are the words one of which a sentence must hold for a notLivePhrase
+// in it to speak of the server and not of some feature ("a watchlist is planned").
+var notLiveSubjects = []string{"url", "uri", "endpoint", "endpoints", "server", "servers", "transport", "mcp"}
+
+// notLiveStatement returns what in the document says its MCP server is not live
+// ("Transport URL is reserved for a future streamable HTTP MCP server", "the MCP
+// endpoint is not yet deployed"), or "": "live" or "deployed" false, one of
+// notLivePhrases in a sentence of a top-level description or note that names the
+// server, endpoint or URL, or in a top-level status or availability.
+func notLiveStatement(v map[string]any) string {
+	for _, k := range []string{"live", "is_live", "isLive", "deployed", "is_deployed", "isDeployed", "launched"} {
+		if b, ok := v[k].(bool); ok && !b {
+			return k + " is false"
+		}
+	}
+	for _, k := range []string{"status", "availability", "mcp_status", "mcpStatus", "server_status", "serverStatus"} {
+		l := strings.ToLower(str(v, k))
+		for _, ph := range notLivePhrases {
+			if strings.Contains(l, ph) {
+				return k + " says " + quote(ph)
+			}
+		}
+	}
+	for _, k := range []string{"description", "note", "notes", "summary", "comment", "_comment", "$comment", "status_note",
+		"statusNote", "remarks"} {
+		text := strings.ToLower(str(v, k))
+		if text == "" {
+			continue
+		}
+		for _, sentence := range strings.FieldsFunc(strings.ReplaceAll(text, ". ", "\n"), func(r rune) bool {
+			return r == '\n' || r == '!' || r == '?' || r == ';'
+		}) {
+			for _, ph := range notLivePhrases {
+				if !strings.Contains(sentence, ph) {
+					continue
+				}
+				words := strings.FieldsFunc(sentence, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+				for _, w := range notLiveSubjects {
+					if slices.Contains(words, w) {
+						return k + " says " + quote(ph)
+					}
+				}
 			}
 		}
 	}
