@@ -45,6 +45,7 @@ type Index struct {
 	Diagnostics []Diagnostic // entries skipped, fields ignored, versions guessed; at most maxDiagsPerCode of a code, then one that counts the rest
 
 	perCode map[string]int // while parsing: diagnostics of each code so far
+	catalog string         // while parsing: the listKeys key of the entries, in an index without "skills"
 }
 
 // MaxIndexEntries is how many entries of an index ParseIndex reads (in the order
@@ -96,21 +97,75 @@ func (e IndexEntry) HasDigests() bool {
 func (e IndexEntry) Verified() bool { return e.HasDigests() }
 
 type rawIndex struct {
-	Schema  *string `json:"$schema"`
-	Version string  `json:"version"`
+	Schema  *string // nil when absent or null
+	Version string  // "version" as written: a string, or a number's digits ("version": 1)
 }
 
 type rawEntry struct {
 	Name        any             `json:"name"`
 	Description any             `json:"description"`
-	Type        string          `json:"type"`
-	URL         string          `json:"url"`
+	Type        text            `json:"type"`
+	URL         text            `json:"url"`
 	Digest      rawDigest       `json:"digest"`
-	SHA256      string          `json:"sha256"` // a bare hex digest, seen instead of "digest"
+	SHA256      text            `json:"sha256"` // a bare hex digest, seen instead of "digest"
 	Files       json.RawMessage `json:"files"`
 
 	fields map[string]json.RawMessage // every key as published, read only in Lenient mode
 	key    string                     // the entry's key when "skills" is an object keyed by name
+}
+
+// text is a string member of an entry. Any other JSON value ("url": ["a", "b"],
+// "type": 2) reads as empty, so that the entry is judged on its other members (and
+// skipped for want of a url, when it needs one) instead of as "not an object".
+type text string
+
+func (t *text) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) != nil {
+		s = "" // the last of duplicate keys wins, as with a string
+	}
+	*t = text(s)
+	return nil
+}
+
+// readTop reads the index's $schema and "version" from its members, whatever the JSON
+// type of the others. A $schema that is not a string is no identifier ParseIndex
+// knows; a "version" written as a number ("version": 1) reads as its digits. Keys match
+// as encoding/json matches struct fields: the exact key, else any case.
+func readTop(top map[string]json.RawMessage) (rawIndex, error) {
+	var raw rawIndex
+	if m := topMember(top, "$schema"); m != nil && string(bytes.TrimSpace(m)) != "null" {
+		var s string
+		if json.Unmarshal(m, &s) != nil {
+			return raw, fmt.Errorf("%w: $schema is not a string; not processed", ErrUnknownSchema)
+		}
+		raw.Schema = &s
+	}
+	if m := bytes.TrimSpace(topMember(top, "version")); len(m) > 0 {
+		var n json.Number
+		if json.Unmarshal(m, &raw.Version) != nil && json.Unmarshal(m, &n) == nil {
+			raw.Version = n.String()
+		}
+	}
+	return raw, nil
+}
+
+// topMember returns top[key], else the value of the least key (in byte order) equal
+// to key in any case; nil when there is none.
+func topMember(top map[string]json.RawMessage, key string) json.RawMessage {
+	if m, ok := top[key]; ok {
+		return m
+	}
+	best, found := "", false
+	for k := range top {
+		if strings.EqualFold(k, key) && (!found || k < best) {
+			best, found = k, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return top[best]
 }
 
 // ParseIndex parses a skills index fetched from indexURL. It decides the version from
@@ -124,13 +179,17 @@ type rawEntry struct {
 //
 //   - the index: a $schema that spells the v0.2.0 identifier another way (another
 //     agentskills.io host or path, http, a trailing slash, the version in "version");
-//     "skills" as an object, either keyed by skill name or holding groups of entries.
+//     "skills" as an object, either keyed by skill name or holding groups of entries;
+//     no "skills" but a catalog's list ("items", "entries", "results", "data"), or a
+//     document that is itself an array, of which only the entries that point at a skill
+//     file or folder themselves, and have no type other than a skill's, are read.
 //   - v0.2.0 entries: type "skill", or any type when the url names a SKILL.md ("md",
 //     "claude-code"), for skill-md; a digest written as an object ({"sha256": "<hex>"})
 //     or as a bare "sha256" field; v0.2.0-shaped entries in an index without $schema.
 //   - the skill name: when "name" is missing or a display name ("Field Notes"), a valid
 //     skill name given in "id", "slug", "skill", "skill_name" and the like, or the
-//     entry's key; a valid "name" always wins.
+//     entry's key; a valid "name" always wins. The description, when "description" is
+//     missing, from "summary".
 //   - v0.1.0 and interim entries: no description; file paths prefixed with the skill's
 //     folder, or written as absolute URLs (read from the folder of the SKILL.md URL);
 //     unsafe paths other than the skill file's, dropped and never fetched; and,
@@ -145,7 +204,10 @@ type rawEntry struct {
 //     endpoints) is not a skill and is skipped; an index of such entries is ErrNotIndex.
 //
 // Strict mode refuses all of these. A lowercase skill.md listed instead of SKILL.md is
-// accepted with a warning in both modes.
+// accepted with a warning in both modes. In both modes too, a member of an unexpected
+// JSON type does not make the document unreadable: a "version" written as a number
+// reads as its digits, an entry's "url", "type" or "sha256" that is not a string as
+// absent, and a $schema that is not a string is ErrUnknownSchema.
 //
 // An entry is skipped, with a diagnostic, when it cannot be used safely: an unknown
 // type, a digest that is not sha256 and 64 lowercase hex digits, a URL that is not
@@ -158,21 +220,32 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var top map[string]json.RawMessage
-	if err := dec.Decode(&top); err != nil {
+	var list json.RawMessage // Lenient mode: the document is an array, read as a catalog's list
+	if t := bytes.TrimLeft(data, " \t\r\n"); mode != Strict && len(t) > 0 && t[0] == '[' {
+		if err := dec.Decode(&list); err != nil {
+			return nil, fmt.Errorf("%w: not JSON: %v", ErrNotIndex, jsonMessage(err))
+		}
+	} else if err := dec.Decode(&top); err != nil {
 		return nil, fmt.Errorf("%w: not a JSON object: %v", ErrNotIndex, jsonMessage(err))
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%w: data after the JSON object", ErrNotIndex)
 	}
-	var raw rawIndex
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("%w: no \"skills\" array", ErrNotIndex)
+	raw, err := readTop(top)
+	if err != nil {
+		return nil, err
 	}
 	if top["capabilities"] != nil && (top["protocolVersion"] != nil || top["defaultInputModes"] != nil || top["preferredTransport"] != nil) {
 		return nil, fmt.Errorf("%w: an A2A agent card, whose \"skills\" are the agent's capabilities", ErrNotIndex)
 	}
 	ix := &Index{URL: base.String()}
 	items, ok := ix.entries(top["skills"], mode)
+	switch {
+	case list != nil:
+		items, ok = ix.catalogList(catalogTop, "", list)
+	case !ok && top["skills"] == nil && mode != Strict:
+		items, ok = ix.catalogEntries(top)
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w: no \"skills\" array", ErrNotIndex)
 	}
@@ -213,12 +286,21 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 			ix.Skills = append(ix.Skills, entry)
 		}
 	}
+	if len(ix.Skills) == 0 && ix.catalog != "" {
+		// The entries were a guess (a catalog's "items"): none locates a skill file.
+		reason := "none is a skill entry"
+		if len(why) > 0 {
+			reason = "entries " + strings.Join(why, "; ")
+		}
+		return nil, fmt.Errorf("%w: no \"skills\" array, and %s", ErrNotIndex, catalogWhy(ix.catalog, reason))
+	}
 	if len(ix.Skills) == 0 && len(items) > 0 && ix.Version == V010 && !located {
 		// No entry has the shape of any version nor locates a skill file: a different
 		// document that happens to have "skills" (pages, API routes, MCP endpoints).
 		return nil, fmt.Errorf("%w: no entry lists files (v0.1.0), has type, url and digest (v0.2.0) or names a skill file or folder; entries %s", ErrNotIndex, strings.Join(why, "; "))
 	}
 	ix.summarise()
+	ix.catalog = ""
 	return ix, nil
 }
 
@@ -275,12 +357,18 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (out Ind
 	desc, _ := e.Description.(string)
 	if mode != Strict {
 		name = ix.skillName(at, e, name)
+		if desc == "" {
+			desc = ix.summary(at, name, e)
+		}
 	}
 	version := ix.Version
 	shaped := len(e.Files) > 0 || e.v020Shaped()
 	var loc locator
 	if !shaped && version != V020 && mode != Strict {
 		loc = e.locate(name)
+		if ix.catalog != "" {
+			loc = loc.inCatalog(e)
+		}
 	}
 	switch {
 	case shaped:
@@ -345,24 +433,24 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (out Ind
 	case V020:
 		switch {
 		case e.Type == TypeSkillMD || e.Type == TypeArchive:
-			out.Type = e.Type
-		case mode != Strict && (e.Type == typeSkill || namesSkillFile(e.URL)):
+			out.Type = string(e.Type)
+		case mode != Strict && (e.Type == typeSkill || namesSkillFile(string(e.URL))):
 			// {"type": "skill"}, {"type": "md", "url": ".../SKILL.md"}: a SKILL.md all the same.
-			typ := "has type " + quoteDoc(e.Type)
+			typ := "has type " + quoteDoc(string(e.Type))
 			if e.Type == "" {
 				typ = "has no type"
 			}
 			ix.diag(Warning, "type", at, fmt.Sprintf("entry %s %s and its url names a skill file; read as %s", quoteDoc(name), typ, TypeSkillMD))
 			out.Type = TypeSkillMD
 		default:
-			ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quoteDoc(name), quoteDoc(e.Type)))
+			ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quoteDoc(name), quoteDoc(string(e.Type))))
 			return IndexEntry{}, false, notSkill
 		}
 		digest, ok := ix.entryDigest(at, name, e, mode)
 		if !ok {
 			return IndexEntry{}, false, notSkill
 		}
-		u, why := resolveArtifact(base, e.URL)
+		u, why := resolveArtifact(base, string(e.URL))
 		if why != "" {
 			ix.diag(Error, "url", at, "entry "+quoteDoc(name)+": "+why+"; skipped")
 			return IndexEntry{}, false, notSkill

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -95,6 +96,24 @@ var indexShapes = []struct {
 	{file: "index6-files-as-urls.json",
 		lenient:      "flow-builder=https://raw.acme.dev/plugins/skills/flow-builder/SKILL.md form-kit=https://raw.acme.dev/plugins/skills/form-kit/SKILL.md",
 		lenientDiags: "files,files,files,files,url", strictDiags: "files,files,files"},
+	// Round 7 (held out): a registry export that lists skills under "items" (slug,
+	// summary, the SKILL.md URL one object down), not "skills": the entries that point
+	// at a skill file or folder are read; one of another type ("blueprint") and one
+	// that gives only a name are not, as a catalog lists more than skills.
+	{file: "index7-catalog-items.json",
+		lenient: "pdf-tools=https://cdn.acme.dev/skills/pdf-tools/SKILL.md note-taker=/.well-known/skills/note-taker/SKILL.md " +
+			"chart-maker=/.well-known/skills/skills/chart-maker/SKILL.md",
+		lenientDiags: "skills,name,description,files,name,description,files,name,description,files,name,description,files",
+		strictErr:    agentskills.ErrNotIndex},
+	// Round 7: a document that is an array of entries, read as a catalog's list.
+	{file: "index7-top-array.json",
+		lenient:      "release-notes=https://cdn.acme.dev/skills/release-notes/SKILL.md changelog=/.well-known/skills/changelog/SKILL.md",
+		lenientDiags: "skills,files,files,entry", strictErr: agentskills.ErrNotIndex},
+	// Round 7 (held out): "version": 1 (a number) and entry members of other JSON types
+	// ("url": [...], "type": 2) no longer make the document or the entry unreadable.
+	{file: "index7-loose-scalars.json",
+		lenient:      "ux-review=/.well-known/skills/ux-review/SKILL.md ux-audit=/.well-known/skills/ux-audit/SKILL.md",
+		lenientDiags: "files", strict: "ux-review=/.well-known/skills/ux-review/SKILL.md", strictDiags: "files"},
 	// Another schema altogether (no v0.2.0 shape, no agentskills.io identifier): refused in both modes.
 	{file: "index-schema-other.json", lenientErr: agentskills.ErrUnknownSchema, strictErr: agentskills.ErrUnknownSchema},
 }
@@ -197,6 +216,17 @@ func TestIndexVariantRules(t *testing.T) {
 		{"keyed entry without name or description", `{"skills": {"react": {"level": "expert"}}}`, agentskills.ErrNotIndex, ""},
 		{"groups of strings", `{"skills": {"frontend": ["react", "vue"]}}`, agentskills.ErrNotIndex, ""},
 		{"object without entries", `{"skills": {"count": 2}}`, agentskills.ErrNotIndex, ""},
+		// Round 7: members of unexpected JSON types, catalogs.
+		{"$schema not a string", `{"$schema": 5, "skills": [{"name": "a", "description": "d", "files": ["SKILL.md"]}]}`, agentskills.ErrUnknownSchema, ""},
+		{"version an object", `{"version": {"major": 0}, "skills": [{"name": "a", "description": "d", "files": ["SKILL.md"]}]}`, nil, "a=/.well-known/skills/a/SKILL.md"},
+		{"non-string url of a v0.2.0 entry", entry(agentskills.SchemaV020, `, "url": 7, "digest": "sha256:`+hex+`"`), nil, ""},
+		{"catalog of names only", `{"items": [{"slug": "a", "summary": "d"}, {"id": "b", "description": "d"}]}`, agentskills.ErrNotIndex, ""},
+		{"catalog entry of another type", `{"items": [{"name": "a", "description": "d", "type": "api", "url": "https://x.example/a/SKILL.md"}]}`, agentskills.ErrNotIndex, ""},
+		{"catalog beside skills is not read", `{"skills": [{"name": "a", "description": "d", "files": ["SKILL.md"]}], "items": [{"name": "b", "description": "d", "url": "https://x.example/b/SKILL.md"}]}`, nil, "a=/.well-known/skills/a/SKILL.md"},
+		{"catalog with a placeholder digest", `{"items": [{"name": "a", "description": "d", "skill_url": "https://x.example/a/SKILL.md", "sha256": "auto"}]}`, agentskills.ErrNotIndex, ""},
+		{"catalog preference", `{"data": [{"name": "b", "description": "d", "url": "https://x.example/b/SKILL.md"}], "items": [{"name": "a", "description": "d", "url": "https://x.example/a/SKILL.md"}]}`, nil, "a=https://x.example/a/SKILL.md"},
+		{"catalog of strings", `{"items": ["a", "b"]}`, agentskills.ErrNotIndex, ""},
+		{"array of strings", `["a/SKILL.md", "b/SKILL.md"]`, agentskills.ErrNotIndex, ""},
 		{"A2A agent card", `{"name": "Trip Agent", "url": "https://agent.example/a2a", "protocolVersion": "0.3.0", "capabilities": {}, "defaultInputModes": ["text"], "skills": [{"id": "route-planner", "name": "Route Planner", "description": "Plans routes.", "tags": ["travel"]}]}`, agentskills.ErrNotIndex, ""},
 	}
 	for _, tc := range tests {
@@ -264,4 +294,85 @@ func TestIndexFilesURLsBesideAPath(t *testing.T) {
 	if n := len(ix.Skills[0].Files); n != 2 {
 		t.Errorf("%d files, want SKILL.md and x.md: %+v", n, ix.Skills[0].Files)
 	}
+}
+
+// TestIndexCatalogDigest: an entry of a catalog that publishes a digest is verified
+// with it, as any other located entry: the digest is kept, never dropped.
+func TestIndexCatalogDigest(t *testing.T) {
+	t.Parallel()
+	d := agentskills.Digest([]byte("x"))
+	doc := `{"items": [{"slug": "a", "summary": "d", "latest": {"skill_md_url": "https://x.example/a/SKILL.md", "sha256": "` + strings.TrimPrefix(d, "sha256:") + `"}},
+		{"slug": "b", "summary": "d", "skill_md_url": "https://x.example/b/SKILL.md", "digest": "` + d + `"}]}`
+	ix, err := agentskills.ParseIndex([]byte(doc), legacyIndexURL, agentskills.Lenient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "a" gives its digest one object down, beside the URL: not the entry's digest,
+	// and the entry is read unverified, as the warnings say; "b" is verified.
+	got := map[string]string{}
+	for _, s := range ix.Skills {
+		got[s.Name] = s.Digest
+	}
+	if got["b"] != d {
+		t.Errorf("b read with digest %q, want %q (%v)", got["b"], d, ix.Diagnostics)
+	}
+	if _, ok := got["a"]; !ok {
+		t.Errorf("a not read: %v", ix.Diagnostics)
+	}
+}
+
+// TestIndexCatalogCostBounded: reading a catalog's list costs what reading a "skills"
+// array of the same size costs, within the bound of TestRound6ParseIndexCostBounded.
+// Not parallel: it measures the process's allocations.
+func TestIndexCatalogCostBounded(t *testing.T) {
+	const size = 256 << 10
+	fill := func(head, unit, tail string) []byte {
+		var b strings.Builder
+		b.WriteString(head)
+		for i := 0; b.Len() < size-len(tail)-len(unit); i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(unit)
+		}
+		b.WriteString(tail)
+		return []byte(b.String())
+	}
+	allocated := func(data []byte) uint64 {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, _ = agentskills.ParseIndex(data, legacyIndexURL, agentskills.Lenient)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	base := allocated(fill(`{"skills":[`, `{"name":"a","description":"d","files":["SKILL.md"]}`, `]}`))
+	for name, data := range map[string][]byte{
+		"items, names only":       fill(`{"items":[`, `{"slug":"a","summary":"d"}`, `]}`),
+		"items, skill file":       fill(`{"items":[`, `{"slug":"a","x":{"skill_md_url":"https://x.example/a/SKILL.md"}}`, `]}`),
+		"array, skill file":       fill(`[`, `{"name":"a","url":"https://x.example/a/SKILL.md"}`, `]`),
+		"many candidate catalogs": candidates(size),
+	} {
+		got := allocated(data)
+		t.Logf("%s: %d MB allocated for %d KiB (RFC-shaped index: %d MB)", name, got>>20, len(data)>>10, base>>20)
+		if limit := max(4*base, 200*uint64(len(data))); got > limit {
+			t.Errorf("%s: ParseIndex allocated %d MB for a %d KiB index, over %d MB", name, got>>20, len(data)>>10, limit>>20)
+		}
+	}
+}
+
+// candidates is a document of about size bytes whose every key is a catalog key
+// spelled another way ("I_tems", "I__tems"...), each holding an array of numbers and,
+// last, one object.
+func candidates(size int) []byte {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 1; b.Len() < size-64; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"I` + strings.Repeat("_", i%50+1) + strings.Repeat("-", i/50) + `tems":[1,2,3,{}]`)
+	}
+	b.WriteString("}")
+	return []byte(b.String())
 }

@@ -175,6 +175,8 @@ func indexSeeds(f *testing.F) {
 	f.Add([]byte(`{"version": "0.2.0", "skills": [{"name": "a", "files": ["g/a/SKILL.md", "g/a/r.md", "other.md"]}]}`), false)
 	f.Add([]byte(`{"skills": {"g": [{"id": "a", "path": "a.md"}], "b": {"description": "d"}, "c~/": {"slug": "c", "url": "//x.example/SKILL.md"}}}`), false)
 	f.Add([]byte(`{"skills": [{"name": "a", "description": "d", "links": {"skill": "../../SKILL.md"}}, {"name": "b", "description": "d", "dir": "x/b/"}, {"name": "c", "description": "d"}]}`), false)
+	f.Add([]byte(`{"version": 1, "items": [{"slug": "a", "summary": "d", "v": {"skill_md_url": "https://x.example/a/SKILL.md"}}, {"slug": "b", "type": "blueprint", "url": "b/SKILL.md"}]}`), false)
+	f.Add([]byte(`[{"name": "a", "url": 3, "type": [], "files": ["SKILL.md"]}, "x", {"id": "b", "sha256": 1, "path": "b"}]`), false)
 }
 
 func loopback(h string) bool {

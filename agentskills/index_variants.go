@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -68,7 +69,7 @@ func (ix *Index) entryDigest(at, name string, e rawEntry, mode Mode) (string, bo
 	case e.Digest.object:
 		d, how = withPrefix(e.Digest.hex), "an object"
 	case e.SHA256 != "":
-		d, how = withPrefix(e.SHA256), "a bare \"sha256\" field"
+		d, how = withPrefix(string(e.SHA256)), "a bare \"sha256\" field"
 	}
 	if how != "" && mode == Strict {
 		ix.diag(Error, "digest", at, "entry "+quoteDoc(name)+" gives its digest as "+how+", not a \"digest\" string; skipped")
@@ -599,7 +600,7 @@ func (e rawEntry) locate(name string) locator {
 	case name == "" || len(NameProblems(name, true)) > 0:
 		return locator{why: "gives no skill file or folder, and no valid skill name to find one by", class: "give no skill file and no valid skill name"}
 	case e.Type != "" && e.Type != typeSkill && e.Type != TypeSkillMD:
-		return locator{why: "has type " + quoteDoc(e.Type) + " and no skill file: not a skill", class: "have a type that is not a skill's"}
+		return locator{why: "has type " + quoteDoc(string(e.Type)) + " and no skill file: not a skill", class: "have a type that is not a skill's"}
 	case tool:
 		return locator{why: "describes a tool's input (a JSON Schema) and gives no skill file: not a skill", class: "describe a tool's input"}
 	case e.fields["description"] == nil && !e.named():
@@ -675,4 +676,116 @@ func (ix *Index) locatedEntry(at string, out IndexEntry, loc locator, base *url.
 		out.Files, out.Digest = nil, digest
 	}
 	return out, true
+}
+
+// Catalogs. Registry exports and catalogs list skills under another key than
+// "skills" ({"items": [{"slug": ..., "summary": ..., "latestVersion": {"skill_md_url":
+// ...}}]}). Lenient mode reads such a list when the index has no "skills" member, but
+// only the entries that point at a skill file or folder themselves and have no type
+// other than a skill's: a catalog also lists other things (pages, blueprints, tools),
+// and a name alone says nothing there.
+
+// listKeys, compared by normKey, are the top-level keys of such lists, in order of
+// preference.
+var listKeys = []string{"items", "entries", "results", "data", "agentskills", "catalog"}
+
+// catalogTop is the catalog "key" of a document that is itself an array of entries.
+const catalogTop = "(the document)"
+
+// catalogEntries returns the entries of the member of top whose key is the first of
+// listKeys and whose value is an array holding objects, with a warning; false when
+// there is none.
+func (ix *Index) catalogEntries(top map[string]json.RawMessage) ([]rawItem, bool) {
+	best, bestKey := len(listKeys), ""
+	for k, v := range top {
+		i := slices.Index(listKeys, normKey(k))
+		if i < 0 || i > best || i == best && k > bestKey || !holdsObjects(v) {
+			continue
+		}
+		best, bestKey = i, k
+	}
+	if best == len(listKeys) {
+		return nil, false
+	}
+	return ix.catalogList(listKeys[best], bestKey, top[bestKey])
+}
+
+// holdsObjects reports a JSON array that has an object among its elements.
+func holdsObjects(v json.RawMessage) bool {
+	list, ok := objectList(v)
+	return ok && list != nil
+}
+
+// objectList returns the elements of a JSON array; nil when none is an object, false
+// when v is not an array.
+func objectList(v json.RawMessage) ([]json.RawMessage, bool) {
+	var list []json.RawMessage
+	if v = bytes.TrimSpace(v); len(v) == 0 || v[0] != '[' || json.Unmarshal(v, &list) != nil {
+		return nil, false
+	}
+	if !slices.ContainsFunc(list, func(m json.RawMessage) bool {
+		m = bytes.TrimSpace(m)
+		return len(m) > 0 && m[0] == '{'
+	}) {
+		return nil, true
+	}
+	return list, true
+}
+
+// catalogList returns the elements of a catalog's list, the member key of top (""
+// for a document that is an array), as entries, with a warning; false when it holds
+// no object.
+func (ix *Index) catalogList(catalog, key string, v json.RawMessage) ([]rawItem, bool) {
+	list, _ := objectList(v)
+	if list == nil {
+		return nil, false
+	}
+	at, msg := "", "the index is an array, not an object with \"skills\"; read its entries that point at a skill file, as a catalog's"
+	if key != "" {
+		at = "/" + pointerToken(key)
+		msg = "no \"skills\" array; read the entries of " + quoteDoc(key) + " that point at a skill file, as a catalog's"
+	}
+	items := make([]rawItem, len(list))
+	for i, m := range list {
+		items[i] = rawItem{at: at + "/" + strconv.Itoa(i), msg: m}
+	}
+	ix.catalog = catalog
+	ix.diag(Warning, "skills", at, msg) // "": the whole document
+	return items, true
+}
+
+// catalogWhy says, without document text, why no entry of a catalog was read.
+func catalogWhy(catalog, reason string) string {
+	if catalog == catalogTop {
+		return "of the entries of the array, " + reason
+	}
+	return "of the \"" + catalog + "\" list, " + reason
+}
+
+// inCatalog narrows a locator for an entry of a catalog: the v0.1.0 convention does not
+// apply (a catalog lists names of many things), nor does a skill file of an entry whose
+// type is not a skill's ("blueprint", "api").
+func (l locator) inCatalog(e rawEntry) locator {
+	switch {
+	case l.kind == notLocated:
+		return l
+	case e.Type != "" && e.Type != typeSkill && e.Type != TypeSkillMD:
+		return locator{why: "has type " + quoteDoc(string(e.Type)) + " in a catalog: not a skill", class: "have a type that is not a skill's"}
+	case l.kind == locConvention:
+		return locator{why: "gives no skill file or folder, and a catalog's entry is not read by the v0.1.0 convention", class: "give no skill file or folder"}
+	}
+	return l
+}
+
+// summary returns, with a warning, the description an entry without "description"
+// gives in "summary" (registry exports); "" when it gives none.
+func (ix *Index) summary(at, name string, e rawEntry) string {
+	for _, k := range sortedKeys(e.fields) {
+		var s string
+		if normKey(k) == "summary" && json.Unmarshal(e.fields[k], &s) == nil && s != "" {
+			ix.diag(Warning, "description", at, "entry "+quoteDoc(name)+" gives its description in "+quoteDoc(k))
+			return s
+		}
+	}
+	return ""
 }
