@@ -71,8 +71,7 @@ func TestRound6PublishedDigestIgnored(t *testing.T) {
 func TestRound6LocatedSkillFileKeepsTheGuards(t *testing.T) {
 	t.Parallel()
 	var loop atomic.Value
-	var e *publicEnv
-	e = newPublicEnv(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	e := newPublicEnv(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case strings.HasPrefix(r.URL.Path, "/private/"):
 			fmt.Fprint(w, "---\nname: a\ndescription: private\n---\n")
