@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
@@ -39,15 +40,170 @@ func (c baseCandidate) better(o baseCandidate) bool {
 	return c.order < o.order
 }
 
-// baseLabelRe finds labels that state the API base: "API base", "API Base URL",
-// "api_base", "apiBase", "Base URL", "baseUrl", "Base path", "API URL", "API root",
-// "API endpoint", and the weak "API" and "Base", each followed by ":" or "=".
-var baseLabelRe = regexp.MustCompile(`(?i)(?:^|[^\w./-])["']?(api[ _-]?base(?:[ _-]?(?:url|uri|path)s?)?|base[ _-]?(?:url|uri|path|endpoint)s?|api[ _-]?(?:url|root|endpoint|host)|api|base)["']?\s*[:=]\s*`)
+// baseLabel is a label that states the API base, found by baseLabels: l[start:end]
+// is the match (a byte before the label, the label, ":" or "=" and the blanks
+// around it), and l[label:labelEnd] the label.
+type baseLabel struct{ start, end, label, labelEnd int }
+
+// baseLabels appends to dst the labels in l that state the API base: "API base", "API
+// Base URL", "api_base", "apiBase", "Base URL", "baseUrl", "Base path", "API URL",
+// "API root", "API endpoint", and the weak "API" and "Base", each followed by ":" or
+// "=". They are the matches of the regular expression
+//
+//	(?i)(?:^|[^\w./-])["']?(api[ _-]?base(?:[ _-]?(?:url|uri|path)s?)?|base[ _-]?(?:url|uri|path|endpoint)s?|api[ _-]?(?:url|root|endpoint|host)|api|base)["']?\s*[:=]\s*
+//
+// as FindAllStringSubmatchIndex gives them, the label being the group. The matcher
+// is written out: Go's regexp, cold in the CPU cache after goldmark has run, took
+// longer on one label line than the rest of the line's reading.
+func baseLabels(l string, dst []baseLabel) []baseLabel {
+	for from := 0; from < len(l); {
+		m, ok := nextBaseLabel(l, from)
+		if !ok {
+			break
+		}
+		dst = append(dst, m)
+		from = m.end
+	}
+	return dst
+}
+
+// nextBaseLabel returns the first base label in l that starts at or after from: at
+// the start of l, or after a rune that cannot end a word or a path.
+func nextBaseLabel(l string, from int) (baseLabel, bool) {
+	for s := from; s < len(l); {
+		if s == 0 { // the "^" branch, tried first
+			if m, ok := baseLabelAt(l, 0); ok {
+				return m, true
+			}
+		}
+		r, n := utf8.DecodeRuneInString(l[s:])
+		if labelBoundary(r) {
+			if m, ok := baseLabelAt(l, s+n); ok {
+				m.start = s
+				return m, true
+			}
+		}
+		s += n
+	}
+	return baseLabel{}, false
+}
+
+// labelBoundary reports a rune of [^\w./-] under (?i): \w is ASCII, and the class
+// is case-folded, which adds 'ſ' (folds to s) and the Kelvin sign (to k).
+func labelBoundary(r rune) bool {
+	return !(r < utf8.RuneSelf && (isWordByte(byte(r)) || strings.IndexByte("_./-", byte(r)) >= 0) || r == 'ſ' || r == '\u212a')
+}
+
+// baseLabelAt matches the rest of a base label at i, after its boundary: the label
+// alternatives are tried in the pattern's order, each with its optional parts first
+// (greedy), as a backtracking matcher would, and the first that is followed by
+// ":" or "=" wins.
+func baseLabelAt(l string, i int) (baseLabel, bool) {
+	g := i
+	if g < len(l) && (l[g] == '"' || l[g] == '\'') {
+		g++ // a label never starts with a quote: not taking it cannot match
+	}
+	var ends [48]int // the label's possible ends, first choice first
+	n := 0
+	add := func(e int) {
+		if e >= 0 {
+			ends[n] = e
+			n++
+		}
+	}
+	api, base := foldAt(l, g, "api"), foldAt(l, g, "base")
+	if api >= 0 { // api[ _-]?base(?:[ _-]?(?:url|uri|path)s?)?
+		for _, s1 := range labelSeps(l, api) {
+			b := foldAt(l, s1, "base")
+			if b < 0 {
+				continue
+			}
+			for _, s2 := range labelSeps(l, b) {
+				for _, w := range [...]string{"url", "uri", "path"} {
+					if e := foldAt(l, s2, w); e >= 0 {
+						add(foldAt(l, e, "s"))
+						add(e)
+					}
+				}
+			}
+			add(b)
+		}
+	}
+	if base >= 0 { // base[ _-]?(?:url|uri|path|endpoint)s?
+		for _, s1 := range labelSeps(l, base) {
+			for _, w := range [...]string{"url", "uri", "path", "endpoint"} {
+				if e := foldAt(l, s1, w); e >= 0 {
+					add(foldAt(l, e, "s"))
+					add(e)
+				}
+			}
+		}
+	}
+	if api >= 0 { // api[ _-]?(?:url|root|endpoint|host)
+		for _, s1 := range labelSeps(l, api) {
+			for _, w := range [...]string{"url", "root", "endpoint", "host"} {
+				add(foldAt(l, s1, w))
+			}
+		}
+	}
+	add(api)  // api
+	add(base) // base
+	for _, e := range ends[:n] {
+		if end, ok := labelAssign(l, e); ok {
+			return baseLabel{start: i, end: end, label: g, labelEnd: e}, true
+		}
+	}
+	return baseLabel{}, false
+}
+
+// labelSeps returns where a label goes on after an optional separator at j ([ _-]?):
+// past it first, if there is one.
+func labelSeps(l string, j int) []int {
+	if j < len(l) && (l[j] == ' ' || l[j] == '_' || l[j] == '-') {
+		return []int{j + 1, j}
+	}
+	return []int{j}
+}
+
+// foldAt returns the end of word (lower-case ASCII) at l[j:] under (?i), or -1: 's'
+// also matches 'ſ', the only non-ASCII rune that folds to a letter of the labels.
+func foldAt(l string, j int, word string) int {
+	if j < 0 {
+		return -1
+	}
+	for k := 0; k < len(word); k++ {
+		switch {
+		case j < len(l) && l[j]|0x20 == word[k]: // the word is letters only
+			j++
+		case word[k] == 's' && strings.HasPrefix(l[j:], "ſ"):
+			j += len("ſ")
+		default:
+			return -1
+		}
+	}
+	return j
+}
+
+// labelAssign matches ["']?\s*[:=]\s* at j and returns its end.
+func labelAssign(l string, j int) (int, bool) {
+	if j < len(l) && (l[j] == '"' || l[j] == '\'') {
+		j++ // taking the quote is the only way: a quote is neither blank nor ':' or '='
+	}
+	for j < len(l) && isRESpace(l[j]) {
+		j++
+	}
+	if j == len(l) || l[j] != ':' && l[j] != '=' {
+		return 0, false
+	}
+	for j++; j < len(l) && isRESpace(l[j]); j++ {
+	}
+	return j, true
+}
 
 // authLabelRe finds labels that state an auth rule at the start of a line.
 var authLabelRe = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}?(auth|authentication|authorization|auth method|auth type|api keys?|credentials)\s*:\s*(\S.*)$`)
 
-// labelStrength rates a base label found by baseLabelRe (lower-cased): 3 for
+// labelStrength rates a base label found by baseLabels (lower-cased): 3 for
 // "api base"-like labels, 2 for "base url"-like ones and "base", 1 for "api".
 func labelStrength(label string) int {
 	l := keyFolder.Replace(strings.ToLower(label))
@@ -63,7 +219,8 @@ func labelStrength(label string) int {
 // weakLabel reports labels that only count at the start of a line ("API: x", "Base:
 // x"), not in the middle of prose.
 func weakLabel(label string) bool {
-	l := strings.ToLower(label)
+	var b [16]byte
+	l := lowerASCII(b[:0], label)
 	return l == "api" || l == "base"
 }
 
@@ -72,6 +229,16 @@ var baseHeadings = map[string]int{
 	"base url": 2, "base path": 2, "base uri": 2, "base": 2, "base address": 2, "api base": 3, "api base url": 3,
 	"api url": 3, "api root": 3, "api endpoint": 3, "api base path": 3,
 }
+
+// baseHeadingStarts are the first words of the baseHeadings.
+var baseHeadingStarts = func() (ws []string) {
+	for h := range baseHeadings {
+		if w, _, _ := strings.Cut(h, " "); !slices.Contains(ws, w) {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}()
 
 // baseRowLabels are normalised first cells of a table row whose other cells state
 // the API base.
@@ -140,20 +307,21 @@ func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
 			// holds the value.
 			p.baseNext, p.baseLeft, p.leadIn = s, 1, true
 		}
-		for _, m := range baseLabelRe.FindAllStringSubmatchIndex(l, -1) {
-			label := l[m[2]:m[3]]
-			if weakLabel(label) && !labelAtStart(l[:m[2]]) {
+		var found [4]baseLabel
+		for _, m := range baseLabels(l, found[:0]) {
+			label := l[m.label:m.labelEnd]
+			if weakLabel(label) && !labelAtStart(l[:m.label]) {
 				continue
 			}
-			v, placeholder := baseValue(l[m[1]:])
+			v, placeholder := baseValue(l[m.end:])
 			switch {
 			case v != "":
 				p.addBase(v, tier, labelStrength(label))
 			case placeholder:
 				p.notePlaceholder(line())
-			case sameOriginProse(l[m[1]:]):
+			case sameOriginProse(l[m.end:]):
 				p.addBase("/", tier, labelStrength(label))
-			case !weakLabel(label) && strings.TrimSpace(l[m[1]:]) == "":
+			case !weakLabel(label) && strings.TrimSpace(l[m.end:]) == "":
 				// "**API Base URLs:**" alone: the next line or block (a table, a list)
 				// holds the value.
 				p.baseNext, p.baseLeft, p.leadIn = labelStrength(label), 1, true
@@ -196,7 +364,7 @@ func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
 // baseLeadIn rates a short line that names the API base in a few words and ends with
 // a colon, its value in the next block: "API base for agents:", "The base URL is:",
 // "Base URL for all requests:". It returns the label's strength, or 0. A line whose
-// colon comes right after the label ("Base URL:") is a label baseLabelRe reads.
+// colon comes right after the label ("Base URL:") is a label baseLabels finds.
 func baseLeadIn(l string) int {
 	t := strings.TrimSpace(l)
 	if len(t) > 64 || !strings.HasSuffix(t, ":") || strings.Count(t, ":") != 1 || len(strings.Fields(t)) > 8 {
@@ -205,7 +373,7 @@ func baseLeadIn(l string) int {
 	t = strings.ToLower(strings.TrimRight(t, ": "))
 	for _, w := range baseLeadWords {
 		if i := strings.Index(t, w.phrase); i >= 0 && i+len(w.phrase) < len(t) {
-			return w.strength // the label's own colon case is left to baseLabelRe
+			return w.strength // the label's own colon case is left to baseLabels
 		}
 	}
 	return 0
@@ -225,21 +393,30 @@ var baseLeadWords = [...]struct {
 // ("GET /api/v1/x") fail it without running a regular expression.
 func labelFollows(s, word string) bool {
 	for i := 0; i+len(word) <= len(s); i++ {
-		j := 0
-		for j < len(word) && (s[i+j]|0x20) == word[j] {
-			j++
+		if labelAt(s[i:], word) {
+			return true
 		}
-		if j < len(word) {
-			continue
+	}
+	return false
+}
+
+// labelAt reports whether s starts with word, followed as labelFollows says.
+func labelAt(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for j := 0; j < len(word); j++ {
+		if s[j]|0x20 != word[j] {
+			return false
 		}
-		for k, n := i+j, 0; k < len(s) && n < 16; k, n = k+1, n+1 {
-			c := s[k]
-			if c == ':' || c == '=' {
-				return true
-			}
-			if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c == ' ' || c == '_' || c == '-' || c == '"' || c == '\'' || c == '*' || c == '`') {
-				break
-			}
+	}
+	for k, n := len(word), 0; k < len(s) && n < 16; k, n = k+1, n+1 {
+		c := s[k]
+		if c == ':' || c == '=' {
+			return true
+		}
+		if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c == ' ' || c == '_' || c == '-' || c == '"' || c == '\'' || c == '*' || c == '`') {
+			break
 		}
 	}
 	return false
@@ -284,12 +461,12 @@ func isHeaderExample(v string) bool { return strings.TrimSpace(v) == "" }
 
 // addAuth adds an auth rule once.
 func (p *parser) addAuth(t string) {
-	for _, a := range p.doc.Auth {
+	for _, a := range p.auth {
 		if a == t {
 			return
 		}
 	}
-	p.doc.Auth = append(p.doc.Auth, t)
+	p.auth = append(p.auth, t)
 }
 
 // labelAtStart reports whether the text before a weak label is at most two words
@@ -391,10 +568,29 @@ func (p *parser) scanLines(n ast.Node, tier int, authToo bool) {
 // hasLabelHint is a fast single pass for lines that may hold a base or auth label:
 // "api", "auth", "base" or "credential" followed by ":" or "=" (see labelFollows).
 func hasLabelHint(l string) bool {
-	if strings.IndexByte(l, ':') < 0 && strings.IndexByte(l, '=') < 0 {
+	colon, eq := strings.IndexByte(l, ':'), strings.IndexByte(l, '=') // the next of each at or after i, or -1
+	next := nextLabelEnd(colon, eq)
+	if next < 0 {
 		return false // the common case, checked at memory speed
 	}
-	for i := 0; i+3 <= len(l); i++ {
+	// A label ends at most 15 bytes before its ':' or '=' and is at most 10 bytes
+	// long ("credential"): a word 25 bytes or more before the next one is skipped.
+	for i := max(next-25, 0); i+3 <= len(l); i++ {
+		if i > next {
+			if colon >= 0 && colon < i {
+				colon = indexByteFrom(l, i, ':')
+			}
+			if eq >= 0 && eq < i {
+				eq = indexByteFrom(l, i, '=')
+			}
+			if next = nextLabelEnd(colon, eq); next < 0 {
+				return false
+			}
+			i = max(i, next-25)
+		}
+		if !labelFirst[l[i]] {
+			continue // most bytes: one lookup
+		}
 		var word string
 		switch l[i] | 0x20 {
 		case 'a':
@@ -411,18 +607,48 @@ func hasLabelHint(l string) bool {
 		case 'm':
 			word = "mcp"
 		}
-		if word != "" && labelFollows(l[i:min(len(l), i+len(word)+16)], word) {
+		// A label found further on is found when i gets there: only the word at i is read.
+		if word != "" && labelAt(l[i:], word) {
 			return true
 		}
 	}
 	return false
 }
 
+// labelFirst marks the first letters of the words hasLabelHint and labelWord look
+// for ("api", "auth", "base", "credential", "mcp"), in either case.
+var labelFirst = func() (t [256]bool) {
+	for _, c := range "abcmABCM" {
+		t[c] = true
+	}
+	return t
+}()
+
+// nextLabelEnd returns the smaller of two indexes, -1 meaning none.
+func nextLabelEnd(colon, eq int) int {
+	if colon < 0 || eq >= 0 && eq < colon {
+		return eq
+	}
+	return colon
+}
+
+// indexByteFrom returns the index of the first c in l at or after from, or -1.
+func indexByteFrom(l string, from int, c byte) int {
+	if i := strings.IndexByte(l[from:], c); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
 // labelWord is a fast check that a table's first cell may name the base or auth:
 // it contains "api", "base", "auth" or "cred", in any case.
 func labelWord(l string) bool {
 	for i := 0; i+3 <= len(l); i++ {
-		a, b, c := l[i]|0x20, l[i+1]|0x20, l[i+2]|0x20
+		if !labelFirst[l[i]] {
+			continue // most bytes: one lookup
+		}
+		a := l[i] | 0x20
+		b, c := l[i+1]|0x20, l[i+2]|0x20
 		switch {
 		case a == 'a' && (b == 'p' && c == 'i' || b == 'u' && c == 't'),
 			a == 'b' && b == 'a' && c == 's',
@@ -455,6 +681,9 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 // next blocks of its section holds the value.
 func (p *parser) baseHeading(norm string) {
 	p.baseNext, p.baseLeft = 0, 0
+	if w, _, _ := strings.Cut(norm, " "); !slices.Contains(baseHeadingStarts, w) {
+		return // most headings, without a map lookup
+	}
 	if s, ok := baseHeadings[norm]; ok {
 		p.baseNext, p.baseLeft = s, baseBlocks
 	}
@@ -597,7 +826,7 @@ func (p *parser) tableRows(text string, n ast.Node) {
 		if p.mcpRow(label, cells) {
 			continue
 		}
-		l := normalizeHeading(label)
+		l := p.normalize(label)
 		s, ok := baseRowLabels[l]
 		if !ok && envBaseName(label) {
 			s, ok = 2, true // "| `FT_HACK_API` | `https://x` |": the variable that holds the base
@@ -634,7 +863,7 @@ func (p *parser) authColumn(text string) {
 	col := -1
 	cells := strings.Split(header, " | ")
 	for i, c := range cells {
-		if l := normalizeHeading(c); authRowLabels[l] || l == "auth required" || l == "requires auth" {
+		if l := p.normalize(c); authRowLabels[l] || l == "auth required" || l == "requires auth" {
 			col = i
 			break
 		}

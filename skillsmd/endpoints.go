@@ -27,12 +27,23 @@ const maxEndpoints = 256
 // httpMethods are the methods that mark an endpoint line.
 var httpMethods = [...]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
 
-// noteEndpoints records the endpoint URLs of the text of block n (one line at a time).
-func (p *parser) noteEndpoints(text string, n ast.Node) {
+// noteURLs records the endpoints and the MCP endpoints named in the text of block
+// n, a code block if code is set. Both need an absolute URL ("://"), except the
+// template variables noteEndpoints reads: the text is searched for one once.
+func (p *parser) noteURLs(text string, n ast.Node, code bool) {
+	urls := strings.Contains(text, "://")
+	p.noteEndpoints(text, n, urls)
+	if urls {
+		p.mcpIn(text, code)
+	}
+}
+
+// noteEndpoints records the endpoint URLs of the text of block n (one line at a
+// time); urls reports whether the text contains "://".
+func (p *parser) noteEndpoints(text string, n ast.Node, urls bool) {
 	if len(p.endpoints) >= maxEndpoints || len(p.bases) > 0 || p.placeholder > 0 {
 		return // a base is already stated
 	}
-	urls := strings.Contains(text, "://")
 	vars := strings.Contains(text, "}/") || strings.IndexByte(text, '$') >= 0 // "{{API}}/x", "$API/x"
 	if !urls && !vars {
 		return // the common case: no absolute URL and no template variable at all

@@ -2,6 +2,7 @@ package skillsmd
 
 import (
 	"bytes"
+	"math/bits"
 	"net/url"
 	"regexp"
 	"strings"
@@ -73,9 +74,22 @@ var headingsByWord = func() map[string][]int {
 	return m
 }()
 
+// headingWordLens marks, for each letter, the lengths of the first words of
+// headingKinds that start with it (bit n for length n): most headings ("Endpoint
+// group 3") are ruled out by it without a map lookup.
+var headingWordLens = func() (t [26]uint32) {
+	for w := range headingsByWord {
+		t[w[0]-'a'] |= 1 << len(w)
+	}
+	return t
+}()
+
 // classifyNormalized returns the kind a normalised heading names, or kindOther.
 func classifyNormalized(h string) kind {
 	w, _, _ := strings.Cut(h, " ")
+	if w == "" || !isLowerASCII(w[0]) || len(w) >= 32 || headingWordLens[w[0]-'a']&(1<<len(w)) == 0 {
+		return kindOther
+	}
 	for _, i := range headingsByWord[w] {
 		hk := headingKinds[i]
 		if h == hk.pattern || len(h) > len(hk.pattern) && h[len(hk.pattern)] == ' ' && strings.HasPrefix(h, hk.pattern) {
@@ -85,25 +99,49 @@ func classifyNormalized(h string) kind {
 	return kindOther
 }
 
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+
 // normalizeHeading lower-cases, drops a parenthetical and a leading number, and
 // replaces punctuation with single spaces: "2. Rate-Limits (per key)" is "rate limits".
-// It builds the result in one allocation (none for an empty result): it runs for every
-// heading and every table row.
+// It builds the result in one allocation (none for an empty result).
 func normalizeHeading(h string) string {
+	var buf [64]byte
+	return string(appendNormalized(buf[:0], h))
+}
+
+// normalize is normalizeHeading without an allocation, for lookups: the result is a
+// view of a buffer the next call reuses. It runs for every heading and table row.
+func (p *parser) normalize(h string) string {
+	p.norm = appendNormalized(p.norm[:0], h)
+	return unsafeString(p.norm)
+}
+
+// appendNormalized appends normalizeHeading(h) to b, which must be empty (the
+// leading number is cut from the front of b).
+func appendNormalized(b []byte, h string) []byte {
 	if i := strings.IndexByte(h, '('); i > 0 {
 		h = h[:i]
 	}
-	var buf [64]byte
-	b := buf[:0]
 	space := false
-	for _, r := range h {
-		if r < utf8.RuneSelf {
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
+	for i := 0; i < len(h); {
+		if c := h[i]; c < utf8.RuneSelf { // ASCII, one table lookup
+			i++
+			switch k := asciiNorm[c]; k {
+			case 0: // punctuation or a blank
+				space = true
+			case '\'':
+			default:
+				if space && len(b) > 0 {
+					b = append(b, ' ')
+				}
+				b = append(b, k)
+				space = false
 			}
-		} else {
-			r = unicode.ToLower(r)
+			continue
 		}
+		r, n := utf8.DecodeRuneInString(h[i:])
+		i += n
+		r = unicode.ToLower(r) // which may give an ASCII letter ('K', the Kelvin sign)
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f && r != '—' && r != '–' {
 			if space && len(b) > 0 {
 				b = append(b, ' ')
@@ -121,10 +159,26 @@ func normalizeHeading(h string) string {
 		if i < 0 {
 			break
 		}
-		b = b[i+1:]
+		b = b[:copy(b, b[i+1:])] // in place, so that a reused buffer keeps its start
 	}
-	return string(b)
+	return b
 }
+
+// asciiNorm maps an ASCII byte to what appendNormalized keeps of it: a lower-case
+// letter or digit, 0 for a separator, or the apostrophe, which it drops.
+var asciiNorm = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			t[c] = byte(c)
+		case 'A' <= c && c <= 'Z':
+			t[c] = byte(c) + 'a' - 'A'
+		case c == '\'':
+			t[c] = '\''
+		}
+	}
+	return t
+}()
 
 // riskyRule matches safety items that ask for approval or forbid something.
 var riskyRule = regexp.MustCompile(`(?i)\b(ask|approv|confirm|consent|permission|do not|don'?t|never|must not|should not|avoid|stop|only (with|after|when|if)|forbidden|prohibit|not allowed|requires? (the )?user|destructive|delete|payment|purchase)`)
@@ -145,17 +199,17 @@ func (p *parser) typedText(t string, n ast.Node) {
 		}
 		d.Purpose += t
 	case kindAPI:
-		d.API = append(d.API, t)
+		p.api = append(p.api, t)
 	case kindAuth:
-		d.Auth = append(d.Auth, t)
+		p.auth = append(p.auth, t)
 	case kindSafe:
-		d.SafeActions = append(d.SafeActions, t)
+		p.safe = append(p.safe, t)
 	case kindRisky:
-		d.RiskyActions = append(d.RiskyActions, t)
+		p.risky = append(p.risky, t)
 	case kindSafety:
 		p.sortSafety(t)
 	case kindLimits:
-		d.Limits = append(d.Limits, t)
+		p.limits = append(p.limits, t)
 	case kindMoreInfo:
 		p.infoLinks(t, n, false)
 	case kindCredits:
@@ -166,6 +220,9 @@ func (p *parser) typedText(t string, n ast.Node) {
 // typedItems files list items of the current section into the typed view.
 func (p *parser) typedItems(items []item) {
 	for _, it := range items {
+		if it.refs.start >= 0 {
+			p.known = knownURLs{it.node, it.refs}
+		}
 		switch p.kind() {
 		case kindMoreInfo:
 			p.infoLinks(it.text, it.node, true)
@@ -183,9 +240,9 @@ func (p *parser) typedItems(items []item) {
 // safe.
 func (p *parser) sortSafety(t string) {
 	if safeRule.MatchString(t) && !riskyRule.MatchString(t) {
-		p.doc.SafeActions = append(p.doc.SafeActions, t)
+		p.safe = append(p.safe, t)
 	} else {
-		p.doc.RiskyActions = append(p.doc.RiskyActions, t)
+		p.risky = append(p.risky, t)
 	}
 }
 
@@ -198,7 +255,7 @@ func (p *parser) infoLinks(t string, n ast.Node, any bool) {
 		label, rest = "", t
 	}
 	label = strings.TrimSpace(label)
-	urls := p.urlsIn(n)
+	urls := p.urlsIn(n, label == "") // a link's text is its label only when the item has none
 	if len(urls) == 0 && label != "" {
 		// "JSON discovery: /.well-known/mcp.json" names a path without linking it.
 		if v := firstField(rest); strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") {
@@ -214,7 +271,7 @@ func (p *parser) infoLinks(t string, n ast.Node, any bool) {
 		if !any && k == "other" {
 			continue
 		}
-		p.doc.MoreInfo = append(p.doc.MoreInfo, InfoLink{Kind: k, Label: l, URL: u.url})
+		p.moreInfo = append(p.moreInfo, InfoLink{Kind: k, Label: l, URL: u.url})
 	}
 }
 
@@ -227,92 +284,200 @@ func (p *parser) credit(t string, n ast.Node) {
 	value := strings.Trim(firstField(rest), "`")
 	switch strings.ToLower(strings.TrimSpace(label)) {
 	case "spec", "specification", "spec url":
-		if urls := p.urlsIn(n); len(urls) > 0 {
+		if urls := p.urlsIn(n, false); len(urls) > 0 {
 			value = urls[0].url
 		}
 		p.doc.SpecURL = value
-		p.doc.MoreInfo = append(p.doc.MoreInfo, InfoLink{Kind: "spec", Label: strings.TrimSpace(label), URL: value})
+		p.moreInfo = append(p.moreInfo, InfoLink{Kind: "spec", Label: strings.TrimSpace(label), URL: value})
 	case "spec version", "specification version", "version":
 		p.doc.SpecVersion = value
 	}
 }
 
 func firstField(s string) string {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return ""
+	// strings.Fields(s)[0], without building the other fields.
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		s = s[:i]
 	}
-	return strings.Trim(f[0], "`<>")
+	return strings.Trim(s, "`<>")
 }
 
-type linkRef struct{ text, url string }
+// linkRef is a URL urlsIn finds: a link's destination and text, an autolink, a bare
+// URL or a code span that holds only a URL.
+type linkRef struct {
+	text, url string
+	// warned are the warnings (raw HTML) that reading a link's text gave, in
+	// Document.Warnings: reading it again gives them again.
+	warned span
+}
 
-// urlsIn returns the destinations of links, autolinks and bare URLs inside n. The
-// slice is reused by the next call.
-func (p *parser) urlsIn(n ast.Node) []linkRef {
+// knownURLs is a node whose URLs the text pass recorded (refs, a span of p.refs), so
+// that urlsIn need not walk it again. They are recorded for a paragraph or a list
+// item's single text block: what such a node holds is read in full, in the order
+// urlsIn walks it, and holds no list that urlsIn would leave out.
+type knownURLs struct {
+	node ast.Node
+	refs span
+}
+
+// urlsIn returns the destinations of links, autolinks and bare URLs inside n, with
+// the text of each link when withText is set. The slice is reused by the next call
+// and must not be changed.
+func (p *parser) urlsIn(n ast.Node, withText bool) []linkRef {
 	if n == nil {
 		return nil
 	}
-	if p.urlWalk == nil {
-		p.urlWalk = p.visitURL
+	if n == p.known.node {
+		refs := p.refs[p.known.refs.start:p.known.refs.end]
+		for _, r := range refs {
+			// Reading a link's text again warned again about the raw HTML in it.
+			p.doc.Warnings = append(p.doc.Warnings, p.doc.Warnings[r.warned.start:r.warned.end]...)
+		}
+		return refs
 	}
-	p.urls, p.urlRoot = p.urls[:0], n
-	_ = ast.Walk(n, p.urlWalk)
-	p.urlRoot = nil
+	p.urls = p.urls[:0]
+	p.appendURLs(n, true, withText)
 	return p.urls
 }
 
-func (p *parser) visitURL(c ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		return ast.WalkContinue, nil
-	}
-	switch l := c.(type) {
+func (p *parser) appendURLs(n ast.Node, root, withText bool) {
+	switch l := n.(type) {
 	case *ast.List:
-		if c != p.urlRoot {
-			return ast.WalkSkipChildren, nil // nested items are items of their own
+		if !root {
+			return // nested items are items of their own
 		}
 	case *ast.Link:
-		p.urls = append(p.urls, linkRef{strings.TrimSpace(p.inline(l)), string(l.Destination)})
-		return ast.WalkSkipChildren, nil
+		p.scratch = p.appendInline(p.scratch[:0], l) // also for its warnings, as the text pass gives
+		txt := ""
+		if withText {
+			txt = p.str(bytes.TrimSpace(p.scratch))
+		}
+		p.urls = append(p.urls, linkRef{text: txt, url: p.str(l.Destination)})
+		return
 	case *ast.AutoLink:
-		p.urls = append(p.urls, linkRef{"", string(l.URL(p.src))})
+		p.urls = append(p.urls, linkRef{url: p.str(l.URL(p.src))})
 	case *ast.Text:
 		p.bareURLs(l, p.addURL)
 	case *ast.CodeSpan:
 		// `https://x` in a code span is still the value of "Docs: `https://x`".
 		p.scratch = p.appendInline(p.scratch[:0], l)
-		if v := bytes.TrimSpace(p.scratch); bytes.HasPrefix(v, []byte("https://")) || bytes.HasPrefix(v, []byte("http://")) {
-			p.urls = append(p.urls, linkRef{"", string(v)})
+		if u := codeURL(p.scratch); u != nil {
+			p.urls = append(p.urls, linkRef{url: p.str(u)})
 		}
-		return ast.WalkSkipChildren, nil
+		return
 	}
-	return ast.WalkContinue, nil
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		p.appendURLs(c, false, withText)
+	}
 }
 
-func (p *parser) addURL(u string, _ int) { p.urls = append(p.urls, linkRef{"", u}) }
+// codeURL returns the text of a code span when it is an http(s) URL, else nil.
+func codeURL(code []byte) []byte {
+	if v := bytes.TrimSpace(code); bytes.HasPrefix(v, []byte("https://")) || bytes.HasPrefix(v, []byte("http://")) {
+		return v
+	}
+	return nil
+}
+
+func (p *parser) addURL(u string, _ int) { p.urls = append(p.urls, linkRef{url: u}) }
 
 // infoKind sorts a More Info link by its label and URL.
 func infoKind(label, u string) string {
-	l := strings.ToLower(label)
 	path := u
-	if i := strings.IndexAny(path, "?#"); i >= 0 {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
 		path = path[:i]
 	}
-	path = strings.ToLower(path)
-	switch {
-	case strings.HasSuffix(path, "/mcp.json") || strings.Contains(l, "mcp") || strings.Contains(l, "json discovery"):
-		return "mcp.json"
-	case strings.Contains(l, "spec"):
-		return "spec"
-	case strings.Contains(l, "support") || strings.Contains(l, "help") || strings.Contains(l, "contact") || strings.Contains(l, "issue"):
-		return "support"
-	case strings.Contains(l, "source") || strings.Contains(l, "repo") || strings.Contains(l, "github") || strings.Contains(l, "code"):
-		return "source"
-	case strings.Contains(l, "doc") || strings.Contains(l, "reference") || strings.Contains(l, "guide") ||
-		strings.Contains(l, "api") || strings.Contains(l, "faq") || strings.Contains(l, "llms") || strings.Contains(l, "openapi"):
-		return "docs"
+	if i := strings.IndexByte(path, '#'); i >= 0 {
+		path = path[:i]
 	}
-	return "other"
+	if hasSuffixFold(path, "/mcp.json") {
+		return infoKinds[0]
+	}
+	var lb [64]byte
+	l := lowerASCII(lb[:0], label)
+	rank := len(infoKinds) // "other"
+	// One pass over the label: at each byte, the words that start with it.
+	for i := 0; i < len(l) && rank > 0; i++ {
+		for m := infoFirst[l[i]]; m != 0; m &= m - 1 {
+			if w := infoWords[bits.TrailingZeros32(m)]; w.rank < rank && strings.HasPrefix(l[i:], w.word) {
+				rank = w.rank
+			}
+		}
+	}
+	if rank == len(infoKinds) {
+		return "other"
+	}
+	return infoKinds[rank]
+}
+
+// infoKinds are the kinds of More Info links, first to last: a label naming words of
+// several kinds ("MCP spec") takes the first.
+var infoKinds = [...]string{"mcp.json", "spec", "support", "source", "docs"}
+
+// infoWords are the words of a label that name each kind (an index into infoKinds).
+var infoWords = [...]infoWord{
+	{"mcp", 0}, {"json discovery", 0},
+	{"spec", 1},
+	{"support", 2}, {"help", 2}, {"contact", 2}, {"issue", 2},
+	{"source", 3}, {"repo", 3}, {"github", 3}, {"code", 3},
+	{"doc", 4}, {"reference", 4}, {"guide", 4}, {"api", 4}, {"faq", 4}, {"llms", 4}, {"openapi", 4},
+}
+
+type infoWord struct {
+	word string
+	rank int
+}
+
+// infoFirst maps a byte to the set of infoWords that start with it (bit i for
+// infoWords[i]).
+var infoFirst = func() (t [256]uint32) {
+	for i, w := range infoWords {
+		t[w.word[0]] |= 1 << i
+	}
+	return t
+}()
+
+// hasSuffixFold reports strings.HasSuffix(strings.ToLower(s), suffix) for a
+// lower-case ASCII suffix, lowering only the end of s when that end is ASCII.
+func hasSuffixFold(s, suffix string) bool {
+	if len(s) < len(suffix) {
+		return strings.HasSuffix(strings.ToLower(s), suffix) // lowering may lengthen s
+	}
+	end := s[len(s)-len(suffix):]
+	for i := 0; i < len(end); i++ {
+		c := end[i]
+		if c >= utf8.RuneSelf {
+			return strings.HasSuffix(strings.ToLower(s), suffix)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != suffix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerASCII returns strings.ToLower(s) for checks that do not keep it: an ASCII s
+// that fits b is lowered into b (on the caller's stack) and viewed, not allocated.
+// Other text takes strings.ToLower, whose Unicode mappings can yield ASCII letters.
+func lowerASCII(b []byte, s string) string {
+	if len(s) > cap(b) {
+		return strings.ToLower(s)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return strings.ToLower(s)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return unsafeString(b)
 }
 
 // finish derives what needs the whole document: the purpose fallback and the API base.
@@ -335,6 +500,7 @@ func (p *parser) finish() {
 			p.inferred = d.BaseURL != ""
 		}
 	}
+	p.flushLists()
 }
 
 // ResolveBase returns the document's API base as an absolute URL on origin (such as
@@ -361,8 +527,61 @@ func Resolve(origin, ref string) (*url.URL, error) {
 	return base.ResolveReference(r), nil
 }
 
-// endpointMention finds a line that names an HTTP endpoint ("GET /v1/x").
-var endpointMention = regexp.MustCompile(`\b(?:GET|POST|PUT|PATCH|DELETE)\s+(?:https?://\S+|/\S*)`)
+// firstEndpointMention returns the offset of the first mention of an HTTP endpoint
+// in src ("GET /v1/x"), or -1: the first match of the regular expression
+//
+//	\b(?:GET|POST|PUT|PATCH|DELETE)\s+(?:https?://\S+|/\S*)
+//
+// found without running it (it has no literal prefix, so Go's regexp would step
+// through the whole document, which took longer than parsing it): the methods are
+// found with a fast byte search, and each occurrence is tested as the regexp would
+// test it, at a word boundary, followed by blanks and a path or an http(s) URL.
+func firstEndpointMention(src []byte) int {
+	first := -1
+	for _, m := range [...]string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+		for off := 0; ; {
+			i := bytes.Index(src[off:], []byte(m))
+			if i < 0 || first >= 0 && off+i >= first {
+				break
+			}
+			at := off + i
+			if (at == 0 || !isREWordByte(src[at-1])) && endpointAfter(src[at+len(m):]) {
+				first = at
+				break
+			}
+			off = at + 1
+		}
+	}
+	return first
+}
+
+// endpointAfter reports whether s starts as endpointMention's match goes on after the
+// method: \s+ then a '/', or "http://" or "https://" and a byte that is not \s.
+func endpointAfter(s []byte) bool {
+	j := 0
+	for j < len(s) && isRESpace(s[j]) {
+		j++
+	}
+	if j == 0 {
+		return false
+	}
+	s = s[j:]
+	if len(s) > 0 && s[0] == '/' {
+		return true
+	}
+	for _, scheme := range [...]string{"http://", "https://"} {
+		if bytes.HasPrefix(s, []byte(scheme)) && len(s) > len(scheme) && !isRESpace(s[len(scheme)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isRESpace reports the bytes of \s in Go's regexp syntax.
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// isREWordByte reports the bytes of \w in Go's regexp syntax (ASCII only).
+func isREWordByte(c byte) bool { return isWordByte(c) || c == '_' }
 
 // diagnose adds the whole-document warnings: size, credentials, a missing API section.
 func (p *parser) diagnose(size int) {
@@ -384,8 +603,8 @@ func (p *parser) diagnose(size int) {
 		p.warn(p.varLine, WarnBaseInferred, "the document states no API base; BaseURL is the URL it assigns to the variable its endpoints start with")
 	}
 	if d.BaseURL == "" && !p.has(kindAPI) {
-		if loc := endpointMention.FindIndex(p.src); loc != nil {
-			p.warn(p.lineOf(loc[0]), WarnNoAPI, "document names endpoints but has no API section or base URL")
+		if at := firstEndpointMention(p.src); at >= 0 {
+			p.warn(p.lineOf(at), WarnNoAPI, "document names endpoints but has no API section or base URL")
 		}
 	}
 	sortWarnings(d.Warnings)

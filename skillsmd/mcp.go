@@ -57,17 +57,18 @@ func (p *parser) mcpLabels(l string) {
 // client ("mcpServers": {"x": {"url": "https://..."}}) every URL given as a url or
 // endpoint. In prose, list items and tables, only URLs written after an HTTP method
 // or in a curl command count ("POST https://x/mcp"), since prose also links to pages
-// about MCP.
+// about MCP. Only text holding "://" can name one (see noteURLs).
 func (p *parser) mcpIn(text string, code bool) {
-	config := code && (strings.Contains(text, "mcpServers") || strings.Contains(text, "mcp_servers"))
-	if !config && !strings.Contains(text, "/mcp") && !strings.Contains(text, "/sse") {
+	mcp := strings.Contains(text, "mcp") // in each of the words below but "/sse"
+	config := code && mcp && (strings.Contains(text, "mcpServers") || strings.Contains(text, "mcp_servers"))
+	if !config && !(mcp && strings.Contains(text, "/mcp")) && !strings.Contains(text, "/sse") {
 		return // the common case ("://mcp." contains "/mcp")
 	}
 	for rest := text; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
 		keyed := config && configURLKey(line)
-		if !keyed && !strings.Contains(line, "/mcp") && !strings.Contains(line, "/sse") {
+		if !keyed && !mcpPath(line) {
 			continue
 		}
 		curl := strings.HasPrefix(strings.TrimLeft(line, " \t$>"), "curl ")
@@ -83,6 +84,11 @@ func (p *parser) mcpIn(text string, code bool) {
 			}
 		}
 	}
+}
+
+// mcpPath reports whether s contains "/mcp" or "/sse".
+func mcpPath(s string) bool {
+	return strings.Contains(s, "/mcp") || strings.Contains(s, "/sse")
 }
 
 // configURLKey reports a line of a client configuration that gives a server's URL:

@@ -4,26 +4,32 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
-	"sort"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 type parser struct {
 	doc     *Document
-	texts   []span     // each section's text in p.text, parallel to doc.Sections
-	text    []byte     // the section texts, one after another
-	scratch []byte     // reused by inline
-	table   []byte     // reused by tableText
-	urls    []linkRef  // reused by urlsIn
-	urlRoot ast.Node   // the node urlsIn walks
-	urlWalk ast.Walker // p.visitURL, made once
-	visit   ast.Walker // p.visitLink, made once
-	record  bool       // appendInline records the links it meets (once per block)
+	texts   []span          // each section's text in p.text, parallel to doc.Sections
+	text    strings.Builder // the section texts, one after another
+	strs    strings.Builder // the other strings the Document keeps, one after another (see str)
+	scratch []byte          // reused by inline
+	table   []byte          // reused by tableText
+	raw     []byte          // reused by rawLines
+	norm    []byte          // reused by normalize
+	items   []item          // reused by block for the items of a list
+	urls    []linkRef       // reused by urlsIn
+	record  bool            // appendInline records the links it meets (once per block)
+	refs    []linkRef       // what urlsIn would find in the text recorded in the current block
+	known   knownURLs       // a node whose URLs are in refs, for urlsIn
 	src     []byte
-	lines   []int
+	line    int // line of offset lineAt, for lineOf
+	lineAt  int
 	section int    // index of the current section, -1 before the first
 	kinds   []kind // kind of each section, parallel to doc.Sections
 	stack   []open // enclosing headings, outermost first
@@ -39,6 +45,113 @@ type parser struct {
 	vars         []varValue      // upper-case variables assigned an absolute URL (see templateBase)
 	varUses      []varUse        // template variables that start endpoints
 	varLine      int             // doc.BaseURL came from templateBase: line of the variable's first use
+
+	// The Document's lists, gathered in reused buffers and copied out once, each in
+	// one allocation, by flushLists: they are only ever appended to while the
+	// document is read (addAuth reads auth).
+	links                          []Link
+	moreInfo                       []InfoLink
+	api, auth, safe, risky, limits []string
+	itemTexts                      []string // the sections' items, one section after another
+	itemSpans                      []span   // each section's items in itemTexts, parallel to doc.Sections
+}
+
+// parsers keeps parsers between calls to Parse, for their buffers. None of them is
+// kept by a Document: its strings are in p.text and p.strs, which are never reused,
+// and its lists are copied out (flushLists).
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
+// newParser returns a parser for src, from the pool.
+func newParser(d *Document, src []byte) *parser {
+	p := parsers.Get().(*parser)
+	p.doc, p.src, p.line, p.section = d, src, 1, -1
+	if p.scratch == nil {
+		// The byte buffers, in one allocation; each grows on its own if it must.
+		buf := make([]byte, 3*scratchSize)
+		p.scratch = buf[:0:scratchSize]
+		p.table = buf[scratchSize : scratchSize : 2*scratchSize]
+		p.raw = buf[2*scratchSize : 2*scratchSize]
+	}
+	return p
+}
+
+// scratchSize is the initial size of each of the parser's reused byte buffers.
+const scratchSize = 512
+
+// release returns p to the pool with its buffers emptied, and cleared of what would
+// keep a Document or its tree alive. Buffers grown large by a large document are
+// dropped rather than kept.
+func (p *parser) release() {
+	*p = parser{
+		// Emptied more than once while the document is read: cleared in full.
+		items: reuse(p.items[:cap(p.items)]), urls: reuse(p.urls[:cap(p.urls)]), refs: reuse(p.refs[:cap(p.refs)]),
+		scratch: reuse(p.scratch), table: reuse(p.table), raw: reuse(p.raw), norm: reuse(p.norm),
+		kinds: reuse(p.kinds), texts: reuse(p.texts), stack: reuse(p.stack[:cap(p.stack)]),
+		bases: reuse(p.bases), endpoints: reuse(p.endpoints), vars: reuse(p.vars), varUses: reuse(p.varUses),
+		links: reuse(p.links), moreInfo: reuse(p.moreInfo),
+		api: reuse(p.api), auth: reuse(p.auth), safe: reuse(p.safe), risky: reuse(p.risky), limits: reuse(p.limits),
+		itemTexts: reuse(p.itemTexts), itemSpans: reuse(p.itemSpans),
+	}
+	parsers.Put(p)
+}
+
+// reuse returns s emptied for its next use, or nil if it is large. It zeroes s up to
+// its length: a buffer holds nothing beyond its length when it is only appended to
+// (or, above, when it is given in full), and is zero there after a release.
+func reuse[T any](s []T) []T {
+	if cap(s) > maxReused {
+		return nil
+	}
+	clear(s)
+	return s[:0]
+}
+
+// maxReused is the most elements a buffer keeps for reuse.
+const maxReused = 8 << 10
+
+// flushLists copies the lists into the Document, each in one allocation (the
+// strings, in one for all): a list stays nil when empty.
+func (p *parser) flushLists() {
+	d := p.doc
+	d.Links, d.MoreInfo = cloneList(p.links), cloneList(p.moreInfo)
+	n := len(p.api) + len(p.auth) + len(p.safe) + len(p.risky) + len(p.limits) + len(p.itemTexts)
+	if n == 0 {
+		return
+	}
+	all := make([]string, 0, n)
+	cut := func(l []string) []string {
+		if len(l) == 0 {
+			return nil
+		}
+		start := len(all)
+		all = append(all, l...)
+		return all[start:len(all):len(all)] // full: an append by the caller reallocates
+	}
+	d.API, d.Auth, d.SafeActions, d.RiskyActions, d.Limits = cut(p.api), cut(p.auth), cut(p.safe), cut(p.risky), cut(p.limits)
+	for i, sp := range p.itemSpans {
+		d.Sections[i].Items = cut(p.itemTexts[sp.start:sp.end])
+	}
+}
+
+// cloneList returns a copy of l with no spare room, or nil if l is empty.
+func cloneList[T any](l []T) []T {
+	if len(l) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(l)), l...)
+}
+
+// addItem appends a list item to the current section.
+func (p *parser) addItem(t string) {
+	for len(p.itemSpans) < len(p.doc.Sections) {
+		p.itemSpans = append(p.itemSpans, span{len(p.itemTexts), len(p.itemTexts)})
+	}
+	sp := &p.itemSpans[p.section]
+	if sp.end == sp.start {
+		sp.start = len(p.itemTexts)
+	}
+	p.itemTexts = append(p.itemTexts, t)
+	sp.end = len(p.itemTexts)
 }
 
 // open is a heading whose section is still open, for kind inheritance.
@@ -47,10 +160,25 @@ type open struct {
 	kind  kind
 }
 
-// lineOf returns the 1-based line of byte offset off.
+// lineOf returns the 1-based line of byte offset off (0 for a negative offset). Lines
+// are counted on demand from the offset asked before, which is nearly always a little
+// before off (blocks and their links come in document order): the document is counted
+// about once, with a vectorised count, instead of indexed line by line up front.
 func (p *parser) lineOf(off int) int {
-	return sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off })
+	if off < 0 {
+		return 0
+	}
+	off = min(off, len(p.src))
+	if off >= p.lineAt {
+		p.line += bytes.Count(p.src[p.lineAt:off], newline)
+	} else {
+		p.line -= bytes.Count(p.src[off:p.lineAt], newline)
+	}
+	p.lineAt = off
+	return p.line
 }
+
+var newline = []byte("\n")
 
 // offsetOf returns the first source offset inside n, or -1.
 func offsetOf(n ast.Node) int {
@@ -73,10 +201,35 @@ func offsetOf(n ast.Node) int {
 
 func (p *parser) lineOfNode(n ast.Node) int {
 	if off := offsetOf(n); off >= 0 {
-		return p.lineOf(min(off, len(p.src)))
+		return p.lineOf(off)
 	}
 	return 1
 }
+
+// str returns a copy of b that the Document may keep. The copies are made one after
+// another in a few large buffers instead of one allocation each (a document has
+// hundreds of strings): a strings.Builder, whose String views the bytes written so
+// far, which it never changes. A full builder is dropped for a fresh one rather than
+// grown, so that it is not copied.
+func (p *parser) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if p.strs.Cap()-p.strs.Len() < len(b) {
+		p.strs = strings.Builder{}
+		p.strs.Grow(max(len(b), strChunk, min(len(p.src)/2, maxStrChunk)))
+	}
+	start := p.strs.Len()
+	p.strs.Write(b)
+	return p.strs.String()[start:]
+}
+
+// strChunk and maxStrChunk bound the buffers str allocates, which are sized after
+// the document: its other strings take a fraction of its size.
+const (
+	strChunk    = 1 << 10
+	maxStrChunk = 64 << 10
+)
 
 // current returns the section content goes to, creating the Level 0 preamble section
 // when content comes before any heading.
@@ -100,6 +253,7 @@ func (p *parser) kind() kind {
 // block adds one top-level block to the document.
 func (p *parser) block(n ast.Node) {
 	p.leadIn = false // a lead-in line's value in the same paragraph is read by scanLines
+	p.refs, p.known = p.refs[:0], knownURLs{}
 	switch b := n.(type) {
 	case *ast.Heading:
 		title := strings.TrimSpace(p.inline(b))
@@ -121,9 +275,10 @@ func (p *parser) block(n ast.Node) {
 	case *ast.Paragraph, *ast.Blockquote:
 		p.paragraph(b)
 	case *ast.List:
-		s := p.current()
+		p.current()
 		p.record = true
-		items := p.listItems(b)
+		items := p.appendItems(p.items[:0], b)
+		p.items = items
 		p.record = false
 		if p.baseNext > 0 {
 			lines := make([]string, len(items))
@@ -134,39 +289,34 @@ func (p *parser) block(n ast.Node) {
 		}
 		tier := p.tier()
 		for _, it := range items {
-			s.Items = append(s.Items, it.text)
+			p.addItem(it.text)
 			node := it.node
 			p.scanLine(it.text, tier, true, func() int { return p.lineOfNode(node) })
-			p.noteEndpoints(it.text, node)
-			p.mcpIn(it.text, false)
+			p.noteURLs(it.text, node, false)
 		}
 		p.typedItems(items)
 	case *east.Table:
 		p.current()
 		p.record = true
-		t := p.tableText(b)
+		t := p.addText(unsafeString(p.tableText(b))) // copied into the section text, and read there
 		p.record = false
 		if p.baseNext > 0 {
 			p.baseFromTable(t)
 		}
-		p.addText(t)
 		p.tableRows(t, b)
-		p.noteEndpoints(t, b)
-		p.mcpIn(t, false)
+		p.noteURLs(t, b, false)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		code := strings.TrimRight(p.rawLines(b), "\n")
+		code := p.addText(unsafeString(bytes.TrimRight(p.rawLines(b), "\n")))
 		if p.baseNext > 0 {
 			first, _, _ := strings.Cut(strings.TrimSpace(code), "\n")
 			p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
 		}
-		p.addText(code)
 		if p.kind() == kindAuth {
 			p.authHeaders(code)
 		}
-		p.noteEndpoints(code, b)
-		p.mcpIn(code, true)
+		p.noteURLs(code, b, true)
 	case *ast.HTMLBlock:
-		p.rawHTML(p.rawLines(b), p.lineOfNode(b))
+		p.rawHTML(unsafeString(p.rawLines(b)), p.lineOfNode(b))
 	case *ast.ThematicBreak:
 		// A rule carries no content.
 	default:
@@ -186,7 +336,20 @@ func (p *parser) paragraph(b ast.Node) {
 		p.current() // links belong to the section the text goes to
 	}
 	p.record = true
-	t := strings.TrimSpace(p.blockText(b))
+	var t string
+	if b.Kind() == ast.KindBlockquote {
+		// A quote may hold lists, which urlsIn leaves out: its URLs are not known.
+		t = strings.TrimSpace(p.blockText(b))
+	} else {
+		// The text is read once, then copied where the Document keeps it.
+		p.scratch = p.appendInline(p.scratch[:0], b)
+		p.known = knownURLs{b, span{0, len(p.refs)}}
+		if tb := bytes.TrimSpace(p.scratch); summary {
+			t = p.str(tb)
+		} else {
+			t = p.addText(unsafeString(tb))
+		}
+	}
 	p.record = false
 	if p.baseNext > 0 {
 		first, _, _ := strings.Cut(t, "\n")
@@ -194,13 +357,14 @@ func (p *parser) paragraph(b ast.Node) {
 	}
 	p.scanParagraph(b, t, p.tier(), true)
 	p.sameOriginBase(t, p.tier())
-	p.noteEndpoints(t, b)
-	p.mcpIn(t, false)
+	p.noteURLs(t, b, false)
 	if summary {
 		p.doc.Summary = t
 		return
 	}
-	p.addText(t)
+	if b.Kind() == ast.KindBlockquote {
+		p.addText(t)
+	}
 	p.typedText(t, b)
 }
 
@@ -221,7 +385,7 @@ func (p *parser) heading(title string, level, line int) {
 	for len(p.stack) > 0 && p.stack[len(p.stack)-1].level >= level {
 		p.stack = p.stack[:len(p.stack)-1]
 	}
-	norm := normalizeHeading(title)
+	norm := p.normalize(title)
 	k := classifyNormalized(norm)
 	p.baseHeading(norm)
 	if k == kindOther && len(p.stack) > 0 {
@@ -233,35 +397,37 @@ func (p *parser) heading(title string, level, line int) {
 	p.section = len(p.doc.Sections) - 1
 }
 
-// addText appends t to the current section's text. Text only ever goes to the last
-// section, so every section's text is one run of p.text; flushTexts cuts them out of
-// one string.
-func (p *parser) addText(t string) {
+// addText appends t to the current section's text and returns that copy of t, which
+// the Document may keep (t may be a view of a reused buffer). Text only ever goes to
+// the last section, so every section's text is one run of p.text; flushTexts cuts
+// them out of one string.
+func (p *parser) addText(t string) string {
 	if t == "" {
-		return
+		return ""
 	}
 	p.current()
 	for len(p.texts) < len(p.doc.Sections) {
-		p.texts = append(p.texts, span{len(p.text), len(p.text)})
+		p.texts = append(p.texts, span{p.text.Len(), p.text.Len()})
 	}
 	sp := &p.texts[p.section]
 	if sp.end > sp.start {
-		p.text = append(p.text, "\n\n"...)
+		p.text.WriteString("\n\n")
 	} else {
-		sp.start = len(p.text)
+		sp.start = p.text.Len()
 	}
-	p.text = append(p.text, t...)
-	sp.end = len(p.text)
+	start := p.text.Len()
+	p.text.WriteString(t)
+	sp.end = p.text.Len()
+	return p.text.String()[start:]
 }
 
 // span is a run of bytes: [start, end).
 type span struct{ start, end int }
 
-// flushTexts moves the section texts into the document. p.text is written no more
-// after this point, so the strings view it without a copy.
+// flushTexts moves the section texts into the document: the strings view p.text,
+// without a copy.
 func (p *parser) flushTexts() {
-	all := unsafeString(p.text)
-	p.text = nil
+	all := p.text.String()
 	for i, sp := range p.texts {
 		p.doc.Sections[i].Text = all[sp.start:sp.end]
 	}
@@ -271,24 +437,35 @@ func (p *parser) flushTexts() {
 type item struct {
 	text string
 	node ast.Node
+	refs span // its URLs in p.refs (a single text block), else unknownURLs: see knownURLs
 }
 
-// listItems returns the items of l, nested items after their parent.
-func (p *parser) listItems(l *ast.List) []item {
-	var items []item
+// unknownURLs is the refs of an item whose URLs urlsIn must find.
+var unknownURLs = span{-1, -1}
+
+// appendItems appends the items of l to dst, nested items after their parent.
+func (p *parser) appendItems(dst []item, l *ast.List) []item {
 	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
 		if c := it.FirstChild(); c != nil && c.NextSibling() == nil && c.Kind() != ast.KindList {
 			// The common item: one text block, no nested list.
+			start := len(p.refs)
 			if t := strings.TrimSpace(p.blockText(c)); t != "" {
-				items = append(items, item{t, it})
+				refs := unknownURLs
+				if k := c.Kind(); k == ast.KindParagraph || k == ast.KindTextBlock || k == ast.KindHeading {
+					refs = span{start, len(p.refs)}
+				}
+				dst = append(dst, item{t, it, refs})
 			}
 			continue
 		}
+		// The item goes before the items of its nested lists: its slot is kept while
+		// its children are read in order (their links are recorded in that order).
+		slot := len(dst)
+		dst = append(dst, item{refs: unknownURLs})
 		var own []string
-		var nested []item
 		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
 			if sub, ok := c.(*ast.List); ok {
-				nested = append(nested, p.listItems(sub)...)
+				dst = p.appendItems(dst, sub)
 				continue
 			}
 			if t := strings.TrimSpace(p.blockText(c)); t != "" {
@@ -296,11 +473,12 @@ func (p *parser) listItems(l *ast.List) []item {
 			}
 		}
 		if len(own) > 0 {
-			items = append(items, item{strings.Join(own, " "), it})
+			dst[slot] = item{strings.Join(own, " "), it, unknownURLs}
+		} else {
+			dst = append(dst[:slot], dst[slot+1:]...)
 		}
-		items = append(items, nested...)
 	}
-	return items
+	return dst
 }
 
 // blockText returns the plain text of a block and its descendants.
@@ -309,17 +487,17 @@ func (p *parser) blockText(n ast.Node) string {
 	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
 		return p.inline(b)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		return p.rawLines(b)
+		return p.str(p.rawLines(b))
 	case *ast.HTMLBlock:
 		return ""
 	case *ast.List:
 		var lines []string
-		for _, it := range p.listItems(b) {
+		for _, it := range p.appendItems(nil, b) {
 			lines = append(lines, it.text)
 		}
 		return strings.Join(lines, "\n")
 	case *east.Table:
-		return p.tableText(b)
+		return p.str(p.tableText(b))
 	}
 	var parts []string
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -330,65 +508,78 @@ func (p *parser) blockText(n ast.Node) string {
 	return strings.Join(parts, "\n")
 }
 
-// rawLines returns the source lines of a code or HTML block. Lines that follow each
-// other in the source (a fence at the margin) are one slice, copied once.
-func (p *parser) rawLines(n ast.Node) string {
+// rawLines returns the source lines of a code or HTML block, as goldmark's
+// Segment.Value gives them (padding, and a newline the last line lacks), in a buffer
+// the next call reuses.
+func (p *parser) rawLines(n ast.Node) []byte {
 	lines := n.Lines()
-	if lines.Len() == 0 {
-		return ""
-	}
-	contiguous := true
-	for i := 0; i < lines.Len() && contiguous; i++ {
-		seg := lines.At(i)
-		contiguous = seg.Padding == 0 && !seg.ForceNewline && (i == 0 || seg.Start == lines.At(i-1).Stop)
-	}
-	if first, last := lines.At(0), lines.At(lines.Len()-1); contiguous {
-		return string(p.src[first.Start:last.Stop])
-	}
-	var b strings.Builder
+	b := p.raw[:0]
 	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		b.Write(seg.Value(p.src))
+		b = appendSegment(b, p.src, lines.At(i))
 	}
-	return b.String()
+	p.raw = b
+	return b
 }
 
-// tableText renders a table as one line per row, cells separated by " | ". The text
-// is built in a reused buffer and copied out once.
-func (p *parser) tableText(t *east.Table) string {
+// appendSegment appends seg.Value(src) to b, without the allocation Value makes for
+// a padded segment, and without its append of the newline a last line lacks, which
+// writes past the end of src when src has room: src may be the caller's data.
+func appendSegment(b, src []byte, seg text.Segment) []byte {
+	start := len(b)
+	for i := 0; i < seg.Padding; i++ {
+		b = append(b, ' ')
+	}
+	b = append(b, src[seg.Start:seg.Stop]...)
+	if seg.ForceNewline && len(b) > start && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// tableText renders a table as one line per row, cells separated by " | ", in a
+// buffer the next call reuses.
+func (p *parser) tableText(t *east.Table) []byte {
 	b := p.table[:0]
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
 		if len(b) > 0 {
 			b = append(b, '\n')
 		}
 		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
-			if c != r.FirstChild() {
+			if c.PreviousSibling() != nil {
 				b = append(b, " | "...)
 			}
 			start := len(b)
 			b = p.appendInline(b, c)
-			b = b[:start+copy(b[start:], bytes.TrimSpace(b[start:]))]
+			if cell := b[start:]; len(cell) > 0 && (mayBeSpace(cell[0]) || mayBeSpace(cell[len(cell)-1])) {
+				b = b[:start+copy(cell, bytes.TrimSpace(cell))]
+			}
 		}
 	}
 	p.table = b
-	return string(b)
+	return b
+}
+
+// mayBeSpace reports whether c may begin or end white space as bytes.TrimSpace
+// sees it: an ASCII blank, or any byte of a multi-byte rune.
+func mayBeSpace(c byte) bool {
+	return c >= utf8.RuneSelf || c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // inline returns the plain text of n's inline content: emphasis and code spans lose
 // their markers, links keep their text, raw HTML is dropped.
 func (p *parser) inline(n ast.Node) string {
 	p.scratch = p.appendInline(p.scratch[:0], n)
-	return string(p.scratch)
+	return p.str(p.scratch)
 }
 
 func (p *parser) appendInline(b []byte, n ast.Node) []byte {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch t := c.(type) {
 		case *ast.Text:
-			if p.record {
+			if g := t.Segment; p.record && g.Stop-g.Start+g.Padding+1 >= len("http://x.y") { // see mayHoldURL
 				p.bareURLs(t, p.addBareLink)
 			}
-			b = append(b, t.Value(p.src)...)
+			b = appendSegment(b, p.src, t.Segment)
 			switch {
 			case t.HardLineBreak():
 				b = append(b, '\n')
@@ -399,31 +590,40 @@ func (p *parser) appendInline(b []byte, n ast.Node) []byte {
 			b = append(b, t.Value...)
 		case *ast.AutoLink:
 			if p.record {
-				p.addLink("", string(t.URL(p.src)), p.lineOf(t.Pos()))
+				u := p.str(t.URL(p.src))
+				p.addLink("", u, p.lineOf(t.Pos()))
+				p.refs = append(p.refs, linkRef{url: u})
 			}
 			b = append(b, t.URL(p.src)...)
 		case *ast.Link:
 			rec := p.record
 			p.record = false // text inside a link is not a bare URL
-			start := len(b)
+			start, warned := len(b), len(p.doc.Warnings)
 			b = p.appendInline(b, t)
 			p.record = rec
 			if rec { // the link's text is what was just appended: read once
-				p.addLink(strings.TrimSpace(string(b[start:])), string(t.Destination), p.lineOfNode(t))
+				r := linkRef{p.str(bytes.TrimSpace(b[start:])), p.str(t.Destination), span{warned, len(p.doc.Warnings)}}
+				p.addLink(r.text, r.url, p.lineOfNode(t))
+				p.refs = append(p.refs, r)
 			}
 		case *ast.CodeSpan:
 			rec := p.record
 			p.record = false // code is not a link
+			start := len(b)
 			b = p.appendInline(b, t)
 			p.record = rec
-		case *ast.RawHTML:
-			var raw strings.Builder
-			for i := 0; i < t.Segments.Len(); i++ {
-				seg := t.Segments.At(i)
-				raw.Write(seg.Value(p.src))
+			if rec {
+				if u := codeURL(b[start:]); u != nil {
+					p.refs = append(p.refs, linkRef{url: p.str(u)})
+				}
 			}
+		case *ast.RawHTML:
 			if t.Segments.Len() > 0 {
-				p.rawHTML(raw.String(), p.lineOf(t.Segments.At(0).Start))
+				var raw []byte
+				for i := 0; i < t.Segments.Len(); i++ {
+					raw = appendSegment(raw, p.src, t.Segments.At(i))
+				}
+				p.rawHTML(unsafeString(raw), p.lineOf(t.Segments.At(0).Start))
 			}
 		default:
 			b = p.appendInline(b, c)
@@ -435,37 +635,35 @@ func (p *parser) appendInline(b []byte, n ast.Node) []byte {
 // collectLinks records every link, autolink and bare URL inside block n, in the
 // current section.
 func (p *parser) collectLinks(n ast.Node) {
-	if p.visit == nil {
-		p.visit = p.visitLink
-	}
-	_ = ast.Walk(n, p.visit)
-}
-
-func (p *parser) visitLink(c ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		return ast.WalkContinue, nil
-	}
-	switch l := c.(type) {
+	switch l := n.(type) {
 	case *ast.Link:
-		p.addLink(strings.TrimSpace(p.inline(l)), string(l.Destination), p.lineOfNode(l))
+		p.addLink(strings.TrimSpace(p.inline(l)), p.str(l.Destination), p.lineOfNode(l))
 	case *ast.AutoLink:
-		p.addLink("", string(l.URL(p.src)), p.lineOf(l.Pos()))
+		p.addLink("", p.str(l.URL(p.src)), p.lineOf(l.Pos()))
 	case *ast.Text:
 		if _, inLink := l.Parent().(*ast.Link); !inLink {
 			p.bareURLs(l, p.addBareLink)
 		}
 	case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock:
-		return ast.WalkSkipChildren, nil // code is not a link
+		return // code is not a link
 	}
-	return ast.WalkContinue, nil
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		p.collectLinks(c)
+	}
 }
 
-func (p *parser) addBareLink(u string, off int) { p.addLink("", u, p.lineOf(off)) }
+func (p *parser) addBareLink(u string, off int) {
+	p.addLink("", u, p.lineOf(off))
+	p.refs = append(p.refs, linkRef{url: u})
+}
 
 // bareURLs calls found for each http or https URL written as plain text in t (GFM's
 // "extended autolinks"): the URL runs to the first space or '<', without trailing
 // punctuation.
 func (p *parser) bareURLs(t *ast.Text, found func(u string, off int)) {
+	if !mayHoldURL(p.src, t.Segment) {
+		return
+	}
 	seg := t.Segment.Value(p.src)
 	if len(seg) < len("http://x.y") || bytes.IndexByte(seg, ':') < 0 {
 		return // most text segments: no scheme separator at all
@@ -486,12 +684,18 @@ func (p *parser) bareURLs(t *ast.Text, found func(u string, off int)) {
 		for end < len(seg) && seg[end] > ' ' && seg[end] != '<' && seg[end] < 0x7f {
 			end++
 		}
-		u := trimUnbalanced(strings.TrimRight(string(seg[start:end]), ".,:;!?*_~'\""))
+		u := trimUnbalanced(strings.TrimRight(p.str(seg[start:end]), ".,:;!?*_~'\""))
 		if host := u[strings.Index(u, "//")+2:]; strings.Contains(host, ".") || strings.HasPrefix(host, "localhost") {
 			found(u, t.Segment.Start+start)
 		}
 		off = end
 	}
+}
+
+// mayHoldURL is bareURLs' first test, made on the source in place: most text
+// segments are too short for a URL (even with the newline Value may add) or hold no ':'.
+func mayHoldURL(src []byte, g text.Segment) bool {
+	return g.Stop-g.Start+g.Padding+1 >= len("http://x.y") && (g.Padding != 0 || bytes.IndexByte(src[g.Start:g.Stop], ':') >= 0)
 }
 
 // isWordByte reports bytes that may not precede a bare URL (it would be mid-word).
@@ -511,7 +715,7 @@ func (p *parser) addLink(txt, dest string, line int) {
 	if line == 0 {
 		line = 1
 	}
-	p.doc.Links = append(p.doc.Links, Link{Text: txt, URL: dest, Line: line, Section: p.section})
+	p.links = append(p.links, Link{Text: txt, URL: dest, Line: line, Section: p.section})
 	if why := unsafeURL(dest); why != "" {
 		p.warn(line, WarnUnsafeLink, why)
 	}
@@ -535,7 +739,11 @@ func (p *parser) rawHTML(html string, line int) {
 func unsafeURL(dest string) string {
 	dest = strings.TrimSpace(dest)
 	// The scheme runs to the first ':' before any '/', '?' or '#' (RFC 3986 §3.1).
-	if i := strings.IndexAny(dest, ":/?#"); i > 0 && dest[i] == ':' {
+	i := 0
+	for i < len(dest) && dest[i] != ':' && dest[i] != '/' && dest[i] != '?' && dest[i] != '#' {
+		i++
+	}
+	if i > 0 && i < len(dest) && dest[i] == ':' {
 		switch s := strings.ToLower(dest[:i]); s {
 		case "javascript", "data", "file", "vbscript":
 			return fmt.Sprintf("link uses the %s: scheme; it must not be followed", s)

@@ -9,9 +9,10 @@ package skillsmd
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -99,7 +100,7 @@ var errBadOrigin = errors.New("skillsmd: origin is not an absolute URL")
 
 // sortWarnings orders warnings by line, keeping the order of equal lines.
 func sortWarnings(ws []Warning) {
-	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Line < ws[j].Line })
+	slices.SortStableFunc(ws, func(a, b Warning) int { return cmp.Compare(a.Line, b.Line) })
 }
 
 // String returns a readable form of the Warning.
@@ -173,12 +174,18 @@ func Parse(data []byte) (*Document, error) {
 		src = fixed
 		root = markdown().Parser().Parse(text.NewReader(src))
 	}
-	p := &parser{doc: doc, src: src, lines: lineStarts(src), section: -1}
+	doc.read(src, root, len(data))
+	return doc, nil
+}
+
+// read fills d from the parsed tree of src; size is the length of the document as
+// given to Parse.
+func (d *Document) read(src []byte, root ast.Node, size int) {
+	p := newParser(d, src)
+	defer p.release()
 	if n := countHeadings(root); n > 0 { // one allocation for the sections, not many
-		doc.Sections = make([]Section, 0, n+1)
-		p.kinds = make([]kind, 0, n+1)
-		p.texts = make([]span, 0, n+1)
-		p.text = make([]byte, 0, len(src))
+		d.Sections = make([]Section, 0, n+1)
+		p.text.Grow(len(src))
 	}
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		p.block(n)
@@ -187,8 +194,7 @@ func Parse(data []byte) (*Document, error) {
 		}
 	}
 	p.finish()
-	p.diagnose(len(data))
-	return doc, nil
+	p.diagnose(size)
 }
 
 // Structure limits. goldmark's time grows with the square of blockquote nesting, of
@@ -294,6 +300,7 @@ var linkOpener = []byte("](")
 // without a copy).
 func (d *Document) strayFences(root ast.Node, src []byte) []byte {
 	var stray []int // offsets of the fence lines to blank
+	var buf []byte  // a line of a fence, read without Segment.Value: see appendSegment
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		fc, ok := n.(*ast.FencedCodeBlock)
 		if !ok || fc.Info != nil || fc.Lines().Len() < 2 {
@@ -301,8 +308,8 @@ func (d *Document) strayFences(root ast.Node, src []byte) []byte {
 		}
 		fence, heading := false, false
 		for i := 0; i < fc.Lines().Len() && !(fence && heading); i++ {
-			seg := fc.Lines().At(i)
-			l := bytes.TrimLeft(seg.Value(src), " ")
+			buf = appendSegment(buf[:0], src, fc.Lines().At(i))
+			l := bytes.TrimLeft(buf, " ")
 			switch {
 			case len(l) > 3 && (bytes.HasPrefix(l, []byte("```")) || bytes.HasPrefix(l, []byte("~~~"))) &&
 				isInfoLetter(bytes.TrimLeft(l, "`~")):
@@ -556,17 +563,4 @@ func jsonCompatible(v any) any {
 		return t.Format(time.RFC3339)
 	}
 	return v
-}
-
-// lineStarts returns the offset of the start of each line.
-func lineStarts(src []byte) []int {
-	starts := make([]int, 1, 1+bytes.Count(src, []byte("\n")))
-	for off := 0; ; {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return starts
-		}
-		off += i + 1
-		starts = append(starts, off)
-	}
 }

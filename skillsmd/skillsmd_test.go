@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wellknown-dev/discovery/internal/golden"
@@ -336,4 +337,50 @@ func TestForModel(t *testing.T) {
 	if i, j := strings.Index(fm, "Rules and risky"), strings.Index(fm, "Auth:"); i < 0 || j < i {
 		t.Errorf("risky actions must come before auth:\n%s", fm)
 	}
+}
+
+// TestParseConcurrent parses the fixtures from many goroutines at once, each in a
+// different order: Parse reuses internal buffers between calls, and no call may see
+// another's state.
+func TestParseConcurrent(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	var docs [][]byte
+	var want []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := skillsmd.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, want = append(docs, data), append(want, string(j))
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 3 * len(docs) {
+				k := (i*(g+1) + g) % len(docs)
+				doc, err := skillsmd.Parse(docs[k])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got, err := json.Marshal(doc); err != nil || string(got) != want[k] {
+					t.Errorf("%s parsed differently in goroutine %d", files[k], g)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -63,7 +63,16 @@ var detectors = []detector{
 	{kind: "bearer token", triggers: []string{"bearer"},
 		re: regexp.MustCompile(`(?i)^bearer\s+([A-Za-z0-9._~+/=-]{20,})`), check: looksRandom,
 		pre: func(s []byte, at, n int) bool {
-			return at+n+21 <= len(s) && (s[at+n] == ' ' || s[at+n] == '\t') && s[at+n+1] != '<'
+			if at+n+21 > len(s) || (s[at+n] != ' ' && s[at+n] != '\t') || s[at+n+1] == '<' {
+				return false
+			}
+			// "Bearer token with...": the regexp fails unless 20 value bytes follow the
+			// blanks, which prose seldom has; checking saves running it.
+			i := at + n
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') { // \s
+				i++
+			}
+			return bearerValueAhead(s[i:])
 		}},
 	{kind: "basic auth credentials", triggers: []string{"basic"},
 		re: regexp.MustCompile(`(?i)^basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})`), check: basicCredentials,
@@ -73,6 +82,21 @@ var detectors = []detector{
 	{kind: "credential assignment", triggers: []string{"api", "access", "secret", "auth", "client", "token", "passw", "pwd"},
 		re:    regexp.MustCompile(`(?i)^(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|token|secret|client[_-]?secret|password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"'<>{}\[\](),;` + "`" + `]{12,})`),
 		check: looksRandom, pre: assignmentAhead},
+}
+
+// bearerValueAhead reports whether s starts with 20 bytes that the bearer regexp's
+// value class may match: [A-Za-z0-9._~+/=-], and, counted as one each, the bytes of
+// any non-ASCII rune (under (?i) the class also holds 'ſ' and the Kelvin sign).
+func bearerValueAhead(s []byte) bool {
+	if len(s) < 20 {
+		return false
+	}
+	for _, c := range s[:20] {
+		if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("._~+/=-", c) >= 0 || c >= utf8.RuneSelf) {
+			return false
+		}
+	}
+	return true
 }
 
 // assignmentAhead reports whether the word holding the trigger is followed by ':' or
@@ -91,46 +115,88 @@ func assignmentAhead(l []byte, at, n int) bool {
 	return i < len(l) && (l[i] == ':' || l[i] == '=')
 }
 
+// The tables below are small on purpose: a document is scanned right after it is
+// parsed, when little of this package is in the CPU cache, and every cache line
+// touched then costs more than the instructions that use it.
+
 // trigger is one keyword of one detector.
 type trigger struct {
-	word string // lower-case
+	word string // lower-case: two letters, then at least one more byte
 	det  int    // index into detectors
 }
 
-// byFirst maps a lower-case first byte to the triggers that start with it.
-var byFirst = func() (t [256][]trigger) {
-	for i, d := range detectors {
+// triggers holds every trigger, grouped by first letter and in detector order within
+// a group; the group of letter c is triggers[byFirst[c-'a']:byFirst[c-'a'+1]], and
+// heads holds the first three bytes of each, as threeBytes packs them.
+var triggers, heads, byFirst = func() (ts []trigger, hs []uint32, first [27]uint8) {
+	for c := byte('a'); c <= 'z'; c++ {
+		first[c-'a'] = uint8(len(ts))
+		for i, d := range detectors {
+			for _, w := range d.triggers {
+				if w[0] == c {
+					ts = append(ts, trigger{w, i})
+					hs = append(hs, threeBytes(w[0], w[1], w[2]))
+				}
+			}
+		}
+	}
+	first[26] = uint8(len(ts))
+	return ts, hs, first
+}()
+
+func threeBytes(a, b, c byte) uint32 { return uint32(a)<<16 | uint32(b)<<8 | uint32(c) }
+
+// byteClass sorts the bytes for ScanBytes: classWord for the bytes of a word
+// (wordByte), classFirst for the first letter of a trigger, in either case.
+var byteClass = func() (t [256]uint8) {
+	for c := range t {
+		if wordByte[c] {
+			t[c] |= classWord
+		}
+	}
+	for _, d := range detectors {
 		for _, w := range d.triggers {
-			t[w[0]] = append(t[w[0]], trigger{w, i})
+			t[w[0]] |= classFirst
+			t[upperByte(w[0])] |= classFirst
 		}
 	}
 	return t
 }()
 
-// bigrams marks the lower-case first two bytes of every trigger, as a bit set small
-// enough (8 KiB) to stay in cache: most positions of a document fail this one lookup.
-var bigrams = func() (t [256][4]uint64) {
+const (
+	classWord  = 1
+	classFirst = 2 // classWord << 1, so that ScanBytes can test both in one step
+)
+
+// seconds maps the first letter of a trigger to the set of its second letters (bit
+// 0 for 'a'): both are letters, in either case.
+var seconds = func() (t [26]uint32) {
 	for _, d := range detectors {
 		for _, w := range d.triggers {
-			t[w[0]][w[1]>>6] |= 1 << (w[1] & 63)
+			if !isLower(w[0]) || !isLower(w[1]) || len(w) < 3 {
+				panic("secrets: a trigger must start with two lower-case letters: " + w)
+			}
+			t[w[0]-'a'] |= 1 << (w[1] - 'a')
 		}
 	}
 	return t
 }()
 
-// trigrams marks the lower-case first three bytes of every trigger (all are at least
-// three bytes long), indexed by trigramKey.
-var trigrams = func() map[uint32]bool {
-	m := make(map[uint32]bool)
-	for _, d := range detectors {
-		for _, w := range d.triggers {
-			m[trigramKey(w[0], w[1], w[2])] = true
-		}
-	}
-	return m
-}()
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 
-func trigramKey(a, b, c byte) uint32 { return uint32(a)<<16 | uint32(b)<<8 | uint32(c) }
+// pairAt reports whether s[i] (the first letter of a trigger) and s[i+1] begin a
+// trigger, in any case.
+func pairAt(s []byte, i int) bool {
+	b := s[i+1] | 0x20
+	return isLower(b) && seconds[s[i]|0x20-'a']>>(b-'a')&1 != 0
+}
+
+func upperByte(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
 
 func lowerByte(c byte) byte {
 	if c >= 'A' && c <= 'Z' {
@@ -153,7 +219,7 @@ func hasPrefixFold(s []byte, word string) bool {
 }
 
 // wordByte marks the bytes of a word: every trigger starts a word, so Scan looks only
-// at word starts, a few times fewer places than bytes.
+// at word starts.
 var wordByte = func() (t [256]bool) {
 	for c := 0; c < 256; c++ {
 		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
@@ -174,16 +240,20 @@ func ScanBytes(s []byte) []Finding {
 	if len(detectors) > len(seenBuf) {
 		seen = make([]int, len(detectors))
 	}
-	for at := 0; at+1 < len(s); {
-		if !wordByte[s[at]] {
-			at++
+	prev := uint8(0) // the class of the byte before s[i]; none before the first
+	for i, c := range s {
+		// A trigger starts a word: one table lookup per byte finds the first letter of
+		// a trigger after a byte that is not part of a word, without a branch the CPU
+		// mispredicts at every word boundary. The few candidates get the exact test.
+		cl := byteClass[c]
+		start := cl &^ (prev << 1) & classFirst
+		prev = cl
+		if start == 0 || i+1 == len(s) {
 			continue
 		}
-		start := at
-		for at < len(s) && wordByte[s[at]] {
-			at++
+		if pairAt(s, i) {
+			out = scanAt(s, i, out, seen)
 		}
-		out = scanAt(s, start, out, seen)
 	}
 	out = scanUserinfo(s, out)
 	if len(out) < 2 {
@@ -206,19 +276,22 @@ func ScanBytes(s []byte) []Finding {
 
 // scanAt runs the detectors whose trigger starts at the word start at.
 func scanAt(s []byte, at int, out []Finding, seen []int) []Finding {
-	if at+1 >= len(s) {
-		return out
+	if at+2 >= len(s) {
+		return out // every trigger is longer than what is left
 	}
 	{
-		c, c2 := lowerByte(s[at]), lowerByte(s[at+1])
-		if bigrams[c][c2>>6]&(1<<(c2&63)) == 0 {
+		c := lowerByte(s[at])
+		if !isLower(c) {
 			return out
 		}
-		if at+2 < len(s) && !trigrams[trigramKey(c, c2, lowerByte(s[at+2]))] {
-			return out
-		}
+		head := threeBytes(c, lowerByte(s[at+1]), lowerByte(s[at+2]))
 		w := s[at:min(at+window, len(s))]
-		for _, tg := range byFirst[c] {
+		lo, hi := int(byFirst[c-'a']), int(byFirst[c-'a'+1])
+		for i, h := range heads[lo:hi] {
+			if h != head { // one comparison rules out nearly every trigger
+				continue
+			}
+			tg := &triggers[lo+i]
 			d := &detectors[tg.det]
 			if at < seen[tg.det] || !hasPrefixFold(w, tg.word) || (d.pre != nil && !d.pre(w, 0, len(tg.word))) {
 				continue
@@ -317,9 +390,14 @@ func scanUserinfo(s []byte, out []Finding) []Finding {
 }
 
 // authorityEnd reports a byte that ends the authority of a URL written in text.
-func authorityEnd(c byte) bool {
-	return c <= ' ' || c == 0x7f || strings.IndexByte("/?#\"'<>`\\", c) >= 0
-}
+func authorityEnd(c byte) bool { return authorityEnds[c] }
+
+var authorityEnds = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c <= ' ' || c == 0x7f || strings.IndexByte("/?#\"'<>`\\", byte(c)) >= 0
+	}
+	return t
+}()
 
 // placeholders are words that mark a value as an example, not a credential.
 var placeholders = []string{"your", "xxx", "example", "placeholder", "changeme", "redacted", "dummy", "sample",
