@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -325,35 +324,14 @@ func TestIndexCatalogDigest(t *testing.T) {
 // array of the same size costs, within the bound of TestRound6ParseIndexCostBounded.
 // Not parallel: it measures the process's allocations.
 func TestIndexCatalogCostBounded(t *testing.T) {
-	const size = 256 << 10
-	fill := func(head, unit, tail string) []byte {
-		var b strings.Builder
-		b.WriteString(head)
-		for i := 0; b.Len() < size-len(tail)-len(unit); i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(unit)
-		}
-		b.WriteString(tail)
-		return []byte(b.String())
-	}
-	allocated := func(data []byte) uint64 {
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_, _ = agentskills.ParseIndex(data, legacyIndexURL, agentskills.Lenient)
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
-	}
-	base := allocated(fill(`{"skills":[`, `{"name":"a","description":"d","files":["SKILL.md"]}`, `]}`))
+	base := parseIndexAllocs(fillIndex(`{"skills":[`, `{"name":"a","description":"d","files":["SKILL.md"]}`, `]}`))
 	for name, data := range map[string][]byte{
-		"items, names only":       fill(`{"items":[`, `{"slug":"a","summary":"d"}`, `]}`),
-		"items, skill file":       fill(`{"items":[`, `{"slug":"a","x":{"skill_md_url":"https://x.example/a/SKILL.md"}}`, `]}`),
-		"array, skill file":       fill(`[`, `{"name":"a","url":"https://x.example/a/SKILL.md"}`, `]`),
-		"many candidate catalogs": candidates(size),
+		"items, names only":       fillIndex(`{"items":[`, `{"slug":"a","summary":"d"}`, `]}`),
+		"items, skill file":       fillIndex(`{"items":[`, `{"slug":"a","x":{"skill_md_url":"https://x.example/a/SKILL.md"}}`, `]}`),
+		"array, skill file":       fillIndex(`[`, `{"name":"a","url":"https://x.example/a/SKILL.md"}`, `]`),
+		"many candidate catalogs": candidates(indexCostSize),
 	} {
-		got := allocated(data)
+		got := parseIndexAllocs(data)
 		t.Logf("%s: %d MB allocated for %d KiB (RFC-shaped index: %d MB)", name, got>>20, len(data)>>10, base>>20)
 		if limit := max(4*base, 200*uint64(len(data))); got > limit {
 			t.Errorf("%s: ParseIndex allocated %d MB for a %d KiB index, over %d MB", name, got>>20, len(data)>>10, limit>>20)

@@ -64,35 +64,14 @@ func TestRound6SkillsObjectKeyNotQuotedRaw(t *testing.T) {
 // every agent and scanner that lists its skills. Not parallel: it measures the
 // process's allocations.
 func TestRound6ParseIndexCostBounded(t *testing.T) {
-	const size = 256 << 10
-	fill := func(head, unit, tail string) []byte {
-		var b strings.Builder
-		b.WriteString(head)
-		for i := 0; b.Len() < size-len(tail)-len(unit); i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(unit)
-		}
-		b.WriteString(tail)
-		return []byte(b.String())
-	}
-	allocated := func(data []byte) uint64 {
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_, _ = agentskills.ParseIndex(data, legacyIndexURL, agentskills.Lenient)
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
-	}
-	rfc := fill(`{"skills":[`, `{"name":"a","description":"d","files":["SKILL.md"]}`, `]}`)
-	base := allocated(rfc)
+	rfc := fillIndex(`{"skills":[`, `{"name":"a","description":"d","files":["SKILL.md"]}`, `]}`)
+	base := parseIndexAllocs(rfc)
 	for name, data := range map[string][]byte{
-		"string array under a nested path key": fill(`{"skills":[{"name":"a","description":"d","x":{"path":[`, `"a"`, `]}}]}`),
-		"string array, display name":           fill(`{"skills":[{"name":"A","description":"d","path":[`, `"a"`, `]}]}`),
-		"name-only entries":                    fill(`{"skills":[`, `{"id":"a"}`, `]}`),
+		"string array under a nested path key": fillIndex(`{"skills":[{"name":"a","description":"d","x":{"path":[`, `"a"`, `]}}]}`),
+		"string array, display name":           fillIndex(`{"skills":[{"name":"A","description":"d","path":[`, `"a"`, `]}]}`),
+		"name-only entries":                    fillIndex(`{"skills":[`, `{"id":"a"}`, `]}`),
 	} {
-		got := allocated(data)
+		got := parseIndexAllocs(data)
 		t.Logf("%s: %d MB allocated for %d KiB (RFC-shaped index of the same size: %d MB)", name, got>>20, len(data)>>10, base>>20)
 		if limit := max(4*base, 200*uint64(len(data))); got > limit {
 			t.Errorf("%s: ParseIndex allocated %d MB for a %d KiB index, over %d MB (%.0f bytes per input byte)",
@@ -132,4 +111,33 @@ func TestRound6NonASCIINamesPassTheASCIIRule(t *testing.T) {
 			t.Errorf("Strict mode read the entry named %q (%+q), not a valid RFC skill name", s.Name, s.Name)
 		}
 	}
+}
+
+// indexCostSize is the size of the indexes the cost tests build.
+const indexCostSize = 256 << 10
+
+// fillIndex builds an index of about indexCostSize bytes: head, unit repeated with
+// commas, tail.
+func fillIndex(head, unit, tail string) []byte {
+	var b strings.Builder
+	b.WriteString(head)
+	for i := 0; b.Len() < indexCostSize-len(tail)-len(unit); i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(unit)
+	}
+	b.WriteString(tail)
+	return []byte(b.String())
+}
+
+// parseIndexAllocs returns the bytes ParseIndex (Lenient) allocates for data. The
+// process's allocations are measured: callers must not run in parallel.
+func parseIndexAllocs(data []byte) uint64 {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, _ = agentskills.ParseIndex(data, legacyIndexURL, agentskills.Lenient)
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
