@@ -241,3 +241,14 @@ func TestHelpExamples(t *testing.T) {
 		}
 	}
 }
+
+// A guide that names its MCP endpoint: discover shows it, as data.
+func TestDiscoverShowsMCPNamedByTheGuide(t *testing.T) {
+	t.Parallel()
+	guide := "# Shop\n\n## API\n\n- Base URL: /api\n- MCP endpoint: https://mcp.example.com/mcp\n"
+	ts, ca := tlsOrigin(t, docs(map[string]string{"/.well-known/skills.md": guide}))
+	r := runCLI(t, cliEnv(t, caFileEnv+"="+ca), "", "discover", ts.URL)
+	if r.code != 0 || !strings.Contains(r.stdout, "MCP:      https://mcp.example.com/mcp (named by the guide; not connected)") {
+		t.Fatalf("discover:\n%s", r)
+	}
+}

@@ -359,6 +359,12 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 			}
 			fmt.Fprintf(out, "  API base: %s\n", clean(base, 512))
 		}
+		for _, m := range s.MCP {
+			if u, err := d.Origin.Resolve(m); err == nil {
+				m = u.String()
+			}
+			fmt.Fprintf(out, "  MCP:      %s (named by the guide; not connected)\n", clean(m, 512))
+		}
 		for _, sec := range s.Sections {
 			fmt.Fprintf(out, "  %s %s\n", strings.Repeat("#", max(sec.Level, 2)), a.style(colorCyan, clean(sec.Heading, 256)))
 			if sec.Text != "" {
