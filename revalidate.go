@@ -100,15 +100,14 @@ func (c *Client) remember(u string, private, throughCache, moved bool, resp *htt
 		copies.Delete(u)
 		return
 	}
-	etag, lm := resp.Header.Get("Etag"), resp.Header.Get("Last-Modified")
-	if noStore(resp.Header) || etag == "" && lm == "" && !c.now().Before(freshUntil(resp.Header)) {
+	if !worthStoring(resp.Header, c.now()) {
 		if throughCache && !noStore(resp.Header) {
 			c.caches[b2i(private)].Delete(u) // httpcache stored a copy it can never answer with
 		}
 		copies.Set(u, uncached, int64(len(u)+128))
 		return
 	}
-	if resp.Header.Get("Vary") != "" || etag == "" && lm == "" {
+	if resp.Header.Get("Vary") != "" || resp.Header.Get("Etag") == "" && resp.Header.Get("Last-Modified") == "" {
 		copies.Delete(u)
 		return
 	}
