@@ -24,13 +24,15 @@ func TestConsentTimeIsNotCounted(t *testing.T) {
 	}))
 	slow := func(ctx context.Context, r *discovery.ConsentRequest) (bool, error) {
 		select {
-		case <-time.After(600 * time.Millisecond):
+		case <-time.After(2500 * time.Millisecond): // longer than both limits below
 			return true, nil
 		case <-ctx.Done():
 			return false, ctx.Err()
 		}
 	}
-	c := newClient(t, s, &discovery.Options{Consent: slow, AttemptTimeout: 200 * time.Millisecond, DocumentTimeout: 300 * time.Millisecond})
+	// Limits wide enough for a TLS handshake under -race on a loaded 2-core CI machine
+	// (200 ms was not), still well under the time the answer takes.
+	c := newClient(t, s, &discovery.Options{Consent: slow, AttemptTimeout: time.Second, DocumentTimeout: 1500 * time.Millisecond})
 	d, err := c.Discover(t.Context(), s.URL)
 	if err != nil {
 		t.Fatalf("a slow answer failed the fetch: %v", err)
