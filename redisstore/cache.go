@@ -75,7 +75,7 @@ func (c *cacheTier) Set(key string, value []byte) {
 		return
 	}
 	ttl := min(max(pol.freshUntil.Sub(c.s.now()), 0)+c.s.revalidate, c.s.maxTTL)
-	data := encodeFrame(magicCache, key, unixNano(pol.freshUntil), value)
+	data := encodeFrame(c.s.secret, magicCache, key, unixNano(pol.freshUntil), value)
 	rkey := c.s.key("c:", key)
 	roundTrip(context.Background(), c.s, op[struct{}]{doc: docCache, key: key}, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.s.rdb.Set(ctx, rkey, data, ttl).Err()
@@ -96,7 +96,7 @@ func (c *cacheTier) Delete(key string) {
 		c.sharedDelete(key)
 		return
 	}
-	sum := frameChecksum(magicCache, key, unixNano(local.freshUntil), local.value)
+	sum := frameChecksum(c.s.secret, magicCache, key, unixNano(local.freshUntil), local.value)
 	rkey := c.s.key("c:", key)
 	roundTrip(context.Background(), c.s, op[int64]{doc: docCache, key: key}, func(ctx context.Context) (int64, error) {
 		return deleteSameScript.Run(ctx, c.s.rdb, []string{rkey}, sum[:]).Int64()
@@ -131,7 +131,7 @@ func (c *cacheTier) sharedGet(key string) (entry, bool) {
 	case err != nil:
 		return entry{}, false // reported by roundTrip, or skipped by the breaker
 	}
-	meta, value, err := decodeFrame(magicCache, key, data)
+	meta, value, err := decodeFrame(c.s.secret, magicCache, key, data)
 	if err != nil {
 		c.s.miss(docCache, key, err)
 		c.sharedDelete(key)

@@ -50,7 +50,7 @@ func (l *lastGoodTier) Store(url string, doc discovery.LastGood) {
 		len(doc.Kind) > math.MaxUint16 || len(doc.ContentType) > math.MaxUint16 {
 		return // too old to be served, or too large: local only
 	}
-	data := encodeFrame(magicLastGood, url, doc.SavedAt.UnixNano(), encodeLastGood(doc))
+	data := encodeFrame(l.s.secret, magicLastGood, url, doc.SavedAt.UnixNano(), encodeLastGood(doc))
 	rkey := l.s.key("lg:", url)
 	roundTrip(context.Background(), l.s, op[struct{}]{doc: docLastGood, key: url}, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, l.s.rdb.Set(ctx, rkey, data, ttl).Err()
@@ -86,7 +86,7 @@ func (l *lastGoodTier) sharedLoad(url string) (discovery.LastGood, bool) {
 	case err != nil:
 		return discovery.LastGood{}, false
 	}
-	saved, value, err := decodeFrame(magicLastGood, url, data)
+	saved, value, err := decodeFrame(l.s.secret, magicLastGood, url, data)
 	var doc discovery.LastGood
 	if err == nil {
 		doc, err = decodeLastGood(value)

@@ -50,7 +50,9 @@
 // Keys are Options.Prefix ("discovery:" by default), a kind ("c:" cache, "lg:" last
 // good, "lock:" fleet lock) and the hex SHA-256 of the URL. Every value is framed with
 // its URL, its length and a SHA-256 checksum; a torn, corrupt or mismatched value is
-// a miss and is deleted. Cache entries live for the response's freshness lifetime
+// a miss and is deleted. A checksum catches accidents, not forgeries: when anything
+// but the fleet can write to the Redis, set Options.Secret, and values are
+// authenticated with HMAC-SHA256 (keys use it too, hiding the URLs). Cache entries live for the response's freshness lifetime
 // plus Options.RevalidateFor (so ETag revalidation still works), at most
 // Options.MaxCacheTTL; last good copies live until they are Options.MaxStale old.
 //
@@ -61,7 +63,9 @@
 package redisstore
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -158,7 +162,21 @@ type Options struct {
 	// on one machine is not localhost on another. Set it only when every process
 	// sees the same private network (processes on one host, a test).
 	SharePrivate bool
+
+	// Secret, when set, authenticates every value the Store writes to Redis with
+	// HMAC-SHA256 under it, and names keys with it: a value written by anything
+	// without the Secret (another application on the same Redis, anyone who can write
+	// to it) is a miss, never a document, and the keys do not show which URLs the
+	// fleet visits. Give every process of a fleet the same Secret, at least 16 bytes
+	// (32 random bytes recommended), from your secret store. nil (the default): values
+	// carry a SHA-256 checksum, which catches torn and corrupt values but not forged
+	// ones, so Redis must then be writable only by the fleet. Changing it makes every
+	// entry a miss until it is written again.
+	Secret []byte
 }
+
+// MinSecretLen is the shortest Options.Secret New accepts.
+const MinSecretLen = 16
 
 // Store is a two-tier store, an in-process tier in front of Redis, shared by a fleet
 // of processes. Create it with [New]; the zero Store is not usable (its Cache and
@@ -174,7 +192,8 @@ type Store struct {
 	backoff    time.Duration
 	logger     *slog.Logger
 	observe    discovery.ObserveFunc
-	share      bool // Options.SharePrivate
+	share      bool   // Options.SharePrivate
+	secret     []byte // Options.Secret, copied; nil: checksums only
 	now        func() time.Time
 
 	cache    *cacheTier
@@ -206,6 +225,8 @@ func New(rdb redis.UniversalClient, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("redisstore: Options.MaxCacheTTL is negative (%s)", o.MaxCacheTTL)
 	case o.Backoff < 0:
 		return nil, fmt.Errorf("redisstore: Options.Backoff is negative (%s)", o.Backoff)
+	case o.Secret != nil && len(o.Secret) < MinSecretLen:
+		return nil, fmt.Errorf("redisstore: Options.Secret is %d bytes; use at least %d (32 random bytes recommended)", len(o.Secret), MinSecretLen)
 	}
 	s := &Store{
 		rdb:        rdb,
@@ -218,6 +239,7 @@ func New(rdb redis.UniversalClient, opts *Options) (*Store, error) {
 		logger:     o.Logger,
 		observe:    o.Observe,
 		share:      o.SharePrivate,
+		secret:     bytes.Clone(o.Secret),
 		now:        time.Now,
 	}
 	local := o.LocalCache
@@ -298,6 +320,11 @@ func (s *Store) usable() bool { return s != nil && s.rdb != nil }
 
 // key returns the Redis key of name in the kind's namespace.
 func (s *Store) key(kind, name string) string {
+	if s.secret != nil {
+		h := hmac.New(sha256.New, s.secret)
+		h.Write([]byte(name))
+		return s.prefix + kind + hex.EncodeToString(h.Sum(nil))
+	}
 	sum := sha256.Sum256([]byte(name))
 	return s.prefix + kind + hex.EncodeToString(sum[:])
 }
