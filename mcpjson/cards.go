@@ -2,9 +2,12 @@ package mcpjson
 
 import (
 	"fmt"
+	"net/netip"
 	"net/url"
 	"strings"
 	"unicode"
+
+	"golang.org/x/net/publicsuffix"
 )
 
 // reader accumulates a Document while reading one decoded document. Endpoints are
@@ -283,6 +286,64 @@ func apiBasePath(raw string) bool {
 	return true
 }
 
+// chatAPIURL reports a URL whose path ends in the route of a chat or completions API
+// ("/api/chat", "/v1/chat/completions"), on a host not named for MCP and with no
+// segment naming MCP: a chatbot's API published as the site's "MCP" endpoint.
+func chatAPIURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || mcpPathURL(raw) || mcpHostURL(raw) {
+		return false
+	}
+	segs := strings.Split(strings.Trim(strings.ToLower(u.Path), "/"), "/")
+	switch segs[len(segs)-1] {
+	case "chat", "completions", "chat-completions", "chat_completions", "chatbot", "conversation":
+		return true
+	}
+	return false
+}
+
+// cardLevel reports a pointer to the one URL of a flat card: a top-level key, or a
+// key of a top-level object ("/endpoint", "/transport/endpoint", "/server/url"), not an
+// entry of a list or map of servers.
+func cardLevel(ptr string) bool {
+	if strings.Count(ptr, "/") > 2 {
+		return false
+	}
+	top := strings.Split(ptr, "/")[1]
+	return top != "servers" && top != "endpoints" && top != "transports" && top != "connections" && top != "mcpServers"
+}
+
+// siteHomeURL reports the home page of a website: an absolute URL with no path, no
+// query, on a registrable domain or its "www." host ("https://acme.com",
+// "https://www.acme.co.uk/": one label under a public suffix of the ICANN section of
+// the Public Suffix List), whose host is not named for MCP (see mcpHostURL). A site's
+// web server answers there with its home page; an MCP server has a host or a path of
+// its own. Hosts under a hosting platform's suffix ("x.vercel.app") are not read as
+// home pages: such a host is often the server itself.
+func siteHomeURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || !u.IsAbs() || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || mcpHostURL(raw) {
+		return false
+	}
+	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if _, err := netip.ParseAddr(host); err == nil {
+		return false
+	}
+	host = strings.TrimPrefix(host, "www.")
+	suffix, icann := publicsuffix.PublicSuffix(host)
+	rest, ok := strings.CutSuffix(host, "."+suffix)
+	return icann && ok && rest != "" && !strings.Contains(rest, ".")
+}
+
+// ownRoot reports the root of the document's own host ("https://docs.acme.dev/" for a
+// document at https://docs.acme.dev/.well-known/mcp.json): the site's home page, when
+// the host is not named for MCP.
+func (r *reader) ownRoot(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && r.base != nil && u.IsAbs() && strings.EqualFold(u.Hostname(), r.base.Hostname()) &&
+		strings.Trim(u.Path, "/") == "" && u.RawQuery == "" && !mcpHostURL(raw)
+}
+
 // mcpLikeURL reports a URL that is not just a site's home page: it has a path, or
 // "mcp" in its host ("https://x-mcp.vercel.app").
 func mcpLikeURL(raw string) bool {
@@ -359,6 +420,7 @@ func (r *reader) card(v map[string]any) {
 	}
 	r.namedServers(v, base)
 	r.packages(v, base)
+	r.presets(v)
 	r.topLocal(v, base)
 	if len(r.Servers) == 0 {
 		// {"name": ..., "url": "https://mcp.acme.dev", "capabilities": [...]}: with no other
@@ -579,6 +641,13 @@ func (r *reader) entries(at string, list []any, base Server) {
 // entry reads one server entry of the non-spec shapes: a remote endpoint, a local
 // command or package, or both (an entry with a URL and an install line).
 func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
+	if why := documentEntry(o); why != "" && localCommand(o) == "" {
+		// {"name": "Services", "url": "https://x.dev/services/", "type": "html"}: a page or
+		// a file of the site listed beside its MCP server, not a server.
+		r.addToolNames(r.topTools(o, ptr))
+		r.warn(ptr, "entry is "+why+", not an MCP server; skipped")
+		return
+	}
 	s := r.entryServer(ptr, o, name, base)
 	r.addToolNames(s.Tools) // listed even when the endpoint is unusable and skipped
 	if webMCP(firstOf(o, "transport", "type", "protocol", "kind")) && localCommand(o) == "" {
@@ -606,6 +675,52 @@ func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
 		l.Command = firstString(cmd, str(o, "installCommand"), l.Name)
 		r.addLocal(ptr, l)
 	}
+}
+
+// documentEntry says what an entry is when its type names a document format or a
+// kind of API other than MCP ({"type": "html"}, {"format": "json"}, {"mimeType":
+// "text/html"}, {"type": "openapi"}), or returns "": such an entry lists a page, a
+// file or a REST API of the site, never an MCP server.
+func documentEntry(o map[string]any) string {
+	for _, k := range []string{"type", "format", "kind"} {
+		t := str(o, k)
+		switch {
+		case t == "" || normalizeTransport(t) != TransportUnknown || webMCP(t):
+		case restType(t):
+			return "a " + quote(t) + " API"
+		case contentFormat(t):
+			return "a " + quote(t) + " page or file"
+		}
+	}
+	for _, k := range []string{"mimeType", "mime_type", "media_type", "mediaType"} {
+		if t := str(o, k); strings.Contains(t, "/") && contentFormat(t) {
+			return "a " + quote(t) + " page or file"
+		}
+	}
+	return ""
+}
+
+// contentFormats are the names, by normKey, of the formats a site publishes pages and
+// files in.
+var contentFormats = map[string]bool{"html": true, "htm": true, "xhtml": true, "json": true, "jsonld": true, "xml": true,
+	"rss": true, "atom": true, "feed": true, "text": true, "txt": true, "plaintext": true, "markdown": true, "md": true,
+	"csv": true, "pdf": true, "yaml": true, "yml": true, "webpage": true, "website": true, "document": true,
+	"file": true, "static": true, "staticfile": true, "sitemap": true, "image": true, "video": true, "llmstxt": true}
+
+// contentFormat reports a type that names a page or file format ("html", "json",
+// "markdown") or a media type ("text/html", "application/pdf") rather than a
+// transport; "text/event-stream" is SSE.
+func contentFormat(t string) bool {
+	l := strings.ToLower(strings.TrimSpace(t))
+	if i := strings.IndexByte(l, '/'); i > 0 {
+		switch l[:i] {
+		case "text", "application", "image", "audio", "video", "font":
+			return l != "text/event-stream" && !strings.Contains(l, "mcp") && !strings.Contains(l, "json-rpc") &&
+				!strings.Contains(l, "jsonrpc")
+		}
+		return false
+	}
+	return contentFormats[normKey(l)]
 }
 
 // entryURLKeys are the keys of a server entry whose string value is its endpoint.
@@ -884,6 +999,16 @@ func (r *reader) addServer(ptr, urlPtr string, s Server) bool {
 		!strings.Contains(at, "/mcpServers/") && !strings.HasPrefix(at, "/remotes/") {
 		r.warn(at, "url "+quoteURL(s.URL)+" is the base of an HTTP API (its path is only an API prefix such as /v1), not an MCP endpoint; entry skipped")
 		return false
+	}
+	if r.Shape != ShapeSpec && genericURLKey(at) && !strings.Contains(at, "/mcpServers/") && !strings.HasPrefix(at, "/remotes/") {
+		if chatAPIURL(s.URL) {
+			r.warn(at, "url "+quoteURL(s.URL)+" is a chat API (its path names a chat or completions route), not an MCP endpoint; entry skipped")
+			return false
+		}
+		if cardLevel(at) && (siteHomeURL(s.URL) || r.ownRoot(s.URL)) {
+			r.warn(at, "url "+quoteURL(s.URL)+" is the site's home page (the root of its own domain), not an MCP endpoint; entry skipped")
+			return false
+		}
 	}
 	if !r.urlOK(urlPtr, s.URL) {
 		return false

@@ -89,8 +89,14 @@ func TestCorpus(t *testing.T) {
 			}},
 		"Lamatic__Lamatic-Docs__public-wellknown-mcp.json": {shape: mcpjson.ShapeClientConfig,
 			servers: "Lamatic Docs MCP=https://docmcp.lamatic.ai/api/mcp(streamable-http) Lamatic Graph MCP=(stdio)"},
+		// A trailing comma: read as if absent, with a warning (Validate rejects it).
 		"LorenData__ecgrid-developer-documentation__wellknown-mcp-doc-example-trailing-comma.json": {
-			err: "invalid JSON at line 16, column 5: trailing comma"},
+			shape: mcpjson.ShapeSEP1960, servers: "ECGrid MCP Server=https://mcp.ecgrid.io/mcp(streamable-http)",
+			check: func(t *testing.T, d *mcpjson.Document) {
+				if !hasWarning(d, "", "a trailing comma (at line 15, column 8)") {
+					t.Errorf("warnings = %v", d.Warnings)
+				}
+			}},
 		"Lumen-Labs__brainapi-docs__public-wellknown-mcp.json": {shape: mcpjson.ShapeDocsSite,
 			servers: "brainapi-docs=https://brain-api.dev/mcp(streamable-http)"},
 		"MKWorldWide__AthenaCore__wellknown-mcp.json": {shape: mcpjson.ShapeUnknown, check: warnsNoServer}, // a repo permission manifest

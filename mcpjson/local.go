@@ -36,7 +36,11 @@ func commandLine(o map[string]any) string {
 		if cmd, _ := claudeAdd(c); cmd != "" {
 			return cmd
 		}
-		return strings.TrimSpace(c + " " + strings.Join(strs(o["args"]), " "))
+		args := o["args"]
+		if args == nil {
+			args = firstOf(o, "baseArgs", "base_args") // a client catalogue's preset arguments
+		}
+		return strings.TrimSpace(c + " " + strings.Join(strs(args), " "))
 	}
 	switch t := o["commands"].(type) {
 	case []any:
@@ -107,8 +111,21 @@ func commandLine(o map[string]any) string {
 			return c
 		}
 	}
+	// {"startCommand": {"type": "stdio", "command": "python", "args": ["-m", "x_mcp"]}}
+	// (Smithery's start command): an object that runs the server over stdio.
+	for _, k := range startObjectKeys {
+		if t, ok := o[k].(map[string]any); ok && str(t, "command") != "" &&
+			(launcherLine(str(t, "command")) || normalizeTransport(firstString(str(t, "type"), str(t, "transport"))) == TransportStdio) {
+			return commandLine(t)
+		}
+	}
 	return ""
 }
+
+// startObjectKeys are the keys whose object value may give the command that starts
+// the server: {"command", "args"} with a launcher or a stdio type.
+var startObjectKeys = []string{"startCommand", "start_command", "start", "launch", "run_command", "runCommand",
+	"entrypoint", "launchCommand", "launch_command"}
 
 // runKeys are the keys of an object whose string value may be the command line that
 // runs its server (a launcher line, or a "claude mcp add … -- cmd" line).
@@ -526,10 +543,44 @@ func runnerPackage(cmd string) string {
 	return ""
 }
 
+// presetKeys are the top-level keys under which a client's catalogue of servers
+// lists them, each with the command that runs it ({"data": [{"id": "github",
+// "command": "npx", "baseArgs": ["-y", "@acme/github-mcp"]}]}).
+var presetKeys = []string{"data", "presets", "items", "catalog", "catalogue", "entries", "list", "results"}
+
+// presetEntries returns the pointer and object of each entry of v's preset lists (see
+// presetKeys) whose command starts with a launcher (npx, uvx, docker...).
+func presetEntries(v map[string]any) (ptrs []string, entries []map[string]any) {
+	for _, k := range presetKeys {
+		list, _ := v[k].([]any)
+		for i, e := range list {
+			if o, ok := e.(map[string]any); ok && launcherLine(str(o, "command")) {
+				ptrs, entries = append(ptrs, fmt.Sprintf("/%s/%d", k, i)), append(entries, o)
+			}
+		}
+	}
+	return ptrs, entries
+}
+
+// presets reads a client's catalogue of local servers (see presetKeys): one local
+// server per entry with a launcher command. A URL beside the command (the server's
+// repository or home page) is not an endpoint.
+func (r *reader) presets(v map[string]any) {
+	ptrs, entries := presetEntries(v)
+	for i, o := range entries {
+		r.addLocal(ptrs[i], Server{Name: firstString(str(o, "name"), str(o, "id"), str(o, "title")), Description: str(o, "description"),
+			LocalOnly: true, Transport: TransportStdio, Command: commandLine(o), Tools: r.topTools(o, ptrs[i])})
+	}
+}
+
 // localKeys reports a local-only manifest: a command, a package, a run or install
-// line, a stdio transport, or a server object with a command.
+// line, a stdio transport, a server object with a command, or a catalogue of local
+// servers.
 func localKeys(v map[string]any) bool {
 	if cmd, _ := topLocalCommand(v); cmd != "" || has(v["server"], "command") {
+		return true
+	}
+	if ptrs, _ := presetEntries(v); len(ptrs) > 0 {
 		return true
 	}
 	if _, u := flatURL(v); u == "" && !has(v, "remotes") && !has(v, "servers") && !has(v, "mcpServers") &&

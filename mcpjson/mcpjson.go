@@ -19,6 +19,7 @@ import (
 	"fmt"
 
 	"github.com/wellknown-dev/discovery/diag"
+	"github.com/wellknown-dev/discovery/internal/jsonx"
 )
 
 // Document is an mcp.json normalised from whatever shape it was published in. It is
@@ -242,7 +243,8 @@ func Parse(data []byte) (*Document, error) {
 
 // ParseWithOptions reads an mcp.json document for a client, in any of the shapes of
 // [Shape]. It returns a [*SyntaxError] (with line and column) for anything but one
-// JSON value, and a [*ValidationError] for a value that is not an object or a
+// JSON value (a leading byte order mark, comments and trailing commas, as editors'
+// configs have them, are read as if absent, with a warning; Validate rejects them), and a [*ValidationError] for a value that is not an object or a
 // spec-shaped document that lacks what the schema requires (MD-C-19). Every other
 // JSON object gives a Document: one of an unknown shape, or one that says there is no
 // server here, has no server and a warning saying so.
@@ -252,20 +254,37 @@ func Parse(data []byte) (*Document, error) {
 // key that names an MCP endpoint becomes a server. An entry whose URL is unusable
 // (javascript:, data:, userinfo, plain http off loopback, a URI template, a
 // placeholder, text or a name that is no URL, a relative path on a server the document
-// says the reader must host, and with opts.URL a private address or the document
-// itself) is skipped
-// with a warning naming its pointer and why; the rest of the document is kept.
+// says the reader must host, a REST API base, a chat API or a site's home page under a
+// key that does not name MCP, an entry typed as a page or file, and with opts.URL a
+// private address or the document itself) is skipped with a warning naming its
+// pointer and why; the rest of the document is kept.
 // Relative URLs are kept as published, with a warning (see [Resolve]). Local commands
 // and packages are kept, marked LocalOnly, and never connected to. Strings that look
 // like credentials are reported without their value.
 func ParseWithOptions(data []byte, opts Options) (*Document, error) {
 	v, err := decode(data)
+	var relaxed string
+	if se := (*SyntaxError)(nil); errors.As(err, &se) {
+		// Hand-written JSON: a byte order mark, comments, trailing commas (as editors'
+		// configs have them) are read as if absent, with a warning; a strict decode of
+		// what is left must succeed, or the first error stands.
+		if std, devs, ok := jsonx.Relax(data); ok {
+			if v2, err2 := decode(std); err2 == nil {
+				v, err, relaxed = v2, nil, jsonx.Describe(devs)
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	d, err := normalize(v, opts)
 	if err != nil {
 		return nil, err
+	}
+	if relaxed != "" {
+		d.Warnings = append([]Problem{{Severity: SeverityWarning,
+			Message: "not strict JSON: " + relaxed + "; read as if absent, as editors read JSON with comments (Validate rejects it: publish plain JSON)"}},
+			d.Warnings...)
 	}
 	d.Warnings = append(d.Warnings, scanSecrets(v, "")...)
 	return d, nil

@@ -3,6 +3,7 @@ package mcpjson_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,12 +159,13 @@ func TestErrors(t *testing.T) {
 		syntax    bool
 		line, col int
 		contains  string
+		lenient   bool // Parse reads it, with a warning; only Validate reports the error
 	}{
-		{"trailing-comma", true, 1, 59, "trailing comma"},
-		{"bom", true, 1, 1, "byte order mark"},
-		{"symlink-text", true, 1, 1, "invalid character"},
-		{"html", true, 1, 1, "HTML page"},
-		{"array", false, 0, 0, "JSON array, not an object"},
+		{"trailing-comma", true, 1, 59, "trailing comma", true},
+		{"bom", true, 1, 1, "byte order mark", true},
+		{"symlink-text", true, 1, 1, "invalid character", false},
+		{"html", true, 1, 1, "HTML page", false},
+		{"array", false, 0, 0, "JSON array, not an object", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -171,6 +173,18 @@ func TestErrors(t *testing.T) {
 			data, err := os.ReadFile("testdata/" + tc.file + ".json")
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.lenient {
+				d, err := mcpjson.Parse(data)
+				if err != nil || !hasWarning(d, "", "not strict JSON: ") || !hasWarning(d, "", tc.contains) {
+					t.Fatalf("Parse = %+v, %v; want a document and a warning", d, err)
+				}
+				where := fmt.Sprintf("line %d, column %d: ", tc.line, tc.col)
+				probs := mcpjson.Validate(data)
+				if len(probs) == 0 || !strings.Contains(probs[0].Message, where) || !strings.Contains(probs[0].Message, tc.contains) {
+					t.Errorf("Validate = %v, want %q and %q", probs, where, tc.contains)
+				}
+				return
 			}
 			_, err = mcpjson.Parse(data)
 			if err == nil || !strings.Contains(err.Error(), tc.contains) {

@@ -126,6 +126,15 @@ var wildCases = map[string]shapeCase{
 	"wild8-api-base":         {tools: []string{"resolve_failure", "report_fix"}},
 	"wild8-install-line-twice": {endpoints: []string{"https://mcp.quotes.acme.dev/mcp"}, local: []string{"uvx acme-quotes"},
 		tools: []string{"get_quote", "list_markets"}},
+	// Round 8: classes found in the held-out survey round (fixtures wild9-*: the
+	// wild8- names are round 7's).
+	"wild9-document-entries":    {endpoints: []string{"https://mcp.acme-consult.dev/mcp"}, tools: []string{"book_call"}},
+	"wild9-site-home-transport": {tools: []string{"get_portfolio", "request_booking"}},
+	"wild9-chat-api":            {tools: []string{"quote_plan", "handoff_human"}},
+	"wild9-start-command":       {local: []string{"python -m ticket_triage_mcp"}, tools: []string{"triage_ticket", "get_ticket"}},
+	"wild9-preset-catalogue":    {local: []string{"npx -y @acme/files-mcp", "uvx acme-fetch-mcp"}},
+	"wild9-tool-list-keys":      {tools: []string{"get_health", "list_docs", "workspace_status", "campaign_create"}},
+	"wildj-editor-config":       {endpoints: []string{"https://mcp.example.com/mcp"}, local: []string{"npx -y @example/acme-mcp@2.1.0"}},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local
@@ -229,6 +238,16 @@ func TestParseOptions(t *testing.T) {
 	d, err = mcpjson.ParseWithOptions(doc, mcpjson.Options{URL: "http://localhost:3000/.well-known/mcp.json"})
 	if err != nil || len(d.Servers) != 4 {
 		t.Errorf("local document: %d servers, %v", len(d.Servers), err)
+	}
+	// The root of the document's own host is the site's home page, not a card's
+	// endpoint; unknown the document's URL, a subdomain's root may be a server's.
+	card := []byte(`{"serverInfo": {"name": "x"}, "transport": {"type": "http", "endpoint": "https://docs.acme.dev/"}}`)
+	d, err = mcpjson.ParseWithOptions(card, mcpjson.Options{URL: "https://docs.acme.dev/.well-known/mcp.json"})
+	if err != nil || len(d.Servers) != 0 || !hasWarning(d, "/transport/endpoint", "home page") {
+		t.Errorf("own root: %v, %v, %v", d.Servers, d.Warnings, err)
+	}
+	if d, err = mcpjson.Parse(card); err != nil || len(d.Servers) != 1 {
+		t.Errorf("subdomain root without the document URL: %v, %v", d.Servers, err)
 	}
 	// Non-object JSON is still an error; every object parses.
 	for _, s := range []string{`[]`, `"x"`, `3`} {

@@ -155,6 +155,8 @@ func syntaxError(data []byte, dec *json.Decoder, err error) error {
 			msg = "document starts with a UTF-8 byte order mark, which JSON does not allow"
 		case looksLikeHTML(data):
 			msg = "document is an HTML page, not JSON"
+		case off < len(data) && data[off] == '/':
+			msg = "a comment ('/'); JSON has no comments"
 		case off < len(data) && (data[off] == '}' || data[off] == ']') && trailingComma(data, off):
 			msg = "trailing comma before '" + string(data[off]) + "' (JSON does not allow it)"
 		}

@@ -3,7 +3,9 @@ package mcpjson
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 )
 
 // toolKeys are the keys, beside "tools", under which cards list MCP tool names.
@@ -32,7 +34,19 @@ func (r *reader) topTools(o map[string]any, at string) []string {
 	if t := str(o, "tool"); t != "" {
 		add([]string{t})
 	}
+	// {"safe_tools": [...]}, {"publicTools": [...]}: a list under another key naming tools.
+	var listKeys []string
+	for k, e := range o {
+		if isArray(e) && suffixToolKey(k) && !slices.Contains(toolKeys, k) {
+			listKeys = append(listKeys, k)
+		}
+	}
+	slices.Sort(listKeys)
+	for _, k := range listKeys {
+		add(r.toolNames(at+"/"+pointerToken(k), o[k]))
+	}
 	add(methodTools(o["methods"]))
+	add(methodTools(o["operations"])) // {"operations": [{"name": "campaign_create", "scope": ...}]}
 	// {"endpoints": {"base_url": ..., "tools": [...]}}, {"mcp": {"server": ..., "tools": [...]}},
 	// {"server": {"url": ..., "capabilities": {"tools": [...]}}}: a tool list one level
 	// down, in an object that describes the same server.
@@ -82,6 +96,37 @@ func (r *reader) topTools(o map[string]any, at string) []string {
 		}
 	}
 	return out
+}
+
+// notToolWords are the first words of a "<word>_tools" key whose list is not of the
+// server's tools: tools to come or gone, or other products'.
+var notToolWords = map[string]bool{"planned": true, "upcoming": true, "coming": true, "future": true, "roadmap": true,
+	"deprecated": true, "disabled": true, "removed": true, "retired": true, "legacy": true, "unsupported": true,
+	"unavailable": true, "related": true, "similar": true, "other": true, "recommended": true, "external": true,
+	"third": true, "thirdparty": true, "competitor": true, "competitors": true, "competing": true, "alternative": true,
+	"alternatives": true, "required": true, "missing": true, "blocked": true, "forbidden": true, "excluded": true}
+
+// suffixToolKey reports a key that names a list of the server's tools by a word and
+// "tools" ("safe_tools", "publicTools", "read-tools"), not one of tools to come, gone
+// or of other products (see notToolWords).
+func suffixToolKey(k string) bool {
+	var first string
+	switch {
+	case len(k) > 6 && (strings.HasSuffix(k, "_tools") || strings.HasSuffix(k, "-tools")):
+		first = k[:len(k)-6]
+	case len(k) > 5 && strings.HasSuffix(k, "Tools"):
+		first = k[:len(k)-5]
+	default:
+		return false
+	}
+	w := first // its first word: up to a separator or an inner capital
+	for i, r := range first {
+		if i > 0 && (r == '_' || r == '-' || unicode.IsUpper(r)) {
+			w = first[:i]
+			break
+		}
+	}
+	return !notToolWords[strings.ToLower(w)] && !notToolWords[strings.ToLower(first)]
 }
 
 // innerToolObjects are the keys of objects that describe the same server as the

@@ -13,6 +13,7 @@ package jsonx
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/tailscale/hujson"
 )
@@ -59,6 +60,22 @@ func (d Deviation) String() string {
 		what = "a " + what
 	}
 	return fmt.Sprintf("%s (%s line %d, column %d)", what, first, d.Line, d.Column)
+}
+
+// Describe joins the deviations for one warning: "a comment (at line 2, column 3) and
+// 2 trailing commas (the first at line 5, column 9)".
+func Describe(devs []Deviation) string {
+	parts := make([]string, len(devs))
+	for i, d := range devs {
+		parts[i] = d.String()
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // Relax returns data as standard JSON when its only departures from RFC 8259 are a
