@@ -178,7 +178,8 @@ func topMember(top map[string]json.RawMessage, key string) json.RawMessage {
 // indexes whose meaning is clear:
 //
 //   - the index: a $schema that spells the v0.2.0 identifier another way (another
-//     agentskills.io host or path, http, a trailing slash, the version in "version");
+//     agentskills.io host or path, http, a trailing slash, the version in "version", a
+//     schema file in the discovery RFC's own GitHub repository);
 //     "skills" as an object, either keyed by skill name or holding groups of entries;
 //     no "skills" but a catalog's list ("items", "entries", "results", "data"), or a
 //     document that is itself an array, of which only the entries that point at a skill
@@ -187,21 +188,27 @@ func topMember(top map[string]json.RawMessage, key string) json.RawMessage {
 //     "claude-code"), for skill-md; a digest written as an object ({"sha256": "<hex>"})
 //     or as a bare "sha256" field; v0.2.0-shaped entries in an index without $schema.
 //   - the skill name: when "name" is missing or a display name ("Field Notes"), a valid
-//     skill name given in "id", "slug", "skill", "skill_name" and the like, or the
-//     entry's key; a valid "name" always wins. The description, when "description" is
-//     missing, from "summary".
+//     skill name given in "id", "slug", "skill", "skill_name" and the like, the
+//     entry's key, or the folder of the SKILL.md its "url" names (".../audity/SKILL.md");
+//     a valid "name" always wins. The description, when "description" is missing, from
+//     "summary".
 //   - v0.1.0 and interim entries: no description; file paths prefixed with the skill's
 //     folder, or written as absolute URLs (read from the folder of the SKILL.md URL);
 //     unsafe paths other than the skill file's, dropped and never fetched; and,
 //     without "files", the skill located by the rest of the entry, in this order: any
 //     value whose last path segment is SKILL.md (any case, under any key, nested one
-//     level at most); a Markdown file under a path-, file- or entry-like key; a folder
+//     level at most; or its plain-text twin SKILL.txt); a Markdown file under a path-,
+//     file- or entry-like key, or named after the skill ("<name>.md") under "url"; a folder
 //     named after the skill under a path-, dir-, folder- or source-like key; else, when
 //     the entry has a valid skill name and points at nothing else (no URL or path, no
 //     type other than a skill's, no JSON Schema of a tool's input), the v0.1.0
 //     convention <index dir>/<name>/SKILL.md. Nothing verifies these files: the
-//     warnings say so. An entry that points only at other resources (pages, APIs, MCP
-//     endpoints) is not a skill and is skipped; an index of such entries is ErrNotIndex.
+//     warnings say so. An archive under a URL-like key with its digest under the key of
+//     the same stem ("archive_url" and "archive_sha256") is an archive entry verified by
+//     that digest; an archive without one is not read, and a relative "entrypoint"
+//     beside an archive is a path inside it, never a file of the site. An entry that
+//     points only at other resources (pages, APIs, MCP endpoints, a relative link under
+//     "url") is not a skill and is skipped; an index of such entries is ErrNotIndex.
 //
 // Strict mode refuses all of these. A lowercase skill.md listed instead of SKILL.md is
 // accepted with a warning in both modes. In both modes too, a member of an unexpected
@@ -210,9 +217,10 @@ func topMember(top map[string]json.RawMessage, key string) json.RawMessage {
 // absent, and a $schema that is not a string is ErrUnknownSchema.
 //
 // An entry is skipped, with a diagnostic, when it cannot be used safely: an unknown
-// type, a digest that is not sha256 and 64 lowercase hex digits, a URL that is not
-// https (http only on loopback) or carries userinfo, an unsafe skill name or skill
-// file path.
+// type, a skill-md entry whose url names a file that is not Markdown (llms.txt,
+// openapi.json, a page), a digest that is not sha256 and 64 lowercase hex digits, a
+// URL that is not https (http only on loopback) or carries userinfo, an unsafe skill
+// name or skill file path.
 func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	base, err := url.Parse(indexURL)
 	if err != nil || !base.IsAbs() {
@@ -444,6 +452,12 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (out Ind
 			out.Type = TypeSkillMD
 		default:
 			ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quoteDoc(name), quoteDoc(string(e.Type))))
+			return IndexEntry{}, false, notSkill
+		}
+		if ext := notSkillFile(string(e.URL)); out.Type == TypeSkillMD && ext != "" {
+			// "skill-md" beside /llms.txt or /openapi.json: a site's other resources
+			// listed as skills. A SKILL.md is Markdown.
+			ix.diag(Error, "url", at, fmt.Sprintf("entry %s is a skill-md entry whose url names a %s file, not a skill file; skipped", quoteDoc(name), ext))
 			return IndexEntry{}, false, notSkill
 		}
 		digest, ok := ix.entryDigest(at, name, e, mode)

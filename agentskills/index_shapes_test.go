@@ -113,6 +113,43 @@ var indexShapes = []struct {
 	{file: "index7-loose-scalars.json",
 		lenient:      "ux-review=/.well-known/skills/ux-review/SKILL.md ux-audit=/.well-known/skills/ux-audit/SKILL.md",
 		lenientDiags: "files", strict: "ux-review=/.well-known/skills/ux-review/SKILL.md", strictDiags: "files"},
+	// Round 8 (held out): a $schema in the discovery RFC's own repository on GitHub, with
+	// "version": "0.2.0" beside it, is a variant spelling of the v0.2.0 identifier.
+	{file: "index8-rfc-repo-schema.json",
+		lenient:      "feed-publisher=https://example.com/.well-known/agent-skills/feed-publisher/SKILL.md",
+		lenientDiags: "schema", strictErr: agentskills.ErrUnknownSchema},
+	// Round 8 (held out): "skill-md" entries whose url names a site's llms.txt or OpenAPI
+	// file are skipped in both modes (a SKILL.md is Markdown); a url without an extension,
+	// or the text twin SKILL.txt, is still read.
+	{file: "index8-skill-md-not-markdown.json",
+		lenient: "tide-tables=/.well-known/agent-skills/tide-tables/SKILL.md route-planner=https://example.com/skills/route-planner " +
+			"work-paper=https://example.org/skills/work-paper/SKILL.txt",
+		lenientDiags: "url,url",
+		strict: "tide-tables=/.well-known/agent-skills/tide-tables/SKILL.md route-planner=https://example.com/skills/route-planner " +
+			"work-paper=https://example.org/skills/work-paper/SKILL.txt",
+		strictDiags: "url,url"},
+	// Round 8 (held out): a marketplace listing whose "url" is a relative link to an HTML
+	// page: the entries point at pages, so the v0.1.0 name convention does not apply.
+	{file: "index8-url-pages.json", lenientErr: agentskills.ErrNotIndex, strictErr: agentskills.ErrNotIndex},
+	// Round 8 (held out): "url" to a Markdown file named after the skill ("<name>.md"), or
+	// to SKILL.txt, read as the skill file; a Markdown page named otherwise is not.
+	{file: "index8-url-named-md.json",
+		lenient:      "build-kit=https://example.com/.well-known/agent-skills/build-kit.md work-paper=https://example.github.io/site/.well-known/skills/work-paper/SKILL.txt",
+		lenientDiags: "files,files,files", strictErr: agentskills.ErrNotIndex},
+	// Round 8 (held out): "archive_url" with its digest in "archive_sha256" is an archive
+	// entry; a placeholder digest skips it; an archive without a digest is not read, and
+	// the "entrypoint" beside an archive (a path inside it) is never a file of the site.
+	{file: "index8-archive-url.json",
+		lenient:      "map-kit=https://example.com/.well-known/agent-skills/map-kit.tar.gz",
+		lenientDiags: "type,digest,files", strictErr: agentskills.ErrNotIndex},
+	// Round 8 (held out): a display name in "name" (one with "/") and a url to
+	// ".../<folder>/SKILL.md": the skill is named after its folder, as the Agent Skills
+	// specification names a skill; a folder of skills ("agent-skills") names none.
+	{file: "index8-display-name-folder.json",
+		lenient: "ledger-export=https://example.com/.well-known/agent-skills/ledger-export/SKILL.md InvoiceDesk=https://example.com/.well-known/agent-skills/SKILL.md " +
+			"pay-check=https://example.com/.well-known/agent-skills/other-folder/SKILL.md",
+		lenientDiags: "name,name",
+		strict:       "pay-check=https://example.com/.well-known/agent-skills/other-folder/SKILL.md", strictDiags: "name,name"},
 	// Another schema altogether (no v0.2.0 shape, no agentskills.io identifier): refused in both modes.
 	{file: "index-schema-other.json", lenientErr: agentskills.ErrUnknownSchema, strictErr: agentskills.ErrUnknownSchema},
 }
@@ -226,6 +263,17 @@ func TestIndexVariantRules(t *testing.T) {
 		{"catalog preference", `{"data": [{"name": "b", "description": "d", "url": "https://x.example/b/SKILL.md"}], "items": [{"name": "a", "description": "d", "url": "https://x.example/a/SKILL.md"}]}`, nil, "a=https://x.example/a/SKILL.md"},
 		{"catalog of strings", `{"items": ["a", "b"]}`, agentskills.ErrNotIndex, ""},
 		{"array of strings", `["a/SKILL.md", "b/SKILL.md"]`, agentskills.ErrNotIndex, ""},
+		// Round 8: the RFC repository's schema, a skill file named otherwise, archives.
+		{"a fork of the RFC repository is not the RFC", entry("https://raw.githubusercontent.com/someone/agent-skills-discovery-rfc/main/schemas/v0.2.0/index.schema.json", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
+		{"an RFC repository page is not a schema", entry("https://github.com/cloudflare/agent-skills-discovery-rfc/tree/v0.2.0", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
+		{"an RFC repository schema without 0.2", entry("https://raw.githubusercontent.com/cloudflare/agent-skills-discovery-rfc/main/json-schema/skill-index.json", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
+		{"skill-md url to a page", entry(agentskills.SchemaV020, `, "url": "https://x.example/a/index.html", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"markdown under url not named after the skill", `{"skills": [{"name": "a", "description": "d", "url": "https://x.example/guide.md"}]}`, agentskills.ErrNotIndex, ""},
+		{"archive digest under another stem", `{"skills": [{"name": "a", "description": "d", "archive_url": "https://x.example/a.tar.gz", "package_sha256": "` + hex + `"}]}`, agentskills.ErrNotIndex, ""},
+		{"archive digest as a string", `{"skills": [{"name": "a", "description": "d", "tarball": "https://x.example/a.tgz", "tarball_digest": "sha256:` + hex + `"}]}`, nil, "a=https://x.example/a.tgz"},
+		{"bare SKILL.txt is no folder", `{"skills": [{"name": "a", "description": "d", "entry": "SKILL.txt"}]}`, agentskills.ErrNotIndex, ""},
+		{"display name, SKILL.md at the site root", `{"$schema": "` + agentskills.SchemaV020 + `", "skills": [{"name": "Big Tool", "type": "skill-md", "description": "d", "url": "https://x.example/SKILL.md", "digest": "sha256:` + hex + `"}]}`, nil, "Big Tool=https://x.example/SKILL.md"},
+		{"a name with an escape sequence is not a display name", `{"$schema": "` + agentskills.SchemaV020 + `", "skills": [{"name": "bad\u001b[31m-name", "type": "skill-md", "description": "d", "url": "https://x.example/nice/SKILL.md", "digest": "sha256:` + hex + `"}]}`, nil, "bad\x1b[31m-name=https://x.example/nice/SKILL.md"},
 		{"A2A agent card", `{"name": "Trip Agent", "url": "https://agent.example/a2a", "protocolVersion": "0.3.0", "capabilities": {}, "defaultInputModes": ["text"], "skills": [{"id": "route-planner", "name": "Route Planner", "description": "Plans routes.", "tags": ["travel"]}]}`, agentskills.ErrNotIndex, ""},
 	}
 	for _, tc := range tests {
@@ -353,4 +401,23 @@ func candidates(size int) []byte {
 	}
 	b.WriteString("}")
 	return []byte(b.String())
+}
+
+// TestIndexArchiveURL: an archive named under "archive_url" with its digest under
+// "archive_sha256" is read as an archive entry verified by that digest, never as a
+// SKILL.md of the site (its "entrypoint" is a path inside the archive).
+func TestIndexArchiveURL(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("testdata", "index8-archive-url.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := agentskills.ParseIndex(data, legacyIndexURL, agentskills.Lenient)
+	if err != nil || len(ix.Skills) != 1 {
+		t.Fatalf("ParseIndex: %v, %+v", err, ix)
+	}
+	e := ix.Skills[0]
+	if e.Type != agentskills.TypeArchive || !agentskills.ValidDigest(e.Digest) || len(e.Files) != 0 || !e.HasDigests() {
+		t.Errorf("entry %+v, want an archive with its digest and no files", e)
+	}
 }

@@ -152,10 +152,44 @@ func (ix *Index) urlFolder(at, name string, list []IndexFile) *url.URL {
 	return dir
 }
 
-// namesSkillFile reports a URL whose last path segment is SKILL.md, any case.
+// namesSkillFile reports a URL whose last path segment is SKILL.md, any case, or its
+// plain-text twin SKILL.txt: a site on GitHub Pages publishes one because Jekyll turns
+// a Markdown file with YAML front matter into an HTML page.
 func namesSkillFile(ref string) bool {
 	u, ok := reference(ref)
-	return ok && strings.EqualFold(lastSegment(u.Path), SkillFile)
+	return ok && skillFileName(lastSegment(u.Path))
+}
+
+// skillTextFile is the plain-text spelling of SkillFile that sites serve raw.
+const skillTextFile = "SKILL.txt"
+
+// skillFileName reports a file name that is the skill file: SKILL.md or SKILL.txt, any case.
+func skillFileName(seg string) bool {
+	return strings.EqualFold(seg, SkillFile) || strings.EqualFold(seg, skillTextFile)
+}
+
+// notSkillFileExt is the extension of a file that is not a skill file (a SKILL.md is
+// Markdown): the llms.txt, OpenAPI, sitemap, robots.txt and pages that sites list in an
+// index as "skill-md" entries. A URL without an extension may be a skill file.
+var notSkillFileExt = map[string]bool{".json": true, ".txt": true, ".xml": true, ".html": true, ".htm": true,
+	".yaml": true, ".yml": true, ".toml": true, ".csv": true, ".js": true, ".pdf": true}
+
+// notSkillFile returns the extension of a URL whose last segment cannot be a skill file
+// ("/llms.txt", "/openapi.json"); "" when it can be one.
+func notSkillFile(ref string) string {
+	u, ok := reference(ref)
+	if !ok {
+		return ""
+	}
+	seg := lastSegment(u.Path)
+	if skillFileName(seg) {
+		return ""
+	}
+	i := strings.LastIndexByte(seg, '.')
+	if i < 0 || !notSkillFileExt[strings.ToLower(seg[i:])] {
+		return ""
+	}
+	return strings.ToLower(seg[i:])
 }
 
 // schemaVariant reports a $schema that is clearly the v0.2.0 index identifier spelled
@@ -163,22 +197,36 @@ func namesSkillFile(ref string) bool {
 // or the index's "version", says 0.2. Examples: "http://schemas.agentskills.io/
 // discovery/0.2.0/schema.json/", "https://agentskills.io/schemas/v0.2.0/skills-index.json",
 // "https://schemas.agentskills.io/discovery/schema.json" with "version": "0.2.0".
-// Trailing slashes, case and "www." do not matter.
+// Trailing slashes, case and "www." do not matter. A schema file in the discovery RFC's
+// own repository on GitHub ("https://raw.githubusercontent.com/cloudflare/
+// agent-skills-discovery-rfc/main/schemas/v0.2.0/index.schema.json") is a variant on the
+// same terms. The URL is compared, never downloaded.
 func schemaVariant(schema, version string) bool {
 	u, err := url.Parse(strings.TrimSpace(schema))
 	if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.User != nil {
 		return false
 	}
-	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-	if host != "agentskills.io" && !strings.HasSuffix(host, ".agentskills.io") {
-		return false
-	}
+	host := strings.ToLower(strings.TrimPrefix(strings.TrimSuffix(u.Hostname(), "."), "www."))
 	path := strings.ToLower(u.Path)
-	if !strings.Contains(path, "schema") && !strings.Contains(path, "discovery") && !strings.Contains(path, "index") {
+	switch {
+	case host == "agentskills.io" || strings.HasSuffix(host, ".agentskills.io"):
+		if !strings.Contains(path, "schema") && !strings.Contains(path, "discovery") && !strings.Contains(path, "index") {
+			return false
+		}
+	case (host == "github.com" || host == "raw.githubusercontent.com") && strings.HasPrefix(path, rfcRepoPath):
+		path = path[len(rfcRepoPath):]
+		if !strings.Contains(path, "schema") {
+			return false
+		}
+	default:
 		return false
 	}
 	return mentions02(path) || mentions02(strings.ToLower(u.RawQuery)) || strings.HasPrefix(strings.TrimPrefix(version, "v"), "0.2")
 }
+
+// rfcRepoPath is the path prefix, on github.com and raw.githubusercontent.com, of the
+// repository of the Agent Skills discovery RFC.
+const rfcRepoPath = "/cloudflare/agent-skills-discovery-rfc/"
 
 // mentions02 reports a "0.2" version in s that is not part of a longer number:
 // "0.2.0", "v0.2", "0.2.1"; not "10.2" or "0.20".
@@ -403,7 +451,42 @@ func (ix *Index) skillName(at string, e rawEntry, name string) string {
 		}
 		return e.key
 	}
+	if dir := skillFolder(string(e.URL)); dir != "" && displayText(name) {
+		// A SKILL.md's name is its folder's (the Agent Skills specification): the entry's
+		// url ".../audity/SKILL.md" names the skill beside a display name ("Audity").
+		msg := "entry " + quoteDoc(dir) + " has no skill name; read by the folder of its skill file"
+		if name != "" {
+			msg = "entry " + quoteDoc(dir) + " has a display name in \"name\"; read by the folder of its skill file"
+		}
+		ix.diag(Warning, "name", at, msg)
+		return dir
+	}
 	return name
+}
+
+// displayText reports a name that reads as a display name ("Audity", "Ledger Export
+// (CSV/XLSX)"): valid UTF-8 without control, format or line-separating characters. A
+// name with an escape sequence is hostile, not a label, and is refused as written.
+func displayText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+	})
+}
+
+// skillFolder returns the folder of a skill file URL (".../audity/SKILL.md" is
+// "audity") when it is a valid skill name other than a folder of skills ("skills",
+// "agent-skills"); "" otherwise.
+func skillFolder(ref string) string {
+	u, ok := reference(ref)
+	if !ok || !skillFileName(lastSegment(u.Path)) {
+		return ""
+	}
+	dir := strings.TrimSuffix(u.Path, lastSegment(u.Path))
+	dir = lastSegment(strings.TrimSuffix(dir, "/"))
+	if !nameLike(dir) || dir == "skills" || dir == "agent-skills" || dir == "skill" {
+		return ""
+	}
+	return dir
 }
 
 // nameLike reports a valid skill name that is not a record key: a number ("12") or a
@@ -436,6 +519,7 @@ const (
 	locFile               // a Markdown file: the SKILL.md, or the skill's one .md file
 	locFolder             // a folder holding SKILL.md; ref "" is <index dir>/<name>/
 	locConvention         // nothing given: <index dir>/<name>/SKILL.md by the v0.1.0 convention
+	locArchive            // an archive of the skill, with the digest published for it
 )
 
 type locator struct {
@@ -444,6 +528,8 @@ type locator struct {
 	key   string // the key it was found under ("url", "source.path")
 	why   string // notLocated: why the entry is not a skill; quotes the entry (redacted)
 	class string // notLocated: the reason in general terms, without document text
+
+	digest, digestKey string // locArchive: the archive's digest as written, and its key
 }
 
 // field is one string value of an entry: at its top level or one object down, alone or
@@ -545,7 +631,54 @@ func (f field) elsewhere() bool {
 		return false
 	}
 	return strings.Contains(s, "://") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") ||
-		(fileKey(f.leaf) || folderKey(f.leaf)) && strings.ContainsAny(s, "/.")
+		(fileKey(f.leaf) || folderKey(f.leaf)) && strings.ContainsAny(s, "/.") || urlKey(f.leaf)
+}
+
+// urlKey reports a key that holds a URL: "url", "landing_url", "href", "homepage"...
+// A relative reference there ("skills/a/index.html") points at a resource all the same.
+func urlKey(k string) bool {
+	k = normKey(k)
+	return strings.HasSuffix(k, "url") || strings.HasSuffix(k, "uri") || strings.HasSuffix(k, "href") ||
+		k == "link" || k == "homepage" || k == "website"
+}
+
+// archiveExt reports a file name of a packed skill folder: .tar.gz, .tgz or .zip.
+func archiveExt(seg string) bool {
+	seg = strings.ToLower(seg)
+	return strings.HasSuffix(seg, ".tar.gz") || strings.HasSuffix(seg, ".tgz") || strings.HasSuffix(seg, ".zip")
+}
+
+// archive finds, among the top-level string fields, the first archive of the skill (a
+// URL whose last segment is a .tar.gz, .tgz or .zip) and the digest published for it
+// under the key of the same stem ("archive_url" and "archive_sha256", "tarball" and
+// "tarball_digest"). named reports an archive with or without such a digest.
+func (e rawEntry) archive(fs []field) (l locator, named bool) {
+	i := slices.IndexFunc(fs, func(f field) bool {
+		u, ok := reference(f.val)
+		return ok && f.key == f.leaf && archiveExt(lastSegment(u.Path))
+	})
+	if i < 0 {
+		return locator{}, false
+	}
+	f := fs[i]
+	stem := normKey(f.leaf)
+	for _, suf := range []string{"url", "uri", "href"} {
+		stem = strings.TrimSuffix(stem, suf)
+	}
+	for _, k := range sortedKeys(e.fields) {
+		var d string
+		nk := normKey(k)
+		if k == f.key || !strings.HasPrefix(nk, stem) {
+			continue
+		}
+		switch strings.TrimPrefix(nk, stem) {
+		case "sha256", "digest", "hash", "checksum":
+			if json.Unmarshal(e.fields[k], &d) == nil && d != "" {
+				return locator{kind: locArchive, ref: f.val, key: f.key, digest: d, digestKey: k}, true
+			}
+		}
+	}
+	return locator{}, true
 }
 
 func lastSegment(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
@@ -576,16 +709,37 @@ func folderKey(k string) bool {
 // when the entry has a valid skill name and points at nothing else.
 func (e rawEntry) locate(name string) locator {
 	fs, tool := e.stringFields()
+	arch, packed := e.archive(fs)
+	if arch.kind == locArchive && !e.hasDigest() {
+		return arch
+	}
 	for _, f := range fs {
 		if namesSkillFile(f.val) {
-			if strings.EqualFold(strings.TrimPrefix(f.val, "./"), SkillFile) {
+			bare := strings.TrimPrefix(f.val, "./")
+			switch {
+			case strings.EqualFold(bare, SkillFile):
 				return locator{kind: locFolder, key: f.key}
+			case strings.EqualFold(bare, skillTextFile):
+				continue // a text twin with no folder: nothing to read it from
+			case packed && insideArchive(f):
+				// "entrypoint": "<name>/SKILL.md" beside an archive is a path inside the
+				// archive, not a file of the site.
+				continue
 			}
 			return locator{kind: locFile, ref: f.val, key: f.key}
 		}
 	}
 	for _, f := range fs {
-		if u, ok := reference(f.val); ok && fileKey(f.leaf) && strings.HasSuffix(strings.ToLower(lastSegment(u.Path)), ".md") {
+		u, ok := reference(f.val)
+		if !ok {
+			continue
+		}
+		seg := strings.ToLower(lastSegment(u.Path))
+		if packed && insideArchive(f) {
+			continue
+		}
+		if strings.HasSuffix(seg, ".md") && (fileKey(f.leaf) || f.key == "url" && name != "" && seg == strings.ToLower(name)+".md") {
+			// A Markdown file under a file-like key, or named after the skill under "url".
 			return locator{kind: locFile, ref: f.val, key: f.key}
 		}
 	}
@@ -595,6 +749,9 @@ func (e rawEntry) locate(name string) locator {
 			sameName(name, lastSegment(strings.TrimSuffix(u.Path, "/"))) {
 			return locator{kind: locFolder, ref: f.val, key: f.key}
 		}
+	}
+	if packed {
+		return locator{why: "gives an archive but no digest for it under a key of the same stem (\"archive_url\", \"archive_sha256\"), and an archive is read only with its digest", class: "give an archive without its digest"}
 	}
 	switch {
 	case name == "" || len(NameProblems(name, true)) > 0:
@@ -617,6 +774,17 @@ func (e rawEntry) locate(name string) locator {
 		}
 	}
 	return locator{kind: locConvention}
+}
+
+// insideArchive reports a relative path under an entry-like key ("entrypoint",
+// "entry", "main"): in an entry that gives an archive, a path inside it.
+func insideArchive(f field) bool {
+	k := normKey(f.leaf)
+	if !strings.Contains(k, "entry") && k != "main" {
+		return false
+	}
+	u, ok := reference(f.val)
+	return ok && u.Scheme == "" && u.Host == "" && !strings.HasPrefix(u.Path, "/")
 }
 
 // named reports an entry that names itself, in "name" or one of nameKeys, rather than
@@ -654,6 +822,22 @@ func (ix *Index) locatedEntry(at string, out IndexEntry, loc locator, base *url.
 		ref = strings.TrimSuffix(ref, "/") + "/" + SkillFile
 	case locConvention:
 		ix.diag(Warning, "files", at, "entry "+name+" gives no skill file, folder or \"files\"; read as "+url.PathEscape(out.Name)+"/SKILL.md beside the index by the v0.1.0 convention, which nothing in the index confirms")
+	case locArchive:
+		// The archive and its digest, under keys of one stem: a v0.2.0 archive entry,
+		// verified when fetched, never read without its digest.
+		d := withPrefix(loc.digest)
+		if !ValidDigest(d) {
+			ix.diag(Error, "digest", at, "entry "+name+" gives its archive a digest in "+quoteDoc(loc.digestKey)+" that is not sha256 and 64 lowercase hex digits; it cannot be verified, so it is skipped")
+			return IndexEntry{}, false
+		}
+		u, why := resolveArtifact(base, ref)
+		if why != "" {
+			ix.diag(Error, "url", at, "entry "+name+": "+why+"; skipped")
+			return IndexEntry{}, false
+		}
+		ix.diag(Warning, "type", at, "entry "+name+" names its archive in "+quoteDoc(loc.key)+" and its digest in "+quoteDoc(loc.digestKey)+"; read as an archive entry")
+		out.Type, out.URL, out.Digest, out.Files = TypeArchive, u, d, nil
+		return out, true
 	}
 	if ref == "" { // the skill's own folder, <index dir>/<name>/
 		files, ok := ix.files(at, out.Name, json.RawMessage(`["`+SkillFile+`"]`), base, false, Lenient)
