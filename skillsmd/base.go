@@ -361,6 +361,117 @@ func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
 	}
 }
 
+// authProse reads a paragraph or list item outside an auth section for sentences
+// that state the auth rule in words: that none is needed ("No auth required.",
+// "Read without auth or keys.", "No signup call, no credentials."), or the header
+// that carries the credential, named with the word "header" ("Auth via
+// `x-secret-key` header", "with header `x-api-key: <key>`"). Each such sentence
+// becomes an auth rule. Commands and error descriptions ("401: no API key") are not
+// statements of the rule.
+func (p *parser) authProse(t string) {
+	if len(t) < 8 || p.kind() == kindAuth {
+		return
+	}
+	no, auth, header, xh := authHints(t)
+	no = no && auth
+	header = header && (auth || xh)
+	if !no && !header {
+		return // the common case: one pass over the text
+	}
+	for rest := t; rest != ""; {
+		s := rest
+		if i := sentenceEnd(rest); i >= 0 {
+			s, rest = rest[:i], rest[i:]
+			rest = strings.TrimLeft(rest, ".;—– \n")
+		} else {
+			rest = ""
+		}
+		s = strings.TrimSpace(s)
+		if len(s) < 6 || len(s) > maxAuthSentence || strings.Contains(s, "curl ") || strings.Contains(s, "-H ") ||
+			strings.Contains(s, "401") || strings.Contains(s, "403") {
+			continue
+		}
+		if no && noAuthRe.MatchString(s) || header && authHeaderWordRe.MatchString(s) {
+			p.addAuth(strings.TrimRight(s, " .") + ".")
+		}
+	}
+}
+
+// maxAuthSentence bounds the length of a sentence authProse keeps as a rule.
+const maxAuthSentence = 240
+
+// sentenceEnd returns where the first sentence of s ends: at ". ", "; ", " — ",
+// " – " or a newline, or -1.
+func sentenceEnd(s string) int {
+	end := -1
+	for _, sep := range [...]string{". ", "; ", " — ", " – ", "\n"} {
+		if i := strings.Index(s, sep); i >= 0 && (end < 0 || i < end) {
+			end = i
+		}
+	}
+	return end
+}
+
+// noAuthRe finds a sentence saying that no auth is needed: "no auth", "without an
+// API key", "requires no authentication", "No Clarity API key ... is required".
+var noAuthRe = regexp.MustCompile(`(?i)\b(?:no|without)\s+(?:(?:an?|the|any|[\w-]+)\s+){0,2}?(?:auth(?:entication|orization)?|api[ -]?keys?|credentials?|login)\b`)
+
+// authHeaderWordRe finds a credential header named with the word "header":
+// "x-secret-key header", "header x-api-key", "the Authorization header".
+var authHeaderWordRe = regexp.MustCompile(`(?i)\bheader\s+["'(]?(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)\b|\b(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)["')]?\s+header\b`)
+
+// authHints is authProse's single pass: no reports "no " or "without", auth
+// "auth", "api key", "api-key", "credential" or "login", header "header", and xh an
+// "x-" header name, all ignoring case.
+func authHints(t string) (no, auth, header, xh bool) {
+	for i := 0; i+2 < len(t); i++ {
+		if !authFirst[t[i]] {
+			continue // most bytes: one lookup
+		}
+		switch t[i] | 0x20 {
+		case 'n':
+			if !no && t[i+1]|0x20 == 'o' && t[i+2] == ' ' && (i == 0 || !isWordByte(t[i-1])) {
+				no = true
+			}
+		case 'w':
+			no = no || labelAt2(t[i:], "without")
+		case 'a':
+			auth = auth || labelAt2(t[i:], "auth") || labelAt2(t[i:], "api key") || labelAt2(t[i:], "api-key")
+		case 'c':
+			auth = auth || labelAt2(t[i:], "credential")
+		case 'l':
+			auth = auth || labelAt2(t[i:], "login")
+		case 'h':
+			header = header || labelAt2(t[i:], "header")
+		case 'x':
+			xh = xh || t[i+1] == '-' && (i == 0 || !isWordByte(t[i-1]))
+		}
+	}
+	return no, auth, header, xh
+}
+
+// authFirst marks the first letters of the words authHints looks for, in either case.
+var authFirst = func() (t [256]bool) {
+	for _, c := range "nwaclhxNWACLHX" {
+		t[c] = true
+	}
+	return t
+}()
+
+// labelAt2 reports whether s starts with word (lower-case ASCII letters, blanks and
+// "-"), ignoring case.
+func labelAt2(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for j := 0; j < len(word); j++ {
+		if s[j]|0x20 != word[j] {
+			return false
+		}
+	}
+	return true
+}
+
 // baseLeadIn rates a short line that names the API base in a few words and ends with
 // a colon, its value in the next block: "API base for agents:", "The base URL is:",
 // "Base URL for all requests:". It returns the label's strength, or 0. A line whose

@@ -79,6 +79,10 @@ func (p *parser) endpointsIn(line string) {
 		}
 		return
 	}
+	if v, ok := p.endpointLabel(t); ok {
+		p.addEndpoint(v, true) // "Endpoint: https://x/v1/y" names it as plainly as a method
+		return
+	}
 	for off := 0; off < len(line); {
 		i := strings.Index(line[off:], "http")
 		if i < 0 {
@@ -90,6 +94,34 @@ func (p *parser) endpointsIn(line string) {
 			p.addEndpoint(line[start:], true)
 		}
 	}
+}
+
+// endpointLabel reads a line that labels an endpoint URL: "Endpoint:", "Endpoint
+// URL:" or "Request URL:", or a bare "URL:" in a section whose heading names an
+// endpoint ("## Canonical endpoint" with "- URL: https://x/v1/chat" and "- Method:
+// POST"). It returns the text after the label.
+func (p *parser) endpointLabel(t string) (string, bool) {
+	t = strings.TrimLeft(t, "-*+ ")
+	if len(t) < len("URL: http://x.y") || t[0]|0x20 != 'u' && t[0]|0x20 != 'e' && t[0]|0x20 != 'r' {
+		return "", false // the common case: one byte read
+	}
+	label, rest, ok := strings.Cut(t, ":")
+	if !ok || len(label) > len("endpoint url") {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(rest, "https://") && !strings.HasPrefix(rest, "http://") {
+		return "", false
+	}
+	switch strings.ToLower(label) {
+	case "endpoint", "endpoint url", "request url":
+		return rest, true
+	case "url":
+		if p.section >= 0 && labelFollowsAny(p.doc.Sections[p.section].Heading, "endpoint") {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 // methodBefore reports whether s ends with an HTTP method, then separators.
@@ -324,6 +356,24 @@ func isAPISegment(s string) bool {
 		return true
 	}
 	return len(l) >= 2 && l[0] == 'v' && l[1] >= '0' && l[1] <= '9'
+}
+
+// mcpOnlyBase returns the one MCP endpoint the document names (by a label, a
+// frontmatter key, a client configuration or a line about connecting to it) when it
+// writes no other endpoint at all, not even a path ("GET /v1/x"): every call then
+// goes to that URL, as with a single MCP endpoint written after a method. "" otherwise.
+func (p *parser) mcpOnlyBase() string {
+	if len(p.doc.MCP) != 1 || len(p.endpoints) > 0 || len(p.varUses) > 0 {
+		return ""
+	}
+	u := p.doc.MCP[0]
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return "" // a path ("/mcp") is on the origin, which states no more than none
+	}
+	if firstEndpointMention(p.src) >= 0 {
+		return ""
+	}
+	return u
 }
 
 // mcpEndpointPath reports the path of an MCP endpoint: its last segment is "mcp" or

@@ -38,7 +38,7 @@ var headingKinds = []struct {
 	pattern string
 	kind    kind
 }{
-	{"auth", kindAuth}, {"authentication", kindAuth}, {"authorization", kindAuth},
+	{"auth", kindAuth}, {"authentication", kindAuth}, {"authorization", kindAuth}, {"authenticate", kindAuth},
 	{"api key", kindAuth}, {"api keys", kindAuth}, {"credentials", kindAuth},
 	{"safe actions", kindSafe}, {"safe", kindSafe}, {"safe operations", kindSafe},
 	{"allowed actions", kindSafe}, {"read only actions", kindSafe},
@@ -86,6 +86,9 @@ var headingWordLens = func() (t [26]uint32) {
 
 // classifyNormalized returns the kind a normalised heading names, or kindOther.
 func classifyNormalized(h string) kind {
+	if h != "" && h[0] >= utf8.RuneSelf {
+		return classifyCJK(h)
+	}
 	w, _, _ := strings.Cut(h, " ")
 	if w == "" || !isLowerASCII(w[0]) || len(w) >= 32 || headingWordLens[w[0]-'a']&(1<<len(w)) == 0 {
 		return kindOther
@@ -94,6 +97,21 @@ func classifyNormalized(h string) kind {
 		hk := headingKinds[i]
 		if h == hk.pattern || len(h) > len(hk.pattern) && h[len(hk.pattern)] == ' ' && strings.HasPrefix(h, hk.pattern) {
 			return hk.kind
+		}
+	}
+	return kindOther
+}
+
+// cjkAuthWords are headings (or their first word, as CJK writes no space) that
+// name authentication in Chinese, Japanese and Korean: "认证", "鉴权", "認證", "인증".
+var cjkAuthWords = [...]string{"认证", "鉴权", "身份验证", "身份认证", "認證", "驗證", "認証", "인증"}
+
+// classifyCJK returns the kind of a normalised heading that starts with a non-ASCII
+// letter: only authentication is recognised ("认证方式", "鉴权").
+func classifyCJK(h string) kind {
+	for _, w := range cjkAuthWords {
+		if strings.HasPrefix(h, w) {
+			return kindAuth
 		}
 	}
 	return kindOther
@@ -142,6 +160,10 @@ func appendNormalized(b []byte, h string) []byte {
 		r, n := utf8.DecodeRuneInString(h[i:])
 		i += n
 		r = unicode.ToLower(r) // which may give an ASCII letter ('K', the Kelvin sign)
+		if r > 0x7f && headingSymbol(r) {
+			space = true // "🔐 Authentication", "⚠️ Rate limits": an emoji is decoration
+			continue
+		}
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f && r != '—' && r != '–' {
 			if space && len(b) > 0 {
 				b = append(b, ' ')
@@ -162,6 +184,17 @@ func appendNormalized(b []byte, h string) []byte {
 		b = b[:copy(b, b[i+1:])] // in place, so that a reused buffer keeps its start
 	}
 	return b
+}
+
+// headingSymbol reports a non-ASCII rune that decorates a heading rather than naming
+// it: a symbol (emoji, arrows, check marks), an emoji variation selector or joiner,
+// or a keycap mark. appendNormalized reads it as a separator.
+func headingSymbol(r rune) bool {
+	switch {
+	case r >= 0xfe00 && r <= 0xfe0f, r == 0x200d, r == 0x20e3:
+		return true
+	}
+	return unicode.In(r, unicode.So, unicode.Sk)
 }
 
 // asciiNorm maps an ASCII byte to what appendNormalized keeps of it: a lower-case
@@ -495,9 +528,17 @@ func (p *parser) finish() {
 		// the endpoints' common prefix.
 		if v, line := p.templateBase(); v != "" {
 			d.BaseURL, p.varLine = v, line
+		} else if line := p.unresolvedTemplate(); line > 0 {
+			// Most endpoints start with a variable the document never assigns
+			// ("{DESKTOP}/api/x"): the few written in full are not the base.
+			p.notePlaceholder(line)
 		} else {
 			d.BaseURL = p.inferBase()
 			p.inferred = d.BaseURL != ""
+			if d.BaseURL == "" {
+				d.BaseURL = p.mcpOnlyBase()
+				p.mcpBase = d.BaseURL != ""
+			}
 		}
 	}
 	p.flushLists()
@@ -598,6 +639,9 @@ func (p *parser) diagnose(size int) {
 	}
 	if p.inferred {
 		p.warn(p.endpointLine, WarnBaseInferred, "the document states no API base; BaseURL is inferred from the endpoint URLs it documents")
+	}
+	if p.mcpBase {
+		p.warn(0, WarnBaseInferred, "the document states no API base; BaseURL is the one MCP endpoint it names, and it writes no other")
 	}
 	if p.varLine > 0 {
 		p.warn(p.varLine, WarnBaseInferred, "the document states no API base; BaseURL is the URL it assigns to the variable its endpoints start with")

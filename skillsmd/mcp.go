@@ -42,13 +42,38 @@ func (p *parser) addMCP(u string) {
 	p.doc.MCP = append(p.doc.MCP, u)
 }
 
-// mcpLabels reads the MCP labels of one line of plain text ("MCP endpoint: x").
+// mcpLabels reads the MCP labels of one line of plain text ("MCP endpoint: x"). A
+// label whose value is a page about the server ("MCP server: https://x/docs/mcp") is
+// not its endpoint.
 func (p *parser) mcpLabels(l string) {
 	for _, m := range mcpLabelRe.FindAllStringSubmatchIndex(l, 4) {
-		if v, _ := baseValue(l[m[1]:]); v != "" {
+		if v, _ := baseValue(l[m[1]:]); v != "" && !pageURL(v) {
 			p.addMCP(v)
 		}
 	}
+}
+
+// pageURL reports a URL of a page to read rather than an endpoint to call: under a
+// documentation, guide or blog path, or a source file on a code host.
+func pageURL(u string) bool {
+	_, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		rest = u
+	}
+	host, path, _ := strings.Cut(rest, "/")
+	switch strings.ToLower(host) {
+	case "github.com", "www.github.com", "gitlab.com", "www.npmjs.com", "npmjs.com", "pypi.org":
+		return true
+	}
+	for path != "" {
+		var seg string
+		seg, path, _ = strings.Cut(path, "/")
+		switch strings.ToLower(seg) {
+		case "docs", "doc", "documentation", "guide", "guides", "blog", "learn", "help", "tutorials", "wiki":
+			return true
+		}
+	}
+	return false
 }
 
 // mcpIn records the MCP endpoint URLs of a block, on public hosts (a developer's
@@ -56,8 +81,10 @@ func (p *parser) mcpLabels(l string) {
 // or whose host is an "mcp." subdomain, and in a code block that configures an MCP
 // client ("mcpServers": {"x": {"url": "https://..."}}) every URL given as a url or
 // endpoint. In prose, list items and tables, only URLs written after an HTTP method
-// or in a curl command count ("POST https://x/mcp"), since prose also links to pages
-// about MCP. Only text holding "://" can name one (see noteURLs).
+// or in a curl command count ("POST https://x/mcp"), or in a line that names MCP
+// ("Point your MCP client at https://x/mcp") when the URL is not a page about it
+// ("https://x/docs/mcp"), since prose also links to pages about MCP. Only text
+// holding "://" can name one (see noteURLs).
 func (p *parser) mcpIn(text string, code bool) {
 	mcp := strings.Contains(text, "mcp") // in each of the words below but "/sse"
 	config := code && mcp && (strings.Contains(text, "mcpServers") || strings.Contains(text, "mcp_servers"))
@@ -72,6 +99,7 @@ func (p *parser) mcpIn(text string, code bool) {
 			continue
 		}
 		curl := strings.HasPrefix(strings.TrimLeft(line, " \t$>"), "curl ")
+		named := !code && strings.Contains(line, "MCP") // prose naming MCP, not a URL's "mcp"
 		for off := 0; off < len(line); {
 			i := strings.Index(line[off:], "http")
 			if i < 0 {
@@ -79,8 +107,11 @@ func (p *parser) mcpIn(text string, code bool) {
 			}
 			start := off + i
 			off = start + 4
-			if code || curl || methodBefore(line[:start]) {
+			switch {
+			case code || curl || methodBefore(line[:start]):
 				p.mcpURL(line[start:], keyed)
+			case named && !pageURL(urlAt(line[start:])):
+				p.mcpURL(line[start:], false)
 			}
 		}
 	}
@@ -101,6 +132,14 @@ func configURLKey(line string) bool {
 		}
 	}
 	return false
+}
+
+// urlAt returns the URL at the start of s, up to the first blank or delimiter.
+func urlAt(s string) string {
+	if j := strings.IndexAny(s, " \t\"'`<>()[]{}\\|,"); j >= 0 {
+		return s[:j]
+	}
+	return s
 }
 
 // mcpURL records the absolute URL at the start of s when its host is public and it
@@ -134,7 +173,7 @@ func (p *parser) mcpRow(label, cells string) bool {
 	if !strings.Contains(l, " mcp ") {
 		return false
 	}
-	if v, _ := rowValue(cells, true); v != "" {
+	if v, _ := rowValue(cells, true); v != "" && !pageURL(v) {
 		p.addMCP(v)
 	}
 	return true

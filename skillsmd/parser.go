@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
@@ -41,6 +42,7 @@ type parser struct {
 	leadIn       bool            // the line just scanned was a base label without its value
 	endpoints    []endpoint      // absolute endpoint URLs, for a base no label states (see inferBase)
 	inferred     bool            // doc.BaseURL came from inferBase
+	mcpBase      bool            // doc.BaseURL came from mcpOnlyBase
 	endpointLine int             // line of the block holding the first endpoint, or 0
 	vars         []varValue      // upper-case variables assigned an absolute URL (see templateBase)
 	varUses      []varUse        // template variables that start endpoints
@@ -272,7 +274,16 @@ func (p *parser) block(n ast.Node) {
 			p.doc.Title = title
 		}
 		p.heading(title, b.Level, p.lineOfNode(b))
-	case *ast.Paragraph, *ast.Blockquote:
+	case *ast.Paragraph:
+		if level, title := p.unspacedHeading(b); level > 0 {
+			// "##Contact": an ATX heading without the space CommonMark requires, which
+			// the original Markdown and many renderers still read as a heading.
+			p.heading(title, level, p.lineOfNode(b))
+			p.collectLinks(b)
+			return
+		}
+		p.paragraph(b)
+	case *ast.Blockquote:
 		p.paragraph(b)
 	case *ast.List:
 		p.current()
@@ -292,6 +303,7 @@ func (p *parser) block(n ast.Node) {
 			p.addItem(it.text)
 			node := it.node
 			p.scanLine(it.text, tier, true, func() int { return p.lineOfNode(node) })
+			p.authProse(it.text)
 			p.noteURLs(it.text, node, false)
 		}
 		p.typedItems(items)
@@ -356,6 +368,7 @@ func (p *parser) paragraph(b ast.Node) {
 		p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
 	}
 	p.scanParagraph(b, t, p.tier(), true)
+	p.authProse(t)
 	p.sameOriginBase(t, p.tier())
 	p.noteURLs(t, b, false)
 	if summary {
@@ -367,6 +380,42 @@ func (p *parser) paragraph(b ast.Node) {
 	}
 	p.typedText(t, b)
 }
+
+// unspacedHeading reads a one-line paragraph of two to six "#" followed directly by a
+// letter ("##致每一只龙虾", "###Setup") as the heading its author meant, and returns
+// its level and text; 0 otherwise. One "#" is left alone: "#hashtag" lines are
+// common, and a title is too important to guess.
+func (p *parser) unspacedHeading(b *ast.Paragraph) (int, string) {
+	lines := b.Lines()
+	if lines.Len() != 1 {
+		return 0, ""
+	}
+	seg := lines.At(0)
+	raw := p.src[seg.Start:seg.Stop]
+	if len(raw) < 3 || raw[0] != '#' || raw[1] != '#' || len(raw) > maxUnspacedHeading {
+		return 0, "" // the common case: one byte read
+	}
+	level := 0
+	for level < len(raw) && raw[level] == '#' {
+		level++
+	}
+	if level > 6 {
+		return 0, ""
+	}
+	r, _ := utf8.DecodeRune(raw[level:])
+	if !unicode.IsLetter(r) {
+		return 0, ""
+	}
+	t := strings.TrimSpace(p.inline(b))
+	t = strings.TrimSpace(strings.TrimRight(strings.TrimLeft(t, "#"), "# "))
+	if t == "" {
+		return 0, ""
+	}
+	return level, t
+}
+
+// maxUnspacedHeading bounds the length of a line unspacedHeading reads as a heading.
+const maxUnspacedHeading = 120
 
 // setextSentence reports a setext H2 ("text" over a "---" line) whose text is a
 // sentence: longer than 80 bytes or ending with ".". CommonMark makes it a heading,

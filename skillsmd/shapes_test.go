@@ -66,6 +66,29 @@ var baseShapes = []struct {
 	{"base6-stray-fence.md", "Beacon Install Guide", "Install|Repair|Troubleshooting|Quick Reference", "", false, skillsmd.WarnStrayFence},
 	// Round 6 (held-out batch): an MCP client configuration naming an mcp. host.
 	{"base6-mcp-config.md", "Ledger Desk", "MCP|HTTP|Links", "https://api.ledger.example.net/v1", false, skillsmd.WarnBaseInferred},
+	// Round 8 (held-out batch): an ATX heading without its space ("##Booking").
+	{"heading8-unspaced.md", "Kite Club", "致每一位会员|Booking", "https://kites.example.org/api", false, skillsmd.WarnBaseInferred},
+	// Round 8: headings led by an emoji ("## 🔐 Authentication") keep their kind.
+	{"auth8-emoji-heading.md", "Lantern Rentals", "📚 API Reference|🔐 Authentication|⚠️ Rate Limits", "https://lanterns.example.net/api/v1", true, ""},
+	// Round 8: Chinese auth headings ("鉴权", "认证方式"); the base is stated in
+	// Chinese prose only.
+	{"auth8-cjk-heading.md", "茶馆点单助手", "鉴权|接口|2. 认证方式", "", true, skillsmd.WarnNoAPI},
+	// Round 8: auth stated as not needed, in prose ("No auth required.").
+	{"auth8-no-auth.md", "Quay Tides", "Reading|Errors", "https://tides.example.org/api/v1", true, ""},
+	// Round 8: the credential header named with the word "header".
+	{"auth8-header-word.md", "Seed Exchange", "Setup|Flow", "https://seeds.example.com/api", true, ""},
+	// Round 8: an MCP-only service: the one MCP endpoint, named by a frontmatter key,
+	// a label and a client block, is the base; a docs page about MCP is not listed.
+	{"base8-mcp-only.md", "Reef Codex Skill", "Connect|Tools|Links", "https://mcp.reef.example.org/codex/mcp", false, skillsmd.WarnBaseInferred},
+	// Round 8: the MCP endpoint only in a sentence about connecting to it.
+	{"base8-mcp-prose.md", "Relay Desk", "How it works|Tools", "https://relay.example.net/mcp", true, skillsmd.WarnBaseInferred},
+	// Round 8: endpoints after a shell default, "${DESK_URL:-https://...}/v1/x".
+	{"base8-shell-default.md", "Tide Miner", "Environment|Mining", "https://desk.example.com", false, skillsmd.WarnBaseInferred},
+	// Round 8: the one endpoint given by a "URL:" item under an endpoint heading.
+	{"base8-endpoint-label.md", "Lumen Inference", "Canonical endpoint|OpenAPI|Links", "https://infer.example.net/v1", false, skillsmd.WarnBaseInferred},
+	// Round 8: most endpoints after an unassigned template host ("{DESK}/api/x"): the
+	// one written in full (another service) is not the base.
+	{"base8-unresolved-template.md", "Crew Roster", "Pair|Run a task|Receipts", "", false, skillsmd.WarnBasePlaceholder},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on
@@ -180,9 +203,11 @@ func TestRound6Shapes(t *testing.T) {
 		// Header values never become auth rules, and only auth sections' code is read.
 		{"# T\n\n## Auth\n\n```\ncurl -H \"X-Api-Key: sk_live_abc\" https://x.example.com\n```\n", "", "X-Api-Key header", ""},
 		{"# T\n\n## Voice\n\n```js\nfetch(u, {headers: {'xi-api-key': k}})\n```\n", "", "", ""},
-		// "MCP:" labels in a list and a table; a path is kept as written.
+		// "MCP:" labels in a list and a table; a path is kept as written. Since round 8,
+		// the one MCP endpoint of a document that writes no other is also its base
+		// (base8-mcp-only.md); a path says no more than the origin, so it is not.
 		{"# T\n\n- MCP: `/mcp` (Streamable HTTP)\n", "", "", "/mcp"},
-		{"# T\n\n| Name | Value |\n|---|---|\n| Remote MCP | `https://m.example.com/mcp` |\n", "", "", "https://m.example.com/mcp"},
+		{"# T\n\n| Name | Value |\n|---|---|\n| Remote MCP | `https://m.example.com/mcp` |\n", "https://m.example.com/mcp", "", "https://m.example.com/mcp"},
 		// A local MCP package is not an endpoint.
 		{"# T\n\n- MCP server: `npx -y @acme/mcp`\n", "", "", ""},
 	} {
@@ -193,5 +218,58 @@ func TestRound6Shapes(t *testing.T) {
 		if d.BaseURL != tc.base || strings.Join(d.Auth, "|") != tc.auth || strings.Join(d.MCP, "|") != tc.mcp {
 			t.Errorf("%q: BaseURL %q, Auth %q, MCP %q; want %q, %q, %q", tc.doc, d.BaseURL, d.Auth, d.MCP, tc.base, tc.auth, tc.mcp)
 		}
+	}
+}
+
+// TestRound8Shapes checks the details of the round-8 classes that the shape table
+// does not: the MCP endpoints listed, the auth rules read from prose, the sections a
+// heading without its space opens, and the shapes that must stay unread.
+func TestRound8Shapes(t *testing.T) {
+	t.Parallel()
+	check(t, "MCP only", strings.Join(parse(t, "base8-mcp-only.md").MCP, "|"), "https://mcp.reef.example.org/codex/mcp")
+	check(t, "MCP prose", strings.Join(parse(t, "base8-mcp-prose.md").MCP, "|"), "https://relay.example.net/mcp")
+	check(t, "No auth", strings.Join(parse(t, "auth8-no-auth.md").Auth, "|"), "No auth required.|Read without auth or keys.")
+	// The verb "Authenticate" as an auth heading (a CLI login flow; no API, so the
+	// fixture is not in baseShapes).
+	check(t, "Verb heading", strings.Join(parse(t, "auth8-verb-heading.md").Auth, "|"),
+		"Run harbor login; it prints a code the user approves in a browser.")
+	check(t, "Header word", strings.Join(parse(t, "auth8-header-word.md").Auth, "|"),
+		"Auth via x-seed-key header.|GET /agents/me with header x-seed-key: <your_key>.")
+	d := parse(t, "heading8-unspaced.md")
+	var hs []string
+	for _, s := range d.Sections {
+		hs = append(hs, s.Heading)
+	}
+	check(t, "Unspaced headings", strings.Join(hs, "|"), "致每一位会员|Booking|Cancellation")
+
+	for _, tc := range []struct{ doc, base, auth, mcp string }{
+		// A page about MCP, in prose or under an MCP label, is not an endpoint.
+		{"# T\n\nRead the MCP guide at https://x.example.com/docs/mcp first.\n", "", "", ""},
+		{"# T\n\n- MCP server: https://x.example.com/guides/mcp\n", "", "", ""},
+		{"# T\n\nThe MCP source is at https://github.com/acme/tools/tree/main/mcp.\n", "", "", ""},
+		// An MCP endpoint beside REST paths is not the base: the paths are the API.
+		{"# T\n\n- MCP: https://x.example.com/mcp\n- GET /api/items\n", "", "", "https://x.example.com/mcp"},
+		// A URL in prose that does not name MCP is not an MCP endpoint.
+		{"# T\n\nOur server `https://x.example.com/mcp` is new.\n", "", "", ""},
+		// Error descriptions and commands are not auth rules.
+		{"# T\n\n- `401`: no API key sent.\n", "", "", ""},
+		{"# T\n\nRun `curl -H \"x-api-key: k\" https://x.example.com` with header x-api-key.\n", "", "", ""},
+		{"# T\n\nThere is no rate limit for API keys on the free plan.\n", "", "", ""},
+		// "URL:" outside an endpoint section, and a shell default that is not a URL.
+		{"# T\n\n## Links\n\n- URL: https://x.example.com/v1/chat\n", "", "", ""},
+		{"# T\n\n```\ncurl \"${HOST:-localhost}/v1/a\"\ncurl \"${HOST:-localhost}/v1/b\"\n```\n", "", "", ""},
+		// One "#" is never a heading: "#hashtag" lines stay paragraphs.
+		{"# T\n\n#launch\n", "", "", ""},
+	} {
+		d, err := skillsmd.Parse([]byte(tc.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.BaseURL != tc.base || strings.Join(d.Auth, "|") != tc.auth || strings.Join(d.MCP, "|") != tc.mcp {
+			t.Errorf("%q: BaseURL %q, Auth %q, MCP %q; want %q, %q, %q", tc.doc, d.BaseURL, d.Auth, d.MCP, tc.base, tc.auth, tc.mcp)
+		}
+	}
+	if d := parse(t, "heading8-unspaced.md"); len(d.Sections) != 3 {
+		t.Errorf("#kites stayed a paragraph? sections %d", len(d.Sections))
 	}
 }

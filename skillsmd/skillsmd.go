@@ -40,18 +40,18 @@ type Document struct {
 	// "More info", "Links", "Docs", "Support"...). Subsections belong to their parent's
 	// kind unless their own heading names another. Empty when the document says nothing.
 	Purpose      string     // what the API is for: the Purpose section, else the Summary
-	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**", or a lead-in such as "API base for agents:" whose value is on the next line or block), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata), or "/" from a sentence saying the base is the origin serving the document; failing those (with a WarnBaseInferred warning), the URL the document assigns to the variable its endpoints start with ("POST {{ACME_API}}/x" and ACME_API = "https://..."), else the common prefix of the absolute endpoint URLs, or the URL of the one MCP, JSON-RPC or GraphQL endpoint; "" if none; see ResolveBase
+	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**", or a lead-in such as "API base for agents:" whose value is on the next line or block), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata), or "/" from a sentence saying the base is the origin serving the document; failing those (with a WarnBaseInferred warning), the URL the document assigns to the variable its endpoints start with ("POST {{ACME_API}}/x" and ACME_API = "https://...", or a shell default "${ACME_API:-https://...}/x"), else the common prefix of the absolute endpoint URLs (also "Endpoint: URL" items), or the URL of the one MCP, JSON-RPC or GraphQL endpoint, or of the one MCP endpoint a document that writes no other names; "" if none, or when most endpoints start with a variable the document never assigns ("{HOST}/api/x", with a WarnBasePlaceholder warning); see ResolveBase
 	API          []string   // the API section's items and paragraphs
-	Auth         []string   // auth rules: the Auth section's items and paragraphs, the auth headers its code examples send ("X-Agent-Token header", "Authorization: Bearer"; never the value), then, found elsewhere, "Authentication: ..." label lines (also after another sentence on the line), sentences naming the auth header ("All routes use Authorization: Bearer ..."), table rows, an endpoints table's Auth column ("Auth (per endpoint): None, API Key") and frontmatter keys
+	Auth         []string   // auth rules: the Auth section's items and paragraphs, the auth headers its code examples send ("X-Agent-Token header", "Authorization: Bearer"; never the value), then, found elsewhere, "Authentication: ..." label lines (also after another sentence on the line), sentences naming the auth header ("All routes use Authorization: Bearer ...", "Auth via x-key header") or saying none is needed ("No auth required."), table rows, an endpoints table's Auth column ("Auth (per endpoint): None, API Key") and frontmatter keys
 	SafeActions  []string   // actions the document calls safe
 	RiskyActions []string   // actions that need the user's approval, and prohibitions
 	Limits       []string   // rate limits and other limits
-	MCP          []string   // MCP server endpoints the document names, as written (an absolute URL or a path), once each: from an MCP label ("MCP endpoint: x"), a table row or frontmatter key naming MCP, or an endpoint or code-block URL whose path ends in /mcp or /sse; data, never connected to
+	MCP          []string   // MCP server endpoints the document names, as written (an absolute URL or a path), once each: from an MCP label ("MCP endpoint: x"), a table row or frontmatter key naming MCP, or an endpoint, code-block URL or URL in a line about MCP whose path ends in /mcp or /sse (never a documentation page); data, never connected to
 	MoreInfo     []InfoLink // documentation, mcp.json, support and spec links
 	SpecVersion  string     // the skill-discovery version the document says it follows
 	SpecURL      string     // the specification it cites
 
-	Sections []Section // every heading but the title, in document order (a title H1 that comes after other headings also opens a section, so that its text stays with it)
+	Sections []Section // every heading but the title, in document order (a title H1 that comes after other headings also opens a section, so that its text stays with it; a one-line "##Heading" without its space is read as the heading its author meant)
 	Links    []Link    // every link, autolink and bare URL, in document order
 	Warnings []Warning // what the parser had to interpret or flags as unsafe
 }
@@ -122,7 +122,8 @@ const (
 	WarnTooComplex  = "too-complex"    // nesting or links beyond the parser's limits, read as text
 	WarnStrayFence  = "stray-fence"    // a code fence that opens where the author closed one (its opening fence was lost), read as a closing fence
 	// WarnBasePlaceholder: the document states its API base only as a template
-	// ("{BASE_URL}", "https://<your-deployment>.example"), so BaseURL is empty.
+	// ("{BASE_URL}", "https://<your-deployment>.example"), or writes most endpoints
+	// after a variable it never assigns ("{HOST}/api/x"), so BaseURL is empty.
 	WarnBasePlaceholder = "base-placeholder"
 	// WarnBaseInferred: the document states no API base, so BaseURL is the common
 	// prefix of the absolute endpoint URLs it documents ("GET https://x/api/a",

@@ -84,7 +84,7 @@ func (p *parser) templateUsesIn(line string, n ast.Node) {
 			return
 		}
 		start := off + i
-		name, end := templateName(line[start:])
+		name, end, def := templateName(line[start:])
 		off = start + max(end, 1)
 		if name == "" || end >= len(line[start:]) || line[start+end] != '/' {
 			continue
@@ -93,12 +93,31 @@ func (p *parser) templateUsesIn(line string, n ast.Node) {
 			continue
 		}
 		p.addVarUse(name, n)
+		if def != "" {
+			p.addVar(name, def) // "${API_URL:-https://x}/v1/y": the default is the assignment
+		}
 	}
 }
 
+// addVar records that the upper-case variable name holds the absolute URL v.
+func (p *parser) addVar(name, v string) {
+	v = strings.TrimRight(v, "/.")
+	if len(p.vars) >= maxVars || !plausibleBase(v) || strings.ToUpper(name) != name {
+		return
+	}
+	for _, a := range p.vars {
+		if a.name == name && a.value == v {
+			return
+		}
+	}
+	p.vars = append(p.vars, varValue{name, v})
+}
+
 // templateName reads "{{NAME}}", "${NAME}", "{NAME}" or "$NAME" at the start of s and
-// returns the name and the length read, or "".
-func templateName(s string) (string, int) {
+// returns the name and the length read, or "". A shell default, "${NAME:-https://x}"
+// (also ":=", "-" and "="), is read too: def is its value when that is an absolute
+// http(s) URL.
+func templateName(s string) (name string, n int, def string) {
 	open, close := "", ""
 	switch {
 	case strings.HasPrefix(s, "{{"):
@@ -110,7 +129,7 @@ func templateName(s string) (string, int) {
 	case strings.HasPrefix(s, "$"):
 		open = "$"
 	default:
-		return "", 0
+		return "", 0, ""
 	}
 	i := len(open)
 	for i < len(s) && s[i] == ' ' && close != "" {
@@ -121,20 +140,39 @@ func templateName(s string) (string, int) {
 		j++
 	}
 	if j == i {
-		return "", 0
+		return "", 0, ""
 	}
-	name := s[i:j]
+	name = s[i:j]
 	for j < len(s) && s[j] == ' ' && close != "" {
 		j++
 	}
+	if open == "${" {
+		for _, op := range [...]string{":-", ":=", "-", "="} {
+			if !strings.HasPrefix(s[j:], op) {
+				continue
+			}
+			end := strings.IndexByte(s[j:], '}')
+			if end < 0 || end > maxDefault {
+				return "", 0, ""
+			}
+			if v := s[j+len(op) : j+end]; strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "http://") {
+				def = v
+			}
+			j += end
+			break
+		}
+	}
 	if close != "" {
 		if !strings.HasPrefix(s[j:], close) {
-			return "", 0
+			return "", 0, ""
 		}
 		j += len(close)
 	}
-	return name, j
+	return name, j, def
 }
+
+// maxDefault bounds the length of a shell default templateName reads.
+const maxDefault = 256
 
 func (p *parser) addVarUse(name string, n ast.Node) {
 	for i := range p.varUses {
@@ -179,4 +217,24 @@ func (p *parser) templateBase() (string, int) {
 		}
 	}
 	return best, line
+}
+
+// unresolvedTemplate returns the line of the first endpoint written after a template
+// variable the document does not assign ("curl {DESKTOP}/api/bots", "GET
+// ${HOST}/v1/x") when such endpoints are at least as many as those written in full,
+// or 0. templateBase has found no value for them: the document's base is that
+// placeholder, and a URL written in full elsewhere (another service, a verifier) is
+// not it.
+func (p *parser) unresolvedTemplate() int {
+	n, line := 0, 0
+	for _, u := range p.varUses {
+		n += u.n
+		if line == 0 || u.line < line {
+			line = u.line
+		}
+	}
+	if n == 0 || n < len(p.endpoints) {
+		return 0
+	}
+	return line
 }
