@@ -96,7 +96,11 @@ const maxSkillFile = 1 << 20
 // artifact (a SKILL.md, an archive, or a v0.1.0 file list) is fetched through the same
 // stack, an artifact on another origin needs [ConsentArtifact], and its digest is
 // verified before anything is parsed or unpacked; a mismatch is an error wrapping
-// [agentskills.ErrDigestMismatch], and nothing of the content is returned. Archives are
+// [agentskills.ErrDigestMismatch], and nothing of the content is returned. A SKILL.md
+// the index gives no digest for (v0.1.0 indexes, or a v0.2.0 one read leniently that
+// omits it or writes a placeholder) is returned with Verified false and an
+// "unverified" warning: show it as unverified content. Archives are never read
+// without a digest. Archives are
 // unpacked in memory with the hardening of [agentskills.ReadArchive]. The whole call is
 // bounded by Options.SkillTimeout as well as by the size limits.
 func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*Skill, error) {
@@ -145,10 +149,6 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 			}
 			sk.Files = append(sk.Files, agentskills.File{Path: f.Path, Data: data})
 		}
-		if !sk.Verified {
-			sk.Warnings = append(sk.Warnings, Warning{Code: "unverified", URL: entry.URL,
-				Message: "the index publishes no digests (v0.1.0): the content cannot be verified"})
-		}
 	case entry.Type == agentskills.TypeArchive:
 		data, ctype, err := c.fetchArtifact(ctx, budget, ix.Origin, entry.URL, agentskills.DefaultMaxBytes)
 		if err != nil {
@@ -174,10 +174,20 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 		if err != nil {
 			return nil, err
 		}
-		if err := agentskills.Verify(data, -1, entry.Digest); err != nil {
-			return nil, fmt.Errorf("discovery: %s: %w", redactString(entry.URL), err)
+		if entry.Digest != "" { // "": an index read leniently that gives none (labelled below)
+			if err := agentskills.Verify(data, -1, entry.Digest); err != nil {
+				return nil, fmt.Errorf("discovery: %s: %w", redactString(entry.URL), err)
+			}
 		}
 		sk.Files = []agentskills.File{{Path: agentskills.SkillFile, Data: data}}
+	}
+	if !sk.Verified {
+		why := "the index publishes no digests (v0.1.0)"
+		if ix.Index.Version != agentskills.V010 {
+			why = "the index gives no usable digest for this skill (read leniently)"
+		}
+		sk.Warnings = append(sk.Warnings, Warning{Code: "unverified", URL: entry.URL,
+			Message: why + ": the content cannot be verified"})
 	}
 	md, err := agentskills.ParseSkillMD(sk.Files[0].Data, agentskills.ParseOptions{Dir: entry.Name})
 	if err != nil {

@@ -127,6 +127,33 @@ func TestListAndGetSkills(t *testing.T) {
 			t.Errorf("%+v", sk)
 		}
 	})
+	t.Run("v0.2.0 without digests, read leniently and unverified", func(t *testing.T) {
+		t.Parallel()
+		s := skillsSite(t, true, nil, func(f map[string][]byte) {
+			f[agentskills.IndexPath] = []byte(`{"$schema": "` + agentskills.SchemaV020 + `", "skills": [
+				{"name": "invoice-check", "type": "skill-md", "description": "Check invoices.", "url": "invoice-check/SKILL.md"},
+				{"name": "ledger", "type": "archive", "description": "Ledgers.", "url": "/.well-known/agent-skills/ledger.tar.gz", "digest": "sha256:TODO"}]}`)
+		})
+		c := newClient(t, s, nil)
+		ix, err := c.ListSkills(t.Context(), s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The skill-md entry is listed, unverified; the archive is never read without a digest.
+		if len(ix.Index.Skills) != 1 || ix.Index.Skills[0].Name != "invoice-check" || ix.Index.Skills[0].HasDigests() {
+			t.Fatalf("%+v", ix.Index)
+		}
+		sk, err := c.GetSkill(t.Context(), ix, "invoice-check")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sk.Verified || len(sk.Warnings) != 1 || sk.Warnings[0].Code != "unverified" || !strings.Contains(sk.Warnings[0].Message, "no usable digest") {
+			t.Errorf("%+v", sk)
+		}
+		if _, err := c.GetSkill(t.Context(), ix, "ledger"); err == nil {
+			t.Error("an archive without a digest was fetched")
+		}
+	})
 	t.Run("digest mismatch", func(t *testing.T) {
 		t.Parallel()
 		s := skillsSite(t, true, nil, func(f map[string][]byte) {

@@ -216,11 +216,18 @@ func topMember(top map[string]json.RawMessage, key string) json.RawMessage {
 // reads as its digits, an entry's "url", "type" or "sha256" that is not a string as
 // absent, and a $schema that is not a string is ErrUnknownSchema.
 //
+// A digest in upper case is read in lower case. A skill-md entry (or an interim file)
+// that gives no digest, or a placeholder where one should be ("sha256:TODO",
+// "sha256:c4d5e6f7..."), is read as v0.1.0 entries are: without a digest, with an
+// "unverified" warning, so that whoever fetches it labels it unverified
+// ([IndexEntry.HasDigests] is false). An archive is never read without its digest.
+//
 // An entry is skipped, with a diagnostic, when it cannot be used safely: an unknown
 // type, a skill-md entry whose url names a file that is not Markdown (llms.txt,
-// openapi.json, a page), a digest that is not sha256 and 64 lowercase hex digits, a
-// URL that is not https (http only on loopback) or carries userinfo, an unsafe skill
-// name or skill file path.
+// openapi.json, a page), a digest that cannot be used but is one (another algorithm,
+// hex of another length: never dropped to read the entry unverified), a URL that is
+// not https (http only on loopback) or carries userinfo, an unsafe skill name or
+// skill file path. Strict mode skips every entry without a valid digest.
 func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	base, err := url.Parse(indexURL)
 	if err != nil || !base.IsAbs() {
@@ -422,7 +429,7 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (out Ind
 		// verified by the digest the entry publishes, if it publishes one.
 		digest := ""
 		if e.hasDigest() {
-			if digest, ok = ix.entryDigest(at, name, e, mode); !ok {
+			if digest, ok = ix.entryDigest(at, name, e, mode, false); !ok {
 				return IndexEntry{}, false, notSkill
 			}
 		}
@@ -460,7 +467,9 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (out Ind
 			ix.diag(Error, "url", at, fmt.Sprintf("entry %s is a skill-md entry whose url names a %s file, not a skill file; skipped", quoteDoc(name), ext))
 			return IndexEntry{}, false, notSkill
 		}
-		digest, ok := ix.entryDigest(at, name, e, mode)
+		// A skill-md entry without a digest (or with a placeholder) is read in Lenient
+		// mode as v0.1.0 entries are: unverified, and labelled so. An archive never is.
+		digest, ok := ix.entryDigest(at, name, e, mode, out.Type == TypeSkillMD)
 		if !ok {
 			return IndexEntry{}, false, notSkill
 		}
@@ -541,7 +550,10 @@ func (ix *Index) files(at, name string, raw json.RawMessage, base *url.URL, dige
 			ix.diag(Error, "files", fmt.Sprintf("%s/files/%d", at, i), "file "+quoteDoc(f.Path)+": "+why+"; entry skipped")
 			return nil, false
 		}
-		if digests && !ValidDigest(f.Digest) {
+		if digests && !ValidDigest(f.Digest) && mode != Strict && placeholderDigest(f.Digest) {
+			ix.unverified(fmt.Sprintf("%s/files/%d", at, i), name, f.Digest)
+			f.Digest = ""
+		} else if digests && !ValidDigest(f.Digest) {
 			ix.diag(Error, "digest", fmt.Sprintf("%s/files/%d", at, i), "file "+quoteDoc(f.Path)+" has no valid digest; entry skipped")
 			return nil, false
 		}

@@ -234,7 +234,15 @@ func TestIndexVariantRules(t *testing.T) {
 		{"userinfo is not a variant", entry("https://u:p@schemas.agentskills.io/discovery/0.2.0/schema.json", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
 		{"digest object with algorithm and value", entry(agentskills.SchemaV020, `, "digest": {"algorithm": "SHA256", "value": "`+hex+`"}`), nil, "a=/a/SKILL.md"},
 		{"digest object with another algorithm", entry(agentskills.SchemaV020, `, "digest": {"sha512": "`+hex+`"}`), nil, ""},
-		{"bare sha256 in upper case", entry(agentskills.SchemaV020, `, "sha256": "`+strings.ToUpper(hex)+`"`), nil, ""},
+		{"bare sha256 in upper case", entry(agentskills.SchemaV020, `, "sha256": "`+strings.ToUpper(hex)+`"`), nil, "a=/a/SKILL.md"},
+		// No usable digest: a skill-md entry is read unverified (labelled so), unless
+		// what is there is a digest of its own (another algorithm, hex of another length).
+		{"no digest", entry(agentskills.SchemaV020, ``), nil, "a=/a/SKILL.md"},
+		{"placeholder digest", entry(agentskills.SchemaV020, `, "digest": "sha256:<64 hex>"`), nil, "a=/a/SKILL.md"},
+		{"empty digest object", entry(agentskills.SchemaV020, `, "digest": {"sha256": ""}`), nil, "a=/a/SKILL.md"},
+		{"short hex digest", entry(agentskills.SchemaV020, `, "digest": "sha256:abc123"`), nil, ""},
+		{"digest of another algorithm", entry(agentskills.SchemaV020, `, "digest": "sha512:`+hex+`"`), nil, ""},
+		{"archive without a digest", strings.NewReplacer("SKILL.md", "a.tar.gz", "skill-md", "archive").Replace(entry(agentskills.SchemaV020, ``)), nil, ""},
 		{"digest string wins over bare sha256", entry(agentskills.SchemaV020, `, "digest": "sha256:`+hex+`", "sha256": "bad"`), nil, "a=/a/SKILL.md"},
 		// Locating a v0.1.0 skill without "files": the safety checks of every URL still hold.
 		{"skill file over http", `{"skills": [{"name": "a", "description": "d", "manifest": "http://cdn.example/a/SKILL.md"}]}`, nil, ""},

@@ -39,7 +39,9 @@ func TestIndexFiles(t *testing.T) {
 		"skillsindex/getsentry__sentry-docs__public-wellknown-skills-index.json": {version: agentskills.V010,
 			skills: "sentry-docs=/.well-known/skills/sentry-docs/SKILL.md technical-docs=/.well-known/skills/technical-docs/SKILL.md docs-review=/.well-known/skills/docs-review/SKILL.md"},
 		// v0.2.0 body at the v0.1.0 path; its entry has no digest, so it cannot be verified.
-		"skillsindex/merxex__merxex-website__wellknown-skills-index.json": {version: agentskills.V020, diags: "digest"},
+		// No digest: read unverified in Lenient mode (labelled so), skipped in Strict.
+		"skillsindex/merxex__merxex-website__wellknown-skills-index.json": {version: agentskills.V020,
+			skills: "merxex-exchange=https://merxex.com/SKILL.md", diags: "unverified"},
 		"skillsindex/mollie__ai__wellknown-skills-index.json": {version: agentskills.V010,
 			skills: "mollie-integration=/.well-known/skills/mollie-integration/SKILL.md"},
 		"skillsindex/neondatabase__website__public-wellknown-skills-index.json": {version: agentskills.V010,
@@ -55,8 +57,14 @@ func TestIndexFiles(t *testing.T) {
 		"skillsindex/timlawrenz__216pi.ai__wellknown-skills-index-HOSTILE.json":                    {err: agentskills.ErrNotIndex},
 		"vectors/wellknown/AppotaPayInc--skills--well-known-agent-skills-index.NONCONFORMANT.json": {err: agentskills.ErrUnknownSchema},
 		// Placeholder digests ("sha256:c4d5e6f7...") cannot verify anything: every entry is skipped.
-		"vectors/wellknown/cloudflare-rfc--1bd1167--example-index.v0.2.0.json":               {version: agentskills.V020, diags: "digest,digest,digest"},
-		"vectors/wellknown/cloudflare-rfc--d484812--example-index.v0.2.0-interim-draft.json": {version: agentskills.V020Interim, diags: "digest,digest"},
+		// Elided example digests ("sha256:c4d5e6f7..."): placeholders, so the skill-md
+		// entries are read unverified; the archive is never read without a digest.
+		"vectors/wellknown/cloudflare-rfc--1bd1167--example-index.v0.2.0.json": {version: agentskills.V020,
+			skills: "code-review=/.well-known/agent-skills/code-review/SKILL.md git-workflow=/.well-known/agent-skills/git-workflow/SKILL.md",
+			diags:  "unverified,unverified,digest"},
+		"vectors/wellknown/cloudflare-rfc--d484812--example-index.v0.2.0-interim-draft.json": {version: agentskills.V020Interim,
+			skills: "wrangler=/.well-known/skills/wrangler/SKILL.md code-review=/.well-known/skills/code-review/SKILL.md",
+			diags:  "unverified,unverified,unverified,unverified"},
 		"vectors/wellknown/cloudflare-rfc--d9532a1--example-index.v0.1.0.json": {version: agentskills.V010,
 			skills: "wrangler=/.well-known/skills/wrangler/SKILL.md code-review=/.well-known/skills/code-review/SKILL.md"},
 		"vectors/wellknown/getsentry--sentry-docs--public-well-known-skills-index.v0.1.0.json": {version: agentskills.V010,
@@ -120,7 +128,8 @@ func TestIndexRules(t *testing.T) {
 			`{"name":"a","type":"skill-md","description":"d","url":"http://x.example/a","digest":"` + digest + `"},
 			{"name":"b","type":"skill-md","description":"d","url":"javascript:alert(1)","digest":"` + digest + `"},
 			{"name":"c","type":"skill-md","description":"d","url":"https://u:p@x.example/c","digest":"` + digest + `"}]}`, "", "url,url,url", agentskills.Lenient},
-		{"uppercase digest skipped", v2 + `{"name":"a","type":"skill-md","description":"d","url":"a","digest":"` + strings.ToUpper(digest) + `"}]}`, "", "digest", agentskills.Lenient},
+		{"uppercase digest read in lower case", v2 + `{"name":"a","type":"skill-md","description":"d","url":"a","digest":"` + strings.ToUpper(digest) + `"}]}`, "a=/.well-known/skills/a", "digest", agentskills.Lenient},
+		{"uppercase digest skipped, strict", v2 + `{"name":"a","type":"skill-md","description":"d","url":"a","digest":"` + strings.ToUpper(digest) + `"}]}`, "", "digest", agentskills.Strict},
 		{"v0.1.0 unsafe paths, strict", `{"skills": [{"name":"a","description":"d","files":["SKILL.md","../x"]},
 			{"name":"b","description":"d","files":["SKILL.md","/etc/passwd"]},
 			{"name":"c","description":"d","files":["SKILL.md","a\\b"]},

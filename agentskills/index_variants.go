@@ -32,6 +32,9 @@ type rawDigest struct {
 	text   string // the string form
 	object bool   // written as an object
 	hex    string // the object's sha256 value
+	// foreign: an object with no sha256 value but other text, such as a digest of
+	// another algorithm ({"sha512": ...}): a digest all the same, never a placeholder.
+	foreign bool
 }
 
 // UnmarshalJSON accepts a string, an object or null; any other value leaves the
@@ -51,6 +54,12 @@ func (d *rawDigest) UnmarshalJSON(b []byte) error {
 			d.hex = v
 		} else if alg, _ := m["algorithm"].(string); strings.EqualFold(alg, "sha256") {
 			d.hex, _ = m["value"].(string)
+		} else {
+			for _, v := range m {
+				if t, ok := v.(string); ok && strings.TrimSpace(t) != "" {
+					d.foreign = true
+				}
+			}
 		}
 	}
 	return nil
@@ -62,7 +71,7 @@ func (d rawDigest) present() bool { return d.text != "" || d.object }
 // entryDigest returns the entry's digest as "sha256:<hex>": the "digest" string; in
 // Lenient mode also a digest object or a bare "sha256" field, with a warning. It
 // records a diagnostic and returns false when no valid digest is found.
-func (ix *Index) entryDigest(at, name string, e rawEntry, mode Mode) (string, bool) {
+func (ix *Index) entryDigest(at, name string, e rawEntry, mode Mode, unverifiedOK bool) (string, bool) {
 	d, how := e.Digest.text, ""
 	switch {
 	case d != "":
@@ -75,7 +84,15 @@ func (ix *Index) entryDigest(at, name string, e rawEntry, mode Mode) (string, bo
 		ix.diag(Error, "digest", at, "entry "+quoteDoc(name)+" gives its digest as "+how+", not a \"digest\" string; skipped")
 		return "", false
 	}
+	if mode != Strict && !ValidDigest(d) && ValidDigest(strings.ToLower(d)) {
+		ix.diag(Warning, "digest", at, "entry "+quoteDoc(name)+" writes its digest in upper case; read in lower case")
+		d = strings.ToLower(d)
+	}
 	if !ValidDigest(d) {
+		if unverifiedOK && mode != Strict && !e.Digest.foreign && placeholderDigest(d) {
+			ix.unverified(at, name, d)
+			return "", true
+		}
 		ix.diag(Error, "digest", at, "entry "+quoteDoc(name)+" has no valid digest (sha256: and 64 lowercase hex digits); it cannot be verified, so it is skipped")
 		return "", false
 	}
@@ -83,6 +100,40 @@ func (ix *Index) entryDigest(at, name string, e rawEntry, mode Mode) (string, bo
 		ix.diag(Warning, "digest", at, "entry "+quoteDoc(name)+" gives its digest as "+how+"; read as a \"digest\" string")
 	}
 	return d, true
+}
+
+// unverified reports, in Lenient mode, an entry (or a file of one) that should carry a
+// digest and carries none: it is read as v0.1.0 entries are, its content unverified.
+func (ix *Index) unverified(at, name, d string) {
+	what := "no digest"
+	if d != "" && d != DigestPrefix {
+		what = "a placeholder digest " + quoteDoc(d)
+	}
+	ix.diag(Warning, "unverified", at, "entry "+quoteDoc(name)+" gives "+what+" where a sha256 digest is required; read in lenient mode, its content cannot be verified and is labelled unverified")
+}
+
+// placeholderDigest reports a digest field that holds no digest: empty, or text that
+// is not hex after "sha256:" ("sha256:TODO", "<sha256>", "sha256:..."). A digest of
+// another algorithm ("sha512:...") or hex of the wrong length is a digest, only not one
+// that can be used: entries with those are skipped, never read unverified, so that a
+// published digest is never dropped.
+func placeholderDigest(d string) bool {
+	h := strings.TrimSpace(d)
+	if len(h) >= len(DigestPrefix) && strings.EqualFold(h[:len(DigestPrefix)], DigestPrefix) {
+		h = h[len(DigestPrefix):]
+	}
+	if h == "" {
+		return true
+	}
+	if strings.Contains(h, ":") {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if c := h[i] | 0x20; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return true
+		}
+	}
+	return false
 }
 
 // withPrefix adds "sha256:" to a bare hex digest.
