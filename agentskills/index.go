@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wellknown-dev/discovery/internal/httpx"
+	"github.com/wellknown-dev/discovery/internal/jsonx"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
@@ -216,7 +217,9 @@ func topMember(top map[string]json.RawMessage, key string) json.RawMessage {
 // reads as its digits, an entry's "url", "type" or "sha256" that is not a string as
 // absent, and a $schema that is not a string is ErrUnknownSchema.
 //
-// A digest in upper case is read in lower case. A skill-md entry (or an interim file)
+// In Lenient mode a byte order mark, comments and trailing commas (JSON as editors
+// write it) are read as if absent, with a "json" warning. A digest in upper case is
+// read in lower case. A skill-md entry (or an interim file)
 // that gives no digest, or a placeholder where one should be ("sha256:TODO",
 // "sha256:c4d5e6f7..."), is read as v0.1.0 entries are: without a digest, with an
 // "unverified" warning, so that whoever fetches it labels it unverified
@@ -232,6 +235,14 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	base, err := url.Parse(indexURL)
 	if err != nil || !base.IsAbs() {
 		return nil, fmt.Errorf("agentskills: index URL %s is not absolute", quoteURL(indexURL))
+	}
+	relaxed := ""
+	if mode != Strict && !json.Valid(data) {
+		// Hand-written JSON: a byte order mark, comments, trailing commas are read as
+		// if absent, with a warning; anything else is the decoder's error below.
+		if std, devs, ok := jsonx.Relax(data); ok && json.Valid(std) {
+			data, relaxed = std, jsonx.Describe(devs)
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var top map[string]json.RawMessage
@@ -254,6 +265,9 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 		return nil, fmt.Errorf("%w: an A2A agent card, whose \"skills\" are the agent's capabilities", ErrNotIndex)
 	}
 	ix := &Index{URL: base.String()}
+	if relaxed != "" {
+		ix.diag(Warning, "json", "", "not strict JSON: "+relaxed+"; read as if absent (Strict mode refuses it: publish plain JSON)")
+	}
 	items, ok := ix.entries(top["skills"], mode)
 	switch {
 	case list != nil:

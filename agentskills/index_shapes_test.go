@@ -104,6 +104,11 @@ var indexShapes = []struct {
 			"chart-maker=/.well-known/skills/skills/chart-maker/SKILL.md",
 		lenientDiags: "skills,name,description,files,name,description,files,name,description,files,name,description,files",
 		strictErr:    agentskills.ErrNotIndex},
+	// JSON with comments and trailing commas (an editor's JSON): read as if they were
+	// absent, with a warning; Strict mode refuses it.
+	{file: "indexj-editor-json.json",
+		lenient:      "invoice-check=/.well-known/skills/invoice-check/SKILL.md",
+		lenientDiags: "json", strictErr: agentskills.ErrNotIndex},
 	// Round 7: a document that is an array of entries, read as a catalog's list.
 	{file: "index7-top-array.json",
 		lenient:      "release-notes=https://cdn.acme.dev/skills/release-notes/SKILL.md changelog=/.well-known/skills/changelog/SKILL.md",
@@ -427,5 +432,19 @@ func TestIndexArchiveURL(t *testing.T) {
 	e := ix.Skills[0]
 	if e.Type != agentskills.TypeArchive || !agentskills.ValidDigest(e.Digest) || len(e.Files) != 0 || !e.HasDigests() {
 		t.Errorf("entry %+v, want an archive with its digest and no files", e)
+	}
+}
+
+// TestIndexByteOrderMark: an index saved with a UTF-8 byte order mark is read in
+// Lenient mode with a warning, and refused in Strict mode.
+func TestIndexByteOrderMark(t *testing.T) {
+	t.Parallel()
+	doc := []byte("\ufeff" + `{"skills": [{"name": "a-b", "description": "d", "files": ["SKILL.md"]}]}`)
+	ix, err := agentskills.ParseIndex(doc, "https://example.com/.well-known/skills/index.json", agentskills.Lenient)
+	if err != nil || len(ix.Skills) != 1 || len(ix.Diagnostics) != 1 || !strings.Contains(ix.Diagnostics[0].Message, "byte order mark") {
+		t.Fatalf("Lenient: %+v, %v", ix, err)
+	}
+	if _, err := agentskills.ParseIndex(doc, "https://example.com/.well-known/skills/index.json", agentskills.Strict); !errors.Is(err, agentskills.ErrNotIndex) {
+		t.Errorf("Strict: %v", err)
 	}
 }
