@@ -587,8 +587,56 @@ func (b belowCache) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if resp != nil {
 		stripStaleIfError(resp.Header)
+		capFreshness(resp.Header)
 	}
 	return resp, err
+}
+
+// maxFreshness caps how long a response stays fresh in the Client's caches. A site
+// decides how long its answer may be reused without asking, but a year of max-age
+// (sent by mistake, or by someone who controlled the site for an hour) would have
+// every long-running agent reuse that copy for a year: a document the site fixed or
+// withdrew since would never be asked for again. Past the cap a copy is revalidated.
+const maxFreshness = 24 * time.Hour
+
+// capFreshness rewrites the freshness lifetime of a response with header h (max-age,
+// else Expires, as freshUntil judges it) down to maxFreshness: max-age in the first
+// Cache-Control header, the one the HTTP cache reads, is set to the cap, and takes
+// precedence over Expires. A Date in the future (a clock ahead, or a lie: the HTTP
+// cache counts a copy's age from it) is read as now.
+func capFreshness(h http.Header) {
+	until := freshUntil(h)
+	if until.IsZero() {
+		return // not fresh at all: the common case, nothing allocated
+	}
+	date, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return
+	}
+	if now := time.Now(); date.After(now.Add(time.Minute)) {
+		h.Set("Date", now.UTC().Format(http.TimeFormat))
+		if until = freshUntil(h); until.IsZero() {
+			return
+		}
+		date, _ = http.ParseTime(h.Get("Date"))
+	}
+	if until.Sub(date) <= maxFreshness {
+		return
+	}
+	vs := h.Values("Cache-Control")
+	var keep []string
+	if len(vs) > 0 {
+		for d := range strings.SplitSeq(vs[0], ",") {
+			d = strings.TrimSpace(d)
+			if name, _, _ := strings.Cut(d, "="); d == "" || strings.EqualFold(strings.TrimSpace(name), "max-age") {
+				continue
+			}
+			keep = append(keep, d)
+		}
+		vs = vs[1:]
+	}
+	keep = append(keep, "max-age="+strconv.Itoa(int(maxFreshness/time.Second)))
+	h["Cache-Control"] = append([]string{strings.Join(keep, ", ")}, vs...)
 }
 
 // partition is a Cache whose keys carry a prefix: one Cache, separate key spaces.

@@ -68,7 +68,8 @@ type ConsentRequest struct {
 	// MaxConsentSubject bytes.
 	Subject string
 	// Credentials is true when the request would carry the caller's credentials
-	// (Authorization, Cookie or Proxy-Authorization headers) to another origin.
+	// (Authorization, Cookie or Proxy-Authorization headers, an API key or token header
+	// such as X-Api-Key, or the header mcp.json names for the key) to another origin.
 	// Granting such a request lets them go; without that, they are stripped.
 	Credentials bool
 }

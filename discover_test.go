@@ -608,7 +608,7 @@ func TestMCPJSONProblems(t *testing.T) {
 		body string
 		want any // *mcpjson.SyntaxError or *mcpjson.ValidationError
 	}{
-		{"trailing comma", `{"mcp":{"spec_version":"2026-06-13","status":"stable",}}`, &mcpjson.SyntaxError{}},
+		{"missing value", `{"mcp":{"spec_version":"2026-06-13","status":}}`, &mcpjson.SyntaxError{}},
 		{"array", `[]`, &mcpjson.ValidationError{}},
 	}
 	for _, tc := range tests {
@@ -634,6 +634,14 @@ func TestMCPJSONProblems(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a trailing comma is read, with a warning", func(t *testing.T) {
+		t.Parallel()
+		s := newSite(t, docs(t, map[string]string{discovery.MCPPath: `{"mcpServers":{"a":{"url":"https://mcp.example.com/mcp",}}}`}))
+		d, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
+		if err != nil || d.MCP == nil || len(d.MCP.Servers) != 1 || !hasCode(d, discovery.WarnMCP) {
+			t.Fatalf("Discover = %+v, %v", d, err)
+		}
+	})
 	t.Run("a spec-shaped document missing status is unsupported, not an error", func(t *testing.T) {
 		t.Parallel()
 		s := newSite(t, docs(t, map[string]string{discovery.MCPPath: `{"mcp":{"spec_version":"2026-06-13"}}`}))

@@ -83,8 +83,9 @@
 //     public origin's request. A private origin (allowed as above) may reach private
 //     addresses.
 //   - Site-supplied userinfo is never sent. The caller's Authorization, Cookie and
-//     Proxy-Authorization headers go to another origin only when the consent request
-//     said so ([ConsentRequest].Credentials) and the answer was yes.
+//     Proxy-Authorization headers, and its API key and token headers (X-Api-Key,
+//     X-Auth-Token, the header mcp.json names), go to another origin only when the
+//     consent request said so ([ConsentRequest].Credentials) and the answer was yes.
 //   - Origins are canonicalised before any comparison: IDNs to punycode, default ports
 //     dropped, numeric host names that parsers read as IPv4 refused.
 //   - Bodies are capped after decompression (1 MiB by default, [ErrTooLarge]); reading
@@ -108,8 +109,9 @@
 //     *http.Transport is cloned and the private-address guard is put on its dialer; any
 //     other RoundTripper gets a resolve-then-check guard per request, which cannot see
 //     connections the RoundTripper makes on its own. When the transport uses a proxy,
-//     the guard checks the proxy's address: allow a proxy on a private network with
-//     InsecureAllowPrivateHosts.
+//     the guard checks the proxy's address (allow a proxy on a private network with
+//     InsecureAllowPrivateHosts), and resolves and checks each proxied request's
+//     target host before the proxy is asked, since the proxy connects on its own.
 //   - MaxDocumentBytes, MaxRetries, MaxRetryAfter, AttemptTimeout, DocumentTimeout,
 //     SkillTimeout and MaxStale move bounds; none can be set to "unbounded".
 //
@@ -128,7 +130,9 @@
 // attempts on connection errors, 408, 429 and 5xx but 501, with exponential backoff and
 // jitter, Retry-After honoured up to 10 s (longer means give up at once), a 10 s limit
 // per attempt, and no retry of TLS or policy failures. Cancelling the context stops a
-// backoff at once.
+// backoff at once. A freshness lifetime over a day (max-age or Expires) is cut to a
+// day: a copy the site served once is revalidated at least daily, so a document it
+// fixed or withdrew since is seen.
 //
 // A separate last-good store ([Options.LastGood]) keeps each document that parsed and
 // validated. When a later fetch fails (network, 5xx, 429, a body over the cap, or

@@ -135,7 +135,7 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 	// Credentials go to another origin only when the consent request said so and the
 	// answer was yes; a no refuses the whole call.
 	err := g.d.authorize(req.Context(), g.consent, call{method: req.Method, u: req.URL, read: read,
-		creds: hasCredentials(req.Header), subject: subject, approved: g.opts.Approved})
+		creds: hasCredentials(req.Header, g.d.authHeaders()), subject: subject, approved: g.opts.Approved})
 	if err != nil {
 		if req.Body != nil {
 			req.Body.Close() // a RoundTripper must close the body, even on error
@@ -199,20 +199,66 @@ func (c *cappedBody) Read(p []byte) (int, error) {
 // Close implements io.Closer.
 func (c *cappedBody) Close() error { return c.rc.Close() }
 
-// credentialHeaders are the request headers that carry the caller's credentials.
-var credentialHeaders = []string{"Authorization", "Cookie", "Proxy-Authorization"}
+// credentialWords are the words that make a request header name one that carries a
+// credential: Authorization, Cookie and Proxy-Authorization, and the names APIs give
+// their keys and tokens (X-Api-Key, X-Auth-Token, Private-Token, X-Access-Token,
+// Ocp-Apim-Subscription-Key, X-Amz-Security-Token...). net/http drops Authorization
+// and Cookie on a redirect to another domain, but forwards every other header: an
+// API key in X-Api-Key follows a redirect to wherever the site sends it.
+var credentialWords = []string{"auth", "cookie", "token", "secret", "passw", "credential", "signature", "session-key"}
 
-// hasCredentials reports a credential header in any spelling: net/http sends the
-// keys of a Header map as they are, so "authorization" set directly counts too.
-func hasCredentials(h http.Header) bool {
+// notCredentials are header names that the rules of credentialHeader would catch but
+// that carry no credential.
+var notCredentials = []string{"idempotency-key", "sec-websocket-key"}
+
+// credentialHeader reports whether a request header name carries a credential, in any
+// spelling (net/http sends the keys of a Header map as they are): a name with one of
+// credentialWords, or one that ends in "key" (X-Functions-Key, Api_Key), or one the
+// discovery documents name as the API-key header (extra).
+func credentialHeader(k string, extra []string) bool {
+	if slices.ContainsFunc(extra, func(e string) bool { return strings.EqualFold(k, e) }) {
+		return true
+	}
+	k = strings.ToLower(k)
+	if slices.Contains(notCredentials, k) {
+		return false
+	}
+	if strings.HasSuffix(k, "key") {
+		return true
+	}
+	return slices.ContainsFunc(credentialWords, func(w string) bool { return strings.Contains(k, w) })
+}
+
+// hasCredentials reports a header that carries the caller's credentials (see
+// credentialHeader), with extra naming the API-key headers the documents describe.
+func hasCredentials(h http.Header, extra []string) bool {
 	for k, vs := range h {
-		for _, c := range credentialHeaders {
-			if strings.EqualFold(k, c) && len(vs) > 0 {
-				return true
-			}
+		if len(vs) > 0 && credentialHeader(k, extra) {
+			return true
 		}
 	}
 	return false
+}
+
+// authHeaders returns the API-key header names mcp.json gives in its auth objects
+// (auth.header): what the agent sends its key in for this site.
+func (d *Discovery) authHeaders() []string {
+	if d == nil || d.MCP == nil {
+		return nil
+	}
+	var out []string
+	add := func(a *mcpjson.Auth) {
+		if a != nil && a.Header != "" && !slices.Contains(out, a.Header) && len(out) < 64 {
+			out = append(out, a.Header)
+		}
+	}
+	for i := range d.MCP.Servers {
+		add(d.MCP.Servers[i].Auth)
+	}
+	for i := range d.MCP.Tools {
+		add(d.MCP.Tools[i].Auth)
+	}
+	return out
 }
 
 // withoutUserinfo returns req without URL userinfo, and without the Authorization
@@ -276,7 +322,7 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 	if cross && (c.creds || !slices.Contains(c.approved, target)) {
 		reason := fmt.Sprintf("%s request to %s, which is not %s", method, target, d.Origin)
 		if c.creds {
-			reason += ", carrying your credentials (Authorization or Cookie headers)"
+			reason += ", carrying your credentials (Authorization, Cookie, API key or token headers)"
 		}
 		err := ask(ctx, d.client, consent, &ConsentRequest{
 			Action: ConsentCrossOrigin, Origin: d.Origin, URL: redact(c.u), Method: method,

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -336,6 +337,25 @@ func (g *dialGuard) guardHTTPTransport(t *http.Transport) *http.Transport {
 			return g.checkConn(ctx, host, conn)
 		}
 	}
+	if proxy := t.Proxy; proxy != nil {
+		// Through a proxy the dialer connects to the proxy only, and the proxy resolves
+		// and connects to the target on its own: the guard above would see the proxy's
+		// address, never the target's. So a proxied request's target is resolved here
+		// and checked first (every request, pooled connections included: net/http asks
+		// Proxy per request). The proxy resolves the name again, so a name whose answer
+		// changes between the two lookups can still slip past; a name that resolves to
+		// a private address, or a private literal, cannot.
+		t.Proxy = func(req *http.Request) (*url.URL, error) {
+			pu, err := proxy(req)
+			if err != nil || pu == nil {
+				return pu, err // direct: the dialer checks the target
+			}
+			if err := g.checkTarget(req.Context(), req.URL.Hostname()); err != nil {
+				return nil, err
+			}
+			return pu, nil
+		}
+	}
 	if dtls := t.DialTLSContext; dtls != nil {
 		t.DialTLSContext = func(ctx context.Context, network, address string) (net.Conn, error) {
 			conn, err := dtls(ctx, network, address)
@@ -384,19 +404,25 @@ type resolveFirst struct {
 	base http.RoundTripper
 }
 
-// RoundTrip implements http.RoundTripper.
-func (r *resolveFirst) RoundTrip(req *http.Request) (*http.Response, error) {
-	host := req.URL.Hostname()
-	addrs, err := r.g.resolve(req.Context(), host)
-	if err == nil {
-		for _, a := range addrs {
-			if !r.g.permits(req.Context(), host, a) {
-				err = &PrivateAddressError{Host: host, Addr: a.Unmap().String()}
-				break
-			}
+// checkTarget resolves host and refuses it when any of its addresses is not permitted
+// under ctx's policy: for connections the guard cannot see (a proxy's, a foreign
+// RoundTripper's). A name that does not resolve is refused too.
+func (g *dialGuard) checkTarget(ctx context.Context, host string) error {
+	addrs, err := g.resolve(ctx, host)
+	if err != nil {
+		return err
+	}
+	for _, a := range addrs {
+		if !g.permits(ctx, host, a) {
+			return &PrivateAddressError{Host: host, Addr: a.Unmap().String()}
 		}
 	}
-	if err != nil {
+	return nil
+}
+
+// RoundTrip implements http.RoundTripper.
+func (r *resolveFirst) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := r.g.checkTarget(req.Context(), req.URL.Hostname()); err != nil {
 		if req.Body != nil {
 			req.Body.Close()
 		}

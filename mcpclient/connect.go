@@ -46,8 +46,9 @@ type Options struct {
 	// [DefaultMaxPages].
 	MaxPages int
 
-	// MaxListBytes bounds what one ListSkills may receive over all its pages. 0:
-	// DefaultMaxListBytes.
+	// MaxListBytes bounds what one ListSkills may receive over all its pages, or, from
+	// a server without the Skills Extension, over the draft documents it reads
+	// (skill://index.json, FastMCP manifests). 0: DefaultMaxListBytes.
 	MaxListBytes int64
 
 	// Limits bound one skill: files and total bytes. Zero fields:
@@ -66,7 +67,9 @@ type Options struct {
 	// hardening. false: archive skills are reported and skipped.
 	DraftArchives bool
 
-	// Timeout bounds connecting (discover or initialize). 0: [DefaultTimeout].
+	// Timeout bounds connecting (discover or initialize), and each call of a Session
+	// (ListSkills with all its pages, GetSkill, ReadFile, ReadDirectory) on top of the
+	// caller's context. 0: [DefaultTimeout].
 	Timeout time.Duration
 }
 
@@ -134,7 +137,7 @@ type Session struct {
 	opts Options
 
 	mu       sync.Mutex
-	archives map[string]*agentskills.Archive // draft archives unpacked, by resource URI
+	archives map[archiveKey]*agentskills.Archive // draft archives unpacked and checked (see archiveKey)
 }
 
 // Support is what a server declared of the Skills Extension.

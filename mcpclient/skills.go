@@ -81,6 +81,18 @@ type Skill struct {
 	archive *agentskills.LegacyArchive // a draft archive skill (Options.DraftArchives)
 }
 
+// archiveKey is what an unpacked draft archive was checked against: its resource URI,
+// the digest it was verified with ("" for none) and the skill name its SKILL.md bears.
+// A copy is reused only for a skill that would check it the same way: a listing that
+// names the same URI with another digest (a new version, or one verified where the
+// copy was not) reads and verifies the archive again.
+type archiveKey struct{ uri, digest, name string }
+
+// maxArchives bounds the unpacked draft archives a session keeps.
+const maxArchives = 8
+
+func keyOf(sk *Skill) archiveKey { return archiveKey{sk.archive.URI, sk.archive.Digest, sk.Name} }
+
 // ArchiveDigest returns the digest of a draft archive skill's archive ("" for any
 // other skill, or an archive published without one): what an approval binds to.
 func (s *Skill) ArchiveDigest() string {
@@ -97,7 +109,7 @@ func (s *Session) ArchiveFiles(sk *Skill) []string {
 		return nil
 	}
 	s.mu.Lock()
-	a := s.archives[sk.archive.URI]
+	a := s.archives[keyOf(sk)]
 	s.mu.Unlock()
 	if a == nil {
 		return nil
@@ -133,6 +145,8 @@ type Listing struct {
 // for skill://.../SKILL.md, each skill labelled with its Source. Nothing but listings
 // is read: no SKILL.md, no file (lazy retrieval).
 func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	if !s.Skills.Declared {
 		if s.opts.NoLegacy {
 			return nil, ErrNoSkills
@@ -184,23 +198,48 @@ func (s *Session) fromEntry(e *agentskills.Entry) (Skill, string) {
 	sk := Skill{URI: e.URI.String(), Source: SourceExtension, Verified: !e.Dynamic, Entry: e, root: e.URI.Root()}
 	sk.Name, _ = e.Frontmatter["name"].(string)
 	sk.Description, _ = e.Frontmatter["description"].(string)
+	return sk, s.overLimits(sk.URI, e.Resources)
+}
+
+// overLimits says why a skill listing files is over the limits on files and bytes
+// ("" when it is not).
+func (s *Session) overLimits(uri string, files []agentskills.Resource) string {
 	var total int64
-	for _, r := range e.Resources {
-		total += r.Size
+	for _, r := range files {
+		total += max(r.Size, 0)
 	}
 	switch {
-	case len(e.Resources) > s.opts.MaxSkillFiles:
-		return sk, fmt.Sprintf("skill %s lists %d files, over the limit of %d; not used", quote(sk.URI), len(e.Resources), s.opts.MaxSkillFiles)
+	case len(files) > s.opts.MaxSkillFiles:
+		return fmt.Sprintf("skill %s lists %d files, over the limit of %d; not used", quote(uri), len(files), s.opts.MaxSkillFiles)
 	case total > s.opts.MaxSkillBytes:
-		return sk, fmt.Sprintf("skill %s lists %d bytes, over the limit of %d; not used", quote(sk.URI), total, s.opts.MaxSkillBytes)
+		return fmt.Sprintf("skill %s lists %d bytes, over the limit of %d; not used", quote(uri), total, s.opts.MaxSkillBytes)
 	}
-	return sk, ""
+	return ""
+}
+
+// maxDraftDiagnostics bounds the warnings one draft document adds to a listing.
+const maxDraftDiagnostics = 8
+
+// draftWarnings returns the warnings of one draft document's diagnostics, prefixed,
+// at most maxDraftDiagnostics of them and then how many more.
+func draftWarnings(prefix string, diags []agentskills.Diagnostic) []string {
+	var out []string
+	for i, d := range diags {
+		if i == maxDraftDiagnostics {
+			out = append(out, fmt.Sprintf("%sand %d more problems", prefix, len(diags)-i))
+			break
+		}
+		out = append(out, prefix+d.String())
+	}
+	return out
 }
 
 // GetSkill asks the server for the entry of the skill whose SKILL.md is at uri
 // (skills/get): to confirm a URI that came from elsewhere, or to refresh an entry
 // after a verification failure. An unknown skill is [ErrSkillNotFound].
 func (s *Session) GetSkill(ctx context.Context, uri string) (*Skill, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	if !s.Skills.Declared {
 		return nil, fmt.Errorf("%w: the server does not declare the Skills Extension", ErrNoSkills)
 	}
@@ -230,6 +269,8 @@ func (s *Session) GetSkill(ctx context.Context, uri string) (*Skill, error) {
 // GetSkill. path is a skill:// URI or a path relative to the skill root ("SKILL.md",
 // "references/RULES.md").
 func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	if sk == nil {
 		return nil, errors.New("mcpclient: ReadFile needs a skill from ListSkills or GetSkill")
 	}
@@ -287,7 +328,7 @@ func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte,
 // unpacking the archive on first use.
 func (s *Session) fromArchive(ctx context.Context, sk *Skill, uri string) ([]byte, error) {
 	s.mu.Lock()
-	a := s.archives[sk.archive.URI]
+	a := s.archives[keyOf(sk)]
 	s.mu.Unlock()
 	if a == nil {
 		data, err := s.read(ctx, sk.archive.URI)
@@ -313,9 +354,12 @@ func (s *Session) fromArchive(ctx context.Context, sk *Skill, uri string) ([]byt
 		}
 		s.mu.Lock()
 		if s.archives == nil {
-			s.archives = map[string]*agentskills.Archive{}
+			s.archives = map[archiveKey]*agentskills.Archive{}
 		}
-		s.archives[sk.archive.URI] = a
+		if len(s.archives) >= maxArchives {
+			clear(s.archives) // bounded: each copy may hold MaxSkillBytes; a cleared one is read again
+		}
+		s.archives[keyOf(sk)] = a
 		s.mu.Unlock()
 	}
 	rel, ok := strings.CutPrefix(uri, sk.root+"/")
@@ -358,6 +402,8 @@ func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
 // directoryRead. A listing never extends a held entry: a new child is not readable
 // until GetSkill refreshes the entry.
 func (s *Session) ReadDirectory(ctx context.Context, uri string) ([]agentskills.DirEntry, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	if !s.Skills.DirectoryRead {
 		return nil, fmt.Errorf("mcpclient: the server does not offer resources/directory/read")
 	}
@@ -388,6 +434,14 @@ func (s *Session) ReadDirectory(ctx context.Context, uri string) ([]agentskills.
 	}
 }
 
+// bound limits one call of the session, every request it makes included, to
+// Options.Timeout: a server that accepts a request and never answers, or answers a
+// page at a time just slowly enough, must not hold the agent for longer.
+func (s *Session) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, s.opts.Timeout,
+		fmt.Errorf("mcpclient: the server did not answer within Options.Timeout (%s): %w", s.opts.Timeout, context.DeadlineExceeded))
+}
+
 // callError maps a JSON-RPC error: -32602 (and -32002, older servers' "resource not
 // found") to ErrSkillNotFound. The server's message is untrusted: it is quoted
 // shortened and redacted.
@@ -408,17 +462,27 @@ func (s *Session) callError(method string, err error) error {
 func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 	out := &Listing{}
 	found := map[string]bool{} // SKILL.md URIs already listed
+	// The drafts have none of skills/list's bounds of their own: what is read here
+	// counts against Options.MaxListBytes as skills/list pages do.
+	var received int64
 	index, indexErr := s.read(ctx, "skill://index.json")
+	if indexErr == nil {
+		if received += int64(len(index)); received > s.opts.MaxListBytes {
+			return nil, fmt.Errorf("%w: skill://index.json is more than %d bytes", ErrTooMany, s.opts.MaxListBytes)
+		}
+	}
 	if indexErr == nil {
 		entries, diags, err := agentskills.ParseLegacyIndex(index)
 		if err == nil {
 			out.Warnings = append(out.Warnings, "skills from a draft skill://index.json: non-standard, verified only where a digest is given")
+			var shown []agentskills.Diagnostic
 			for _, d := range diags {
 				if d.Code == "archive" && s.opts.DraftArchives {
 					continue // read below
 				}
-				out.Warnings = append(out.Warnings, "skill://index.json: "+d.String())
+				shown = append(shown, d)
 			}
+			out.Warnings = append(out.Warnings, draftWarnings("skill://index.json: ", shown)...)
 			for _, e := range entries {
 				u, err := agentskills.ParseSkillURI(e.URI)
 				if err != nil {
@@ -442,9 +506,7 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 		case !s.opts.DraftArchives:
 			out.Warnings = append(out.Warnings, fmt.Sprintf("skill://index.json offers %d skills as archives (a draft form); skipped: set Options.DraftArchives to read them", len(archives)))
 		default:
-			for _, d := range diags {
-				out.Warnings = append(out.Warnings, "skill://index.json: "+d.String())
-			}
+			out.Warnings = append(out.Warnings, draftWarnings("skill://index.json: ", diags)...)
 			for i := range archives {
 				a := &archives[i]
 				uri := a.Root + "/" + agentskills.SkillFile
@@ -462,25 +524,37 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 		return nil, err
 	}
 	// FastMCP manifests: skill://NAME/_manifest.
+	failures := 0
 	for _, r := range resources {
 		if !strings.HasPrefix(r.URI, "skill://") || !strings.HasSuffix(r.URI, "/_manifest") {
 			continue
 		}
+		fail := func(err error) {
+			if failures++; failures <= maxDraftDiagnostics {
+				out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %v", quote(r.URI), err))
+			}
+		}
 		data, err := s.read(ctx, r.URI)
 		if err != nil {
-			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %v", quote(r.URI), err))
+			fail(err)
 			continue
+		}
+		if received += int64(len(data)); received > s.opts.MaxListBytes {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("FastMCP manifests: stopped at %s, past %d bytes in all (Options.MaxListBytes); it and the manifests after it are not used", quote(r.URI), s.opts.MaxListBytes))
+			break
 		}
 		name, files, diags, err := agentskills.ParseFastMCPManifest(data)
 		if err != nil {
-			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %v", quote(r.URI), err))
+			fail(err)
 			continue
 		}
-		for _, d := range diags {
-			out.Warnings = append(out.Warnings, quote(r.URI)+": "+d.String())
-		}
+		out.Warnings = append(out.Warnings, draftWarnings(quote(r.URI)+": ", diags)...)
 		u, err := agentskills.NewURI(name, agentskills.SkillFile)
 		if err != nil || found[u.String()] {
+			continue
+		}
+		if why := s.overLimits(u.String(), files); why != "" {
+			out.Warnings = append(out.Warnings, why)
 			continue
 		}
 		sk := Skill{Name: name, Description: r.Description, URI: u.String(), Source: SourceFastMCP, root: u.Root(), files: files, Verified: len(files) > 0}

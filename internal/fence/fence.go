@@ -84,14 +84,13 @@ func Clean(s, name string, limit int) string {
 	return s
 }
 
-// replaceFold replaces every ASCII-case-insensitive occurrence of old in s.
+// replaceFold replaces every ASCII-case-insensitive occurrence of old, an ASCII
+// string, in s. Only ASCII letters are folded, so the folded text has the length of s
+// whatever else it holds (strings.ToLower changes the length of "İ" or the Kelvin
+// sign, and offsets in it would not be offsets in s).
 func replaceFold(s, old, repl string) string {
-	lo := strings.ToLower(s)
-	lold := strings.ToLower(old)
-	if !strings.Contains(lo, lold) || len(lo) != len(s) {
-		if len(lo) != len(s) {
-			return strings.ReplaceAll(s, old, repl)
-		}
+	lo, lold := asciiLower(s), asciiLower(old)
+	if lold == "" || !strings.Contains(lo, lold) {
 		return s
 	}
 	var b strings.Builder
@@ -105,4 +104,20 @@ func replaceFold(s, old, repl string) string {
 		b.WriteString(repl)
 		s, lo = s[i+len(old):], lo[i+len(old):]
 	}
+}
+
+// asciiLower lower-cases the ASCII letters of s and leaves every other byte alone.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
