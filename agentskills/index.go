@@ -227,7 +227,8 @@ func topMember(top map[string]json.RawMessage, key string) json.RawMessage {
 //
 // An entry is skipped, with a diagnostic, when it cannot be used safely: an unknown
 // type, a skill-md entry whose url names a file that is not Markdown (llms.txt,
-// openapi.json, a page), a digest that cannot be used but is one (another algorithm,
+// openapi.json, a page) or no file at all (a path ending in "/", a GitHub repository
+// page), a digest that cannot be used but is one (another algorithm,
 // hex of another length: never dropped to read the entry unverified), a URL that is
 // not https (http only on loopback) or carries userinfo, an unsafe skill name or
 // skill file path. Strict mode skips every entry without a valid digest.
@@ -290,6 +291,11 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 		ix.Version = V020Interim
 	default:
 		ix.Version = V010
+	}
+	if len(items) == 0 {
+		// "skills": [] is valid, and says nothing: a placeholder, or a generator that
+		// found no skills. Say so, rather than answer an index without a word.
+		ix.diag(Warning, "empty", "/skills", "the index lists no skills")
 	}
 	if len(items) > MaxIndexEntries {
 		ix.diag(Warning, "limit", "/skills", fmt.Sprintf("the index lists %d entries; only the first %d are read", len(items), MaxIndexEntries))
@@ -475,10 +481,10 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (out Ind
 			ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quoteDoc(name), quoteDoc(string(e.Type))))
 			return IndexEntry{}, false, notSkill
 		}
-		if ext := notSkillFile(string(e.URL)); out.Type == TypeSkillMD && ext != "" {
-			// "skill-md" beside /llms.txt or /openapi.json: a site's other resources
-			// listed as skills. A SKILL.md is Markdown.
-			ix.diag(Error, "url", at, fmt.Sprintf("entry %s is a skill-md entry whose url names a %s file, not a skill file; skipped", quoteDoc(name), ext))
+		if what := notSkillFile(string(e.URL)); out.Type == TypeSkillMD && what != "" {
+			// "skill-md" beside /llms.txt, /openapi.json or a page ("/operators/"): a
+			// site's other resources listed as skills. A SKILL.md is a Markdown file.
+			ix.diag(Error, "url", at, fmt.Sprintf("entry %s is a skill-md entry whose url names %s, not a skill file; skipped", quoteDoc(name), what))
 			return IndexEntry{}, false, notSkill
 		}
 		// A skill-md entry without a digest (or with a placeholder) is read in Lenient

@@ -155,6 +155,20 @@ var indexShapes = []struct {
 			"pay-check=https://example.com/.well-known/agent-skills/other-folder/SKILL.md",
 		lenientDiags: "name,name",
 		strict:       "pay-check=https://example.com/.well-known/agent-skills/other-folder/SKILL.md", strictDiags: "name,name"},
+	// Round 9 (held out): skill-md entries whose url names no file at all: a folder or
+	// page ("https://example.com/operators/", "https://example.com/#tools", "./") or a
+	// GitHub repository page or folder view. Skipped in both modes, as a .json or .txt
+	// url is; a url without an extension and a SKILL.md on GitHub are still read.
+	{file: "index9-skill-md-pages.json",
+		lenient: "harbor-guide=/.well-known/agent-skills/harbor-guide/SKILL.md tide-notes=https://example.com/skills/tide-notes " +
+			"knot-tying=https://github.com/example-org/harbor-tools/blob/main/skills/knot-tying/SKILL.md",
+		lenientDiags: "url,url,url,url,url",
+		strict: "harbor-guide=/.well-known/agent-skills/harbor-guide/SKILL.md tide-notes=https://example.com/skills/tide-notes " +
+			"knot-tying=https://github.com/example-org/harbor-tools/blob/main/skills/knot-tying/SKILL.md",
+		strictDiags: "url,url,url,url,url"},
+	// Round 9 (held out): "skills": [] (a placeholder index): read, with a warning
+	// saying it lists nothing, in both modes.
+	{file: "index9-empty.json", lenientDiags: "empty", strictDiags: "empty"},
 	// Another schema altogether (no v0.2.0 shape, no agentskills.io identifier): refused in both modes.
 	{file: "index-schema-other.json", lenientErr: agentskills.ErrUnknownSchema, strictErr: agentskills.ErrUnknownSchema},
 }
@@ -287,6 +301,14 @@ func TestIndexVariantRules(t *testing.T) {
 		{"bare SKILL.txt is no folder", `{"skills": [{"name": "a", "description": "d", "entry": "SKILL.txt"}]}`, agentskills.ErrNotIndex, ""},
 		{"display name, SKILL.md at the site root", `{"$schema": "` + agentskills.SchemaV020 + `", "skills": [{"name": "Big Tool", "type": "skill-md", "description": "d", "url": "https://x.example/SKILL.md", "digest": "sha256:` + hex + `"}]}`, nil, "Big Tool=https://x.example/SKILL.md"},
 		{"a name with an escape sequence is not a display name", `{"$schema": "` + agentskills.SchemaV020 + `", "skills": [{"name": "bad\u001b[31m-name", "type": "skill-md", "description": "d", "url": "https://x.example/nice/SKILL.md", "digest": "sha256:` + hex + `"}]}`, nil, "bad\x1b[31m-name=https://x.example/nice/SKILL.md"},
+		// Round 9: a skill-md url that names no file (a folder, a page, a repository).
+		{"skill-md url to the index's folder", entry(agentskills.SchemaV020, `, "url": ".", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"skill-md url to the parent folder", entry(agentskills.SchemaV020, `, "url": "..", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"skill-md url of a query only", entry(agentskills.SchemaV020, `, "url": "?skill=a", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"skill-md url to a GitHub account", entry(agentskills.SchemaV020, `, "url": "https://github.com/example-org"`), nil, ""},
+		{"skill-md url to a GitHub repository, trailing slash", entry(agentskills.SchemaV020, `, "url": "https://www.github.com/example-org/tools/"`), nil, ""},
+		{"skill-md url to a file on GitHub is read as given", entry(agentskills.SchemaV020, `, "url": "https://github.com/example-org/tools/blob/main/a.md"`), nil, "a=https://github.com/example-org/tools/blob/main/a.md"},
+		{"skill-md url to a folder on another host named github", entry(agentskills.SchemaV020, `, "url": "https://github.example/example-org/tools"`), nil, "a=https://github.example/example-org/tools"},
 		{"A2A agent card", `{"name": "Trip Agent", "url": "https://agent.example/a2a", "protocolVersion": "0.3.0", "capabilities": {}, "defaultInputModes": ["text"], "skills": [{"id": "route-planner", "name": "Route Planner", "description": "Plans routes.", "tags": ["travel"]}]}`, agentskills.ErrNotIndex, ""},
 	}
 	for _, tc := range tests {

@@ -148,7 +148,8 @@ func TestIndexRules(t *testing.T) {
 		{"v0.2.0 entries without $schema, lenient", `{"skills": [{"name":"a","type":"skill-md","description":"d","url":"/a/SKILL.md","digest":"` + digest + `"}]}`, "a=/a/SKILL.md", "version", agentskills.Lenient},
 		{"v0.2.0 entries without $schema, strict", `{"skills": [{"name":"a","type":"skill-md","description":"d","url":"/a/SKILL.md","digest":"` + digest + `"}]}`, "", "version", agentskills.Strict},
 		{"name not ASCII-lowercase", v2 + `{"name":"Big","type":"skill-md","description":"d","url":"a","digest":"` + digest + `"}]}`, "Big=/.well-known/skills/a", "name", agentskills.Lenient},
-		{"empty index", `{"skills": []}`, "", "", agentskills.Lenient},
+		{"empty index", `{"skills": []}`, "", "empty", agentskills.Lenient},
+		{"empty index, strict", `{"$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json", "skills": []}`, "", "empty", agentskills.Strict},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -225,8 +225,11 @@ func skillFileName(seg string) bool {
 var notSkillFileExt = map[string]bool{".json": true, ".txt": true, ".xml": true, ".html": true, ".htm": true,
 	".yaml": true, ".yml": true, ".toml": true, ".csv": true, ".js": true, ".pdf": true}
 
-// notSkillFile returns the extension of a URL whose last segment cannot be a skill file
-// ("/llms.txt", "/openapi.json"); "" when it can be one.
+// notSkillFile says what a URL names when it cannot be a skill file: "a .json file"
+// ("/llms.txt", "/openapi.json"), "a folder or page" (a path that ends in "/", or none:
+// "https://example.com/#tools", "/operators/", "./"), a GitHub account, repository or
+// folder page ("https://github.com/o/r", ".../tree/main/skills/x"). "" when it can be
+// one: a SKILL.md or SKILL.txt, a Markdown file, a file without an extension.
 func notSkillFile(ref string) string {
 	u, ok := reference(ref)
 	if !ok {
@@ -236,11 +239,30 @@ func notSkillFile(ref string) string {
 	if skillFileName(seg) {
 		return ""
 	}
+	if githubPage(u) {
+		return "a GitHub account, repository or folder page"
+	}
+	if seg == "" || seg == "." || seg == ".." {
+		return "a folder or page"
+	}
 	i := strings.LastIndexByte(seg, '.')
 	if i < 0 || !notSkillFileExt[strings.ToLower(seg[i:])] {
 		return ""
 	}
-	return strings.ToLower(seg[i:])
+	return "a " + strings.ToLower(seg[i:]) + " file"
+}
+
+// githubPage reports the URL of an account's or a repository's page, or of a folder
+// view, on GitHub ("https://github.com/o", "https://github.com/o/r",
+// "https://github.com/o/r/tree/main/x"): HTML, never a file. A file's page (".../blob/
+// main/SKILL.md") is read as given.
+func githubPage(u *url.URL) bool {
+	host := strings.ToLower(strings.TrimPrefix(strings.TrimSuffix(u.Hostname(), "."), "www."))
+	if host != "github.com" {
+		return false
+	}
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	return len(segs) <= 2 || segs[2] == "tree"
 }
 
 // schemaVariant reports a $schema that is clearly the v0.2.0 index identifier spelled
