@@ -116,7 +116,8 @@ func ParseLegacyIndex(data []byte) ([]LegacyEntry, []Diagnostic, error) {
 
 // ParseFastMCPManifest reads a FastMCP skill://<name>/_manifest: {skill, files[{path,
 // size, hash}]}. Files whose hash is a well-formed digest can be verified; the others
-// are reported as unverifiable.
+// are reported as unverifiable (the first 32, then a count). A manifest of more than
+// MaxResources files is an error.
 func ParseFastMCPManifest(data []byte) (string, []Resource, []Diagnostic, error) {
 	var raw struct {
 		Skill string `json:"skill"`
@@ -129,8 +130,12 @@ func ParseFastMCPManifest(data []byte) (string, []Resource, []Diagnostic, error)
 	if err := json.Unmarshal(data, &raw); err != nil || raw.Skill == "" || raw.Files == nil {
 		return "", nil, nil, fmt.Errorf("agentskills: not a FastMCP skill manifest")
 	}
+	if len(raw.Files) > MaxResources {
+		return "", nil, nil, fmt.Errorf("agentskills: FastMCP manifest lists %d files, more than %d (MaxResources)", len(raw.Files), MaxResources)
+	}
 	var res []Resource
 	var diags []Diagnostic
+	bad := 0 // files without a usable hash: a diagnostic for the first maxDiagsPerCode
 	for i, f := range raw.Files {
 		u, err := NewURI(raw.Skill, f.Path)
 		if err != nil {
@@ -139,11 +144,15 @@ func ParseFastMCPManifest(data []byte) (string, []Resource, []Diagnostic, error)
 		r := Resource{URI: u.String(), Size: f.Size}
 		if ValidDigest(f.Hash) {
 			r.Digest = f.Hash
-		} else {
+		} else if bad++; bad <= maxDiagsPerCode {
 			diags = append(diags, Diagnostic{Severity: Warning, Code: "digest", Where: fmt.Sprintf("/files/%d", i),
 				Message: "hash is not sha256: and 64 lowercase hex digits; the file cannot be verified"})
 		}
 		res = append(res, r)
+	}
+	if bad > maxDiagsPerCode {
+		diags = append(diags, Diagnostic{Severity: Warning, Code: "digest", Where: "/files",
+			Message: fmt.Sprintf("%d more files whose hash is not sha256: and 64 lowercase hex digits", bad-maxDiagsPerCode)})
 	}
 	return raw.Skill, res, diags, nil
 }
