@@ -17,8 +17,11 @@ type reader struct {
 	base   *url.URL       // the document's own URL (Options.URL); nil when unknown
 	public bool           // base is set and its host is public: private endpoints are leftovers
 	byURL  map[string]int // endpoint key (see endpointKey) → index in Servers
-	byCmd  map[string]bool
-	tools  map[string]bool // names already in ToolNames
+	// byCmd holds the local command lines listed, "\x00"+package for each package a
+	// package runner runs and "\x01"+program for each program run by name (see addLocal).
+	byCmd map[string]bool
+	cmds  []string        // the local command lines listed, in order
+	tools map[string]bool // names already in ToolNames
 	// selfHosted says why a relative endpoint is not on the document's origin (see
 	// selfHostedStatement), or "".
 	selfHosted string
@@ -316,10 +319,11 @@ func cardLevel(ptr string) bool {
 // siteHomeURL reports the home page of a website: an absolute URL with no path, no
 // query, on a registrable domain or its "www." host ("https://acme.com",
 // "https://www.acme.co.uk/": one label under a public suffix of the ICANN section of
-// the Public Suffix List), whose host is not named for MCP (see mcpHostURL). A site's
-// web server answers there with its home page; an MCP server has a host or a path of
-// its own. Hosts under a hosting platform's suffix ("x.vercel.app") are not read as
-// home pages: such a host is often the server itself.
+// the Public Suffix List) or on a site of a static-site host ("https://docs.netlify.app",
+// see siteHosts), whose host is not named for MCP (see mcpHostURL). A site's web server
+// answers there with its home page; an MCP server has a host or a path of its own. Under
+// an application platform's suffix ("x.workers.dev", "x.fly.dev") the root of a host is
+// often the server itself, and is not read as a home page.
 func siteHomeURL(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil || !u.IsAbs() || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || mcpHostURL(raw) {
@@ -332,8 +336,19 @@ func siteHomeURL(raw string) bool {
 	host = strings.TrimPrefix(host, "www.")
 	suffix, icann := publicsuffix.PublicSuffix(host)
 	rest, ok := strings.CutSuffix(host, "."+suffix)
-	return icann && ok && rest != "" && !strings.Contains(rest, ".")
+	return (icann || siteHosts[suffix]) && ok && rest != "" && !strings.Contains(rest, ".")
 }
+
+// siteHosts are the suffixes (of the private section of the Public Suffix List) of
+// static-site and docs hosts: each name under one is a website ("docs.netlify.app",
+// "acme.github.io"), whose root is its home page. Application platforms, where a host's
+// root may be the MCP server itself (workers.dev, fly.dev, onrender.com, hf.space...),
+// are not among them.
+var siteHosts = map[string]bool{"github.io": true, "gitlab.io": true, "codeberg.page": true, "netlify.app": true,
+	"vercel.app": true, "pages.dev": true, "web.app": true, "firebaseapp.com": true, "readthedocs.io": true,
+	"gitbook.io": true, "amplifyapp.com": true, "azurestaticapps.net": true, "webflow.io": true, "wixsite.com": true,
+	"blogspot.com": true, "framer.website": true, "framer.app": true, "carrd.co": true, "notion.site": true,
+	"lovable.app": true}
 
 // ownRoot reports the root of the document's own host ("https://docs.acme.dev/" for a
 // document at https://docs.acme.dev/.well-known/mcp.json): the site's home page, when
@@ -641,6 +656,12 @@ func (r *reader) entries(at string, list []any, base Server) {
 // entry reads one server entry of the non-spec shapes: a remote endpoint, a local
 // command or package, or both (an entry with a URL and an install line).
 func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
+	if why := disabledEntry(o); why != "" {
+		// {"enabled": false, "comment": "enable when it is built"}: a client configuration's
+		// server turned off, or one not built yet: not offered.
+		r.warn(ptr, "server entry is disabled ("+why+"); skipped")
+		return
+	}
 	if why := documentEntry(o); why != "" && localCommand(o) == "" {
 		// {"name": "Services", "url": "https://x.dev/services/", "type": "html"}: a page or
 		// a file of the site listed beside its MCP server, not a server.
@@ -675,6 +696,18 @@ func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
 		l.Command = firstString(cmd, str(o, "installCommand"), l.Name)
 		r.addLocal(ptr, l)
 	}
+}
+
+// disabledEntry says how a server entry is turned off ({"enabled": false}, {"disabled":
+// true}, as client configurations write it), or returns "".
+func disabledEntry(o map[string]any) string {
+	if b, ok := o["enabled"].(bool); ok && !b {
+		return `"enabled": false`
+	}
+	if b, ok := o["disabled"].(bool); ok && b {
+		return `"disabled": true`
+	}
+	return ""
 }
 
 // documentEntry says what an entry is when its type names a document format or a

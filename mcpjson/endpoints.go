@@ -62,7 +62,47 @@ func (r *reader) unusable(raw string) string {
 	if doc := documentPath(u.Path); doc != "" {
 		return "url is " + doc + ", not an MCP endpoint"
 	}
+	if site := codeHostPage(u); site != "" {
+		return "url is a page on " + site + " (a code-hosting site or package registry: the server's source or package), not an MCP endpoint"
+	}
+	if site := staticPagesHost(host); site != "" {
+		return "url is on " + site + ", a static file host that answers no MCP request, not an MCP endpoint"
+	}
 	return ""
+}
+
+// staticPagesHosts are the suffixes of hosts that only serve static files (GitHub,
+// GitLab and Codeberg Pages): no MCP server runs there.
+var staticPagesHosts = []string{"github.io", "gitlab.io", "codeberg.page"}
+
+// staticPagesHost returns the static file host (see staticPagesHosts) host is on, or "".
+func staticPagesHost(host string) string {
+	host = strings.TrimSuffix(host, ".")
+	for _, h := range staticPagesHosts {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return h
+		}
+	}
+	return ""
+}
+
+// codeHosts are the web hosts of code-hosting sites and package registries, without
+// "www.": a URL there is a repository, package or project page, never an MCP endpoint.
+var codeHosts = map[string]bool{"github.com": true, "gist.github.com": true, "raw.githubusercontent.com": true,
+	"gitlab.com": true, "bitbucket.org": true, "codeberg.org": true, "git.sr.ht": true, "npmjs.com": true,
+	"pypi.org": true, "crates.io": true, "pkg.go.dev": true, "rubygems.org": true, "nuget.org": true,
+	"packagist.org": true, "hub.docker.com": true, "jsr.io": true, "marketplace.visualstudio.com": true,
+	"open-vsx.org": true}
+
+// codeHostPage returns the host of a URL on a code-hosting site or package registry
+// (see codeHosts), or "". GitLab serves its own MCP endpoint under /api/: a URL there
+// is not a page.
+func codeHostPage(u *url.URL) string {
+	host := strings.TrimPrefix(strings.TrimSuffix(strings.ToLower(u.Hostname()), "."), "www.")
+	if !codeHosts[host] || host == "gitlab.com" && strings.HasPrefix(strings.ToLower(u.Path), "/api/") {
+		return ""
+	}
+	return host
 }
 
 // authority returns the part of a URL between "//" and the next "/", "?" or "#",

@@ -487,17 +487,67 @@ func packageCommand(p map[string]any) string {
 
 // addLocal adds a local server once per command line, and once per package run by a
 // package runner: "npx -y @acme/cli mcp" (a client config) and "npx -y @acme/cli@0.9.0"
-// (the same package in "packages") are one server.
+// (the same package in "packages") are one server. So are a command and the same
+// command with more options ("acme mcp" and "acme mcp --transport sse --port 8053", one
+// server's two transports), and a program and the line that installs or runs its
+// package ("acme mcp" and "pipx install acme"). Two different commands of one program
+// ("acme serve-a", "acme serve-b") stay two servers.
 func (r *reader) addLocal(ptr string, s Server) {
-	pk := runnerPackage(s.Command)
-	if r.byCmd[s.Command] || pk != "" && r.byCmd["\x00"+pk] {
+	pk, prog := runnerPackage(s.Command), bareProgram(s.Command)
+	if r.byCmd[s.Command] || pk != "" && (r.byCmd["\x00"+pk] || r.byCmd["\x01"+pk]) || prog != "" && r.byCmd["\x00"+prog] {
 		return
 	}
+	for _, c := range r.cmds {
+		if extendsCommand(s.Command, c) || extendsCommand(c, s.Command) {
+			return
+		}
+	}
 	r.byCmd[s.Command] = true
+	r.cmds = append(r.cmds, s.Command)
 	if pk != "" {
 		r.byCmd["\x00"+pk] = true
 	}
+	if prog != "" {
+		r.byCmd["\x01"+prog] = true
+	}
 	r.addServer(ptr, "", s)
+}
+
+// extendsCommand reports a command line that is base with more options: base's words,
+// then one that starts with "-" ("acme mcp --port 8053" extends "acme mcp").
+func extendsCommand(cmd, base string) bool {
+	rest, ok := strings.CutPrefix(cmd, base+" ")
+	return ok && base != "" && strings.HasPrefix(strings.TrimSpace(rest), "-")
+}
+
+// bareProgram returns the program a command line runs when it is a program of its own
+// ("acme" for "acme mcp --stdio"), lower-cased: not a launcher (npx, node, python...,
+// see launchers), a shell or a path. "" for any other command.
+func bareProgram(cmd string) string {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return ""
+	}
+	w := strings.ToLower(f[0])
+	if launchers[w] || shellWrapper(f) || strings.ContainsAny(w, "/\\.") || !strings.ContainsFunc(w, unicode.IsLetter) {
+		return ""
+	}
+	return w
+}
+
+// shellWrapper reports a command line that hands the rest of its words to a shell
+// ("cmd /c npx -y pkg", "sh -c ..."): the server is the command after the wrapper.
+func shellWrapper(f []string) bool {
+	if len(f) < 3 {
+		return false
+	}
+	switch strings.ToLower(f[0]) {
+	case "cmd", "cmd.exe":
+		return strings.EqualFold(f[1], "/c") || strings.EqualFold(f[1], "/k")
+	case "sh", "bash", "zsh":
+		return f[1] == "-c" || f[1] == "-lc"
+	}
+	return false
 }
 
 // runnerPackage returns the package a package-runner command line runs ("npx -y
@@ -509,6 +559,9 @@ func (r *reader) addLocal(ptr string, s Server) {
 // registry package and again as the line that installs it is one server.
 func runnerPackage(cmd string) string {
 	f := strings.Fields(cmd)
+	if shellWrapper(f) { // "cmd /c npx -y pkg" runs "npx -y pkg"
+		f = f[2:]
+	}
 	if len(f) < 2 {
 		return ""
 	}
@@ -538,7 +591,33 @@ func runnerPackage(cmd string) string {
 		if i := strings.Index(w, "=="); i > 0 { // PyPI: "name==1.2"
 			w = w[:i]
 		}
-		return strings.ToLower(w)
+		w = strings.ToLower(w)
+		if smitheryCLI[w] { // "npx -y @smithery/cli run @acme/x-mcp" runs @acme/x-mcp
+			if t := runTarget(strings.Join(f, " ")); t != "" {
+				return t
+			}
+		}
+		return w
+	}
+	return ""
+}
+
+// smitheryCLI are the packages of Smithery's CLI, which runs the server it names after
+// "run": each server it runs is a package of its own.
+var smitheryCLI = map[string]bool{"@smithery/cli": true, "smithery": true}
+
+// runTarget returns the package named after "run" in a command line ("... run
+// @acme/x-mcp --key k" gives "@acme/x-mcp"), without its version, lower-cased; or "".
+func runTarget(cmd string) string {
+	f := strings.Fields(cmd)
+	for i, w := range f {
+		if w == "run" && i+1 < len(f) && !strings.HasPrefix(f[i+1], "-") {
+			t := f[i+1]
+			if j := strings.LastIndexByte(t, '@'); j > 0 {
+				t = t[:j]
+			}
+			return strings.ToLower(t)
+		}
 	}
 	return ""
 }
@@ -602,10 +681,13 @@ func listsStdio(v any) bool {
 	return false
 }
 
-// stdioTransport reports a transport given as "stdio" (or "npm"...), or a list of
-// such names only.
+// stdioTransport reports a transport given as "stdio" (or "npm"...), a list of such
+// names only, or an object of that type with no URL ({"type": "stdio"}).
 func stdioTransport(v any) bool {
 	switch t := v.(type) {
+	case map[string]any:
+		return normalizeTransport(firstString(str(t, "type"), str(t, "transport"), str(t, "kind"))) == TransportStdio &&
+			transportURL(t) == ""
 	case string:
 		return normalizeTransport(t) == TransportStdio
 	case []any:

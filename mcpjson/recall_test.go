@@ -135,6 +135,15 @@ var wildCases = map[string]shapeCase{
 	"wild9-preset-catalogue":    {local: []string{"npx -y @acme/files-mcp", "uvx acme-fetch-mcp"}},
 	"wild9-tool-list-keys":      {tools: []string{"get_health", "list_docs", "workspace_status", "campaign_create"}},
 	"wildj-editor-config":       {endpoints: []string{"https://mcp.example.com/mcp"}, local: []string{"npx -y @example/acme-mcp@2.1.0"}},
+	// Round 9: classes found in the held-out survey round (fixtures wild10-*).
+	"wild10-static-host-root": {},
+	"wild10-code-host-page":   {endpoints: []string{"https://mcp.example.com/mcp"}},
+	"wild10-disabled-entries": {endpoints: []string{"https://notes.example.com/mcp"},
+		local: []string{"npx -y @example/files-mcp ${PROJECT_ROOT}"}},
+	"wild10-same-server-twice": {local: []string{"acme-orchestrator mcp"}, tools: []string{"orchestrate_run", "orchestrate_status"}},
+	"wild10-stdio-object":      {local: []string{"acme-registry"}, tools: []string{"registry-search", "registry-get", "registry-doctor"}},
+	"wild10-runner-of-runners": {local: []string{"cmd /c npx -y @smithery/cli@latest run @example/docs-mcp --key <YOUR_KEY>",
+		"cmd /c npx -y @example/files-mcp", "npx -y @smithery/cli@latest run @example/thinking-mcp"}},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local

@@ -180,6 +180,39 @@ var spellingCases = []spellingCase{
 	{doc: `{"data":[{"id":"a","command":"make build"}]}`},
 	{doc: `{"items":[{"name":"a","url":"https://x.dev/a"}]}`},
 
+	// Round 9: the root of a site on a static-site host is its home page (an application
+	// platform's host root may be the server); a code host's or registry's page is never
+	// an endpoint; a disabled entry is not offered; one server run by a command, the same
+	// command with options and its install line is one server; a runner of runners.
+	{doc: `{"serverInfo":{"name":"x"},"transport":{"type":"http","url":"https://acme.github.io/"}}`},
+	{doc: `{"serverInfo":{"name":"x"},"transport":{"type":"http","endpoint":"https://acme-ui.vercel.app"}}`},
+	{doc: `{"name":"x","endpoint":"https://acme.pages.dev"}`},
+	{doc: `{"name":"x","url":"https://acme.workers.dev","transport":"streamable-http"}`, endpoints: []string{"https://acme.workers.dev"}},
+	{doc: `{"mcpServers":{"a":{"url":"https://acme.netlify.app"}}}`, endpoints: []string{"https://acme.netlify.app"}},
+	{doc: `{"name":"x","transport":{"type":"http","url":"https://github.com/acme/x"}}`},
+	{doc: `{"name":"x","transport":{"type":"sse","url":"https://acme.github.io/x/sse"}}`},
+	{doc: `{"mcpServers":{"a":{"url":"https://acme.gitlab.io/mcp"}}}`},
+	{doc: `{"name":"x","mcp_url":"https://github.com/acme/x-mcp"}`},
+	{doc: `{"servers":[{"name":"a","url":"https://pypi.org/project/x-mcp/"},{"name":"b","url":"https://gitlab.com/api/v4/mcp"}]}`,
+		endpoints: []string{"https://gitlab.com/api/v4/mcp"}},
+	{doc: `{"remotes":[{"type":"streamable-http","url":"https://www.npmjs.com/package/x-mcp"}]}`},
+	{doc: `{"name":"x","url":"https://huggingface.co/mcp","transport":"http"}`, endpoints: []string{"https://huggingface.co/mcp"}},
+	{doc: `{"mcpServers":{"a":{"command":"npx","args":["-y","a-mcp"],"disabled":true},"b":{"url":"https://x.dev/mcp","enabled":false},"c":{"command":"uvx","args":["c-mcp"],"disabled":false}}}`,
+		local: []string{"uvx c-mcp"}},
+	{doc: `{"servers":[{"name":"a","enabled":false,"url":"https://x.dev/mcp"},{"name":"b","enabled":true,"url":"https://y.dev/mcp"}]}`,
+		endpoints: []string{"https://y.dev/mcp"}},
+	{doc: `{"name":"x","transports":[{"type":"stdio","command":"x-srv","args":["mcp"]},{"type":"sse","command":"x-srv","args":["mcp","--transport","sse","--port","8053"]}]}`,
+		local: []string{"x-srv mcp"}},
+	{doc: `{"name":"x","command":"x-srv","args":["mcp"],"install":{"pipx":"pipx install x-srv"}}`, local: []string{"x-srv mcp"}},
+	{doc: `{"mcpServers":{"a":{"command":"x-srv","args":["serve-a"]},"b":{"command":"x-srv","args":["serve-b"]}}}`,
+		local: []string{"x-srv serve-a", "x-srv serve-b"}},
+	{doc: `{"name":"x","transport":{"type":"stdio"}}`, local: []string{"x"}},
+	{doc: `{"name":"x","transport":{"type":"stdio","url":"https://x.dev/mcp"}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"mcpServers":{"a":{"command":"npx","args":["-y","@smithery/cli","run","@a/one-mcp"]},"b":{"command":"npx","args":["-y","@smithery/cli","run","@a/two-mcp"]}}}`,
+		local: []string{"npx -y @smithery/cli run @a/one-mcp", "npx -y @smithery/cli run @a/two-mcp"}},
+	{doc: `{"mcpServers":{"a":{"command":"cmd","args":["/c","npx","-y","@a/x-mcp"]}},"packages":[{"registryType":"npm","identifier":"@a/x-mcp"}]}`,
+		local: []string{"cmd /c npx -y @a/x-mcp"}},
+
 	// Tool lists under other keys or grouped.
 	{doc: `{"safe_tools":[{"name":"a","path":"/a"}],"publicTools":["b"],"planned_tools":["c"],"relatedTools":["d"],"thirdPartyTools":["e"]}`,
 		tools: []string{"b", "a"}},
