@@ -2,6 +2,8 @@ package discovery
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -72,6 +74,11 @@ type ConsentRequest struct {
 	// such as X-Api-Key, or the header mcp.json names for the key) to another origin.
 	// Granting such a request lets them go; without that, they are stripped.
 	Credentials bool
+
+	// longSubject and longURL identify the whole Subject and URL when the ones shown
+	// were shortened, so that RememberConsent never lets one answer stand for two
+	// subjects (or two write URLs) that share their first MaxConsentSubject bytes.
+	longSubject, longURL string
 }
 
 // Bounds of what a consent prompt shows: a site controls the URLs it redirects to or
@@ -113,9 +120,16 @@ func ask(ctx context.Context, c *Client, f ConsentFunc, req *ConsentRequest, den
 	if f == nil {
 		f = DenyAll
 	}
-	req.URL = shorten(req.URL, MaxConsentURL)
+	target, subject := req.URL, secrets.Scrub(req.Subject)
+	req.URL = shorten(target, MaxConsentURL)
 	req.Reason = shorten(secrets.Scrub(req.Reason), MaxConsentReason)
-	req.Subject = shorten(secrets.Scrub(req.Subject), MaxConsentSubject)
+	req.Subject = shorten(subject, MaxConsentSubject)
+	if req.URL != target {
+		req.longURL = identity(target)
+	}
+	if req.Subject != subject {
+		req.longSubject = identity(subject)
+	}
 	var start time.Time
 	if c != nil {
 		start = time.Now()
@@ -275,9 +289,17 @@ func consentKeys(req *ConsentRequest) []string {
 	if req.Credentials {
 		base += " [credentials]"
 	}
-	subject := req.Subject
+	subject := req.Subject + req.longSubject
 	if subject == "" && req.Action == ConsentWrite {
-		subject = req.Method + " " + req.URL // a write without a named subject is this request
+		subject = req.Method + " " + req.URL + req.longURL // a write without a named subject is this request
 	}
 	return []string{base + " [subject " + subject + "]", base}
+}
+
+// identity is a short digest of a subject or URL too long to show whole: appended to
+// its shortened form in a remembered answer's key, it tells apart two that share the
+// part shown.
+func identity(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return " #" + hex.EncodeToString(sum[:12])
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -106,5 +107,49 @@ func TestRememberConsent(t *testing.T) {
 	}
 	if fmt.Sprint(discovery.ForSubject) != "subject" {
 		t.Error(discovery.ForSubject)
+	}
+}
+
+// TestRememberConsentLongSubjects: subjects (and write URLs) longer than what a
+// prompt shows are remembered whole: two that share the part shown are asked about
+// separately (security review, round 8).
+func TestRememberConsentLongSubjects(t *testing.T) {
+	t.Parallel()
+	var asked atomic.Int32
+	ask := func(_ context.Context, r *discovery.ConsentRequest) (discovery.ConsentAnswer, error) {
+		asked.Add(1)
+		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
+	}
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/api": "{}"}))
+	c := newClient(t, s, &discovery.Options{Consent: discovery.RememberConsent(ask, discovery.NewConsentMemory())})
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(subject, path string) {
+		t.Helper()
+		g := d.Guard(&discovery.GuardOptions{Subject: func(*http.Request) string { return subject }})
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+path, nil)
+		resp, err := (&http.Client{Transport: g}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	long := strings.Repeat("tool", 64) // 256 bytes, past MaxConsentSubject
+	post(long+"-a", "/api")
+	post(long+"-b", "/api") // same first 128 bytes: asked again
+	post(long+"-a", "/api") // remembered
+	if n := asked.Load(); n != 2 {
+		t.Errorf("asked %d times, want 2", n)
+	}
+	// A write without a subject is remembered by its whole URL.
+	asked.Store(0)
+	path := "/api/" + strings.Repeat("p", 400) // the query is not shown (redacted), the path is
+	post("", path+"1")
+	post("", path+"2")
+	post("", path+"1")
+	if n := asked.Load(); n != 2 {
+		t.Errorf("writes by URL: asked %d times, want 2", n)
 	}
 }
