@@ -115,7 +115,7 @@ func (t *Toolset) listSkills(ctx context.Context, in *compiled, input json.RawMe
 		}
 		b.WriteString(line)
 		out.Skills = append(out.Skills, skillInfo{
-			Name: e.Name, Description: clean(e.Description, agentskills.MaxDescriptionLen*4),
+			Name: clean(e.Name, maxField), Description: clean(e.Description, agentskills.MaxDescriptionLen*4),
 			Kind: e.Kind, From: clean(e.From, maxField), Verified: e.Verified,
 		})
 	}
@@ -228,7 +228,7 @@ func (t *Toolset) readSkill(ctx context.Context, in *compiled, input json.RawMes
 	e := &a.Entry
 	name := clean(e.Name, maxField)
 	from := fromLabel(e)
-	out := skillRead{Name: e.Name, Kind: e.Kind, From: clean(e.From, maxField), Verified: e.Verified,
+	out := skillRead{Name: clean(e.Name, maxField), Kind: e.Kind, From: clean(e.From, maxField), Verified: e.Verified,
 		Digest: a.Digest, Files: []string{}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Skill %q [%s]", name, from)
@@ -241,7 +241,7 @@ func (t *Toolset) readSkill(ctx context.Context, in *compiled, input json.RawMes
 		if i == agentskills.MaxResources {
 			break
 		}
-		out.Files = append(out.Files, f)
+		out.Files = append(out.Files, clean(f, maxField)) // published names: data, cleaned like the rest
 		if i < maxListed {
 			listed = append(listed, quote(f, maxField))
 		}
@@ -340,7 +340,7 @@ func (t *Toolset) readSkillFile(ctx context.Context, in *compiled, input json.Ra
 	name := clean(e.Name, maxField)
 	path := quote(p.Path, maxField)
 	from := fromLabel(&e)
-	out := fileRead{Name: e.Name, Path: p.Path, Size: len(data), Offset: p.Offset}
+	out := fileRead{Name: clean(e.Name, maxField), Path: clean(p.Path, maxField), Size: len(data), Offset: p.Offset}
 	header := fmt.Sprintf("File %s of skill %q [%s], %d bytes", path, name, from, len(data))
 	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
 		out.Binary = true

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/catalog"
 	"github.com/wellknown-dev/discovery/tools"
 )
@@ -487,5 +488,23 @@ func TestListMCPServers(t *testing.T) {
 	res, m = call(t, tools.New(skillsOnly.client, nil, nil), tools.DefaultTextBudget, "list_mcp_servers", fmt.Sprintf(`{"origin": %q}`, skillsOnly.URL))
 	if !strings.Contains(res.Text, "publishes no /.well-known/mcp.json") || len(m["servers"].([]any)) != 0 {
 		t.Errorf("%v\n%s", m, res.Text)
+	}
+}
+
+// TestStructuredResultsAreCleaned: file names are published text too; the structured
+// result carries them cleaned (no bidirectional overrides or control characters), as
+// the text does (security review, round 8).
+func TestStructuredResultsAreCleaned(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeSkill(t, root, "deploy", "Deploy the app.", map[string]string{"notes\u202egpj.md": "x\n"})
+	cat := catalog.New(nil)
+	if err := cat.AddLocal(t.Context(), agentskills.LocalOptions{Roots: []string{root}}); err != nil {
+		t.Fatal(err)
+	}
+	ts := tools.New(nil, cat, nil)
+	res, m := call(t, ts, tools.DefaultTextBudget, "read_skill", `{"name": "deploy"}`)
+	if s := fmt.Sprint(m["files"]); strings.ContainsRune(s, '\u202e') || strings.ContainsRune(res.Text, '\u202e') || !strings.Contains(s, "notes") {
+		t.Errorf("structured files %q; text %q", s, res.Text)
 	}
 }
