@@ -216,33 +216,34 @@ func (m memoryCache) Delete(key string) { m.c.Delete(key) }
 // error). A Client is immutable after construction and safe for concurrent use by
 // multiple goroutines.
 type Client struct {
-	consent        ConsentFunc
-	privateOrigins bool // Options.AllowPrivateOrigins
-	userAgent      string
-	maxBytes       int64
-	docTimeout     time.Duration
-	skillTimeout   time.Duration
-	maxRetryAfter  time.Duration
-	maxStale       time.Duration
-	lastGood       LastGoodStore
-	logger         *slog.Logger
-	observe        ObserveFunc
-	tracer         TraceFunc
-	fleetLock      FleetLock
-	fleetWait      time.Duration
-	http           *http.Client // cache → retries → counting → base transport, for public origins
-	httpPrivate    *http.Client // the same stack with its own cache partition, for private origins
-	now            func() time.Time
-	closeIdleConns func()
-	guard          *dialGuard                 // private-address guard shared by every transport
-	agentBase      http.RoundTripper          // guarded default transport for Discovery.Transport(nil)
-	retryWait      [2]time.Duration           // backoff bounds (tests shorten them)
-	flight         *flight                    // collapses concurrent fetches of one URL
-	parsed         *lru.Cache[*parsed]        // (kind, URL) → the newest parse of each document, bounded
-	fresh          [2]*lru.Cache[*freshEntry] // origin string → a fresh discovery (Discover, Structured): the fast path
-	validated      [2]*lru.Cache[*validated]  // URL → the last 200, to revalidate without the HTTP cache (public, private)
-	below          http.RoundTripper          // the stack under the HTTP cache
-	caches         [2]Cache                   // the HTTP cache partitions (public, private)
+	consent         ConsentFunc
+	privateOrigins  bool // Options.AllowPrivateOrigins
+	userAgent       string
+	maxBytes        int64
+	docTimeout      time.Duration
+	skillTimeout    time.Duration
+	maxRetryAfter   time.Duration
+	maxStale        time.Duration
+	lastGood        LastGoodStore
+	logger          *slog.Logger
+	observe         ObserveFunc
+	tracer          TraceFunc
+	fleetLock       FleetLock
+	fleetWait       time.Duration
+	http            *http.Client // cache → retries → counting → base transport, for public origins
+	httpPrivate     *http.Client // the same stack with its own cache partition, for private origins
+	now             func() time.Time
+	closeIdleConns  func()
+	guard           *dialGuard                 // private-address guard shared by every transport
+	agentBase       http.RoundTripper          // guarded default transport for Discovery.Transport(nil)
+	retryWait       [2]time.Duration           // backoff bounds (tests shorten them)
+	flight          *flight                    // collapses concurrent fetches of one URL
+	parsed          *lru.Cache[*parsed]        // (kind, URL) → the newest parse of each document, bounded
+	fresh           [2]*lru.Cache[*freshEntry] // origin string → a fresh discovery (Discover, Structured): the fast path
+	validated       [2]*lru.Cache[*validated]  // URL → the last 200, to revalidate without the HTTP cache (public, private)
+	below           http.RoundTripper          // the stack under the HTTP cache
+	caches          [2]Cache                   // the HTTP cache partitions (public, private)
+	publicPartition string                     // the public partition's key prefix ("" without InsecureAllowPrivateHosts)
 }
 
 // testHooks replace what tests cannot reach through Options: name resolution, the
@@ -447,6 +448,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		sum := sha256.Sum256([]byte(strings.Join(hosts, "\n")))
 		public = "allow-" + hex.EncodeToString(sum[:8]) + " "
 	}
+	c.publicPartition = public
 	c.caches = [2]Cache{cache, partition{cache, PrivatePartition}}
 	if public != "" {
 		c.caches[0] = partition{cache, public}

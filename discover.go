@@ -438,7 +438,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	fail := func(cause error, fallback bool) outcome[T] {
 		out.fetch.Cause, out.fresh = nil, time.Time{}
 		if fallback && parent.Err() == nil {
-			if doc, ws, lg, ok := recall(c, lgKey(o, u), u, spec); ok {
+			if doc, ws, lg, ok := recall(c, c.lgKey(o, u), u, spec); ok {
 				out.doc, out.warnings = doc, append(ws, Warning{Code: WarnStale, URL: shown,
 					Message: fmt.Sprintf("serving the copy fetched %s ago: %v", c.now().Sub(lg.SavedAt).Round(time.Second), cause)})
 				out.fetch.Source, out.fetch.Cause, out.fetch.SavedAt, out.fetch.Published = SourceStale, cause, lg.SavedAt, true
@@ -489,7 +489,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	case code == http.StatusOK:
 	case code == http.StatusNotFound || code == http.StatusGone:
 		// Authoritative: the document is not published, and no older copy may stand in.
-		c.lastGood.Delete(lgKey(o, u))
+		c.lastGood.Delete(c.lgKey(o, u))
 		return out
 	default:
 		herr := &HTTPError{URL: shown, StatusCode: code, Attempts: int(tr.attempts.Load())}
@@ -534,7 +534,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 		c.remember(u, private, !bypass, out.final != u, resp, body) // a 304 answered from memory updated its copy already
 	}
 	if out.fetch.Source != SourceCache {
-		c.lastGood.Store(lgKey(o, u), LastGood{Kind: spec.kind, Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
+		c.lastGood.Store(c.lgKey(o, u), LastGood{Kind: spec.kind, Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
 	}
 	return out
 }
@@ -700,10 +700,13 @@ func looksLikeHTML(b []byte) bool {
 func (c *Client) observed() bool { return c.logger != nil || c.observe != nil || c.tracer != nil }
 
 // lgKey is the last-good store's key for the document at u fetched for origin o: the
-// URL, in the private partition when o is a private origin (see PrivatePartition).
-func lgKey(o Origin, u string) string {
+// URL, in the private partition when o is a private origin (see PrivatePartition), and
+// in the HTTP cache's public partition otherwise (a Client with
+// InsecureAllowPrivateHosts keeps its copies apart from Clients without that list,
+// as its cached answers are).
+func (c *Client) lgKey(o Origin, u string) string {
 	if privateOrigin(o) {
 		return PrivatePartition + u
 	}
-	return u
+	return c.publicPartition + u
 }

@@ -3,7 +3,9 @@ package discovery_test
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -129,5 +131,42 @@ func TestSharedCacheKeepsAllowListsApart(t *testing.T) {
 	}
 	if d, err := mk(nil).Discover(t.Context(), origin); !errors.Is(err, discovery.ErrPrivateAddress) {
 		t.Errorf("a Client without the allow list got %v, %v from the shared cache; want a private-address refusal", d, err)
+	}
+}
+
+// TestSharedLastGoodKeepsAllowListsApart: as the HTTP cache, a shared last-good store
+// keeps the copies of a Client with InsecureAllowPrivateHosts apart: another Client,
+// for which the same name resolves elsewhere and fails, is not served the intranet
+// copy as a stale answer (security review, round 8).
+func TestSharedLastGoodKeepsAllowListsApart(t *testing.T) {
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", "text/markdown")
+		_, _ = w.Write([]byte("# Intranet admin skills\n"))
+	}))
+	origin := "https://example.com" + s.URL[strings.LastIndex(s.URL, ":"):] // resolves to 127.0.0.1 for the first Client
+	tlsOnly := &http.Transport{TLSClientConfig: s.Client().Transport.(*http.Transport).TLSClientConfig.Clone()}
+	lg := discovery.NewMemoryLastGood()
+	a, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: &http.Client{Transport: tlsOnly}, LastGood: lg,
+		InsecureAllowPrivateHosts: []string{"example.com"}, MaxRetries: -1}, discovery.TestHooks{Lookup: lookupLoopback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Discover(t.Context(), origin); err != nil {
+		t.Fatal(err)
+	}
+	// For the second Client the name is public, and the site there is down.
+	b, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: &http.Client{Transport: tlsOnly.Clone()}, LastGood: lg, MaxRetries: -1},
+		discovery.TestHooks{
+			Lookup: func(context.Context, string) ([]netip.Addr, error) {
+				return []netip.Addr{netip.MustParseAddr("203.0.113.7")}, nil
+			},
+			Dial: func(context.Context, string, string) (net.Conn, error) { return nil, errors.New("connection refused") },
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := b.Discover(t.Context(), origin); err == nil {
+		t.Errorf("a Client without the allow list was served the intranet copy: %+v (warnings %v)", d.Skills, d.Warnings)
 	}
 }
