@@ -590,8 +590,28 @@ func (b belowCache) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp != nil {
 		stripStaleIfError(resp.Header)
 		capFreshness(resp.Header)
+		if resp.Request != nil && resp.Request.URL != nil && !sameOrigin(req.URL, resp.Request.URL) {
+			// Another origin's answer, reached through redirects this fetch was allowed
+			// (a consented hop, or a hop back to the origin being discovered): never
+			// stored under this URL, where a later discovery starting here would be
+			// served it without meeting those redirects and their consent.
+			resp.Header.Set("Cache-Control", "no-store")
+		}
 	}
 	return resp, err
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	if a == b || strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host) {
+		return true // the common case, without parsing
+	}
+	oa, err := originOf(a)
+	if err != nil {
+		return false
+	}
+	ob, err := originOf(b)
+	return err == nil && oa == ob
 }
 
 // maxFreshness caps how long a response stays fresh in the Client's caches. A site

@@ -170,3 +170,46 @@ func TestSharedLastGoodKeepsAllowListsApart(t *testing.T) {
 		t.Errorf("a Client without the allow list was served the intranet copy: %+v (warnings %v)", d.Skills, d.Warnings)
 	}
 }
+
+// TestCrossOriginAnswersAreNotCachedUnderTheirURL: a discovery of A is redirected to B
+// (consented), and B redirects back to A. A's answer must not be stored under B's URL:
+// a later discovery of B would be served it without meeting B's redirect to A and its
+// consent (security review, round 8).
+func TestCrossOriginAnswersAreNotCachedUnderTheirURL(t *testing.T) {
+	t.Parallel()
+	var aURL, bURL string
+	a := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case discovery.SkillsPath:
+			http.Redirect(w, r, bURL+discovery.SkillsPath, http.StatusFound)
+		case "/real.md":
+			w.Header().Set("Cache-Control", "max-age=3600")
+			w.Header().Set("Content-Type", "text/markdown")
+			_, _ = w.Write([]byte("# From A\n"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	b := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, aURL+"/real.md", http.StatusFound)
+	}))
+	aURL, bURL = a.URL, b.URL
+	var asked atomic.Int32
+	consent := func(_ context.Context, r *discovery.ConsentRequest) (bool, error) {
+		asked.Add(1)
+		return r.Origin.String() == aURL, nil // yes while discovering A, no for B
+	}
+	c := newClient(t, a, &discovery.Options{Consent: consent})
+	d, err := c.Discover(t.Context(), aURL)
+	if err != nil || d.Skills == nil || d.Skills.Title != "From A" {
+		t.Fatalf("Discover(A) = %+v, %v", d, err)
+	}
+	asked.Store(0)
+	d, err = c.Discover(t.Context(), bURL)
+	if err == nil && d.Skills != nil && d.Skills.Title == "From A" && asked.Load() == 0 {
+		t.Fatalf("Discover(B) was served A's answer from the cache without asking about B's redirect to A")
+	}
+	if asked.Load() == 0 {
+		t.Errorf("Discover(B): no consent asked for its redirect to A (err %v)", err)
+	}
+}
