@@ -184,21 +184,36 @@ func foldAt(l string, j int, word string) int {
 	return j
 }
 
-// labelAssign matches ["']?\s*[:=]\s* at j and returns its end.
+// labelAssign matches ["']?\s*[:=]\s* at j and returns its end. A label closing a
+// bracket and a full-width colon, as Chinese and Japanese documents write them
+// ("站点地址（Base URL）：https://x", "Base URL：x"), assign as well.
 func labelAssign(l string, j int) (int, bool) {
 	if j < len(l) && (l[j] == '"' || l[j] == '\'') {
 		j++ // taking the quote is the only way: a quote is neither blank nor ':' or '='
+	} else if j < len(l) && l[j] == ')' {
+		j++
+	} else if strings.HasPrefix(l[j:], fullwidthClose) {
+		j += len(fullwidthClose)
 	}
 	for j < len(l) && isRESpace(l[j]) {
 		j++
 	}
-	if j == len(l) || l[j] != ':' && l[j] != '=' {
+	switch {
+	case strings.HasPrefix(l[j:], fullwidthColon):
+		j += len(fullwidthColon) - 1
+	case j == len(l) || l[j] != ':' && l[j] != '=':
 		return 0, false
 	}
 	for j++; j < len(l) && isRESpace(l[j]); j++ {
 	}
 	return j, true
 }
+
+// The full-width colon and closing parenthesis of CJK text.
+const (
+	fullwidthColon = "\uff1a"
+	fullwidthClose = "\uff09"
+)
 
 // authLabelRe finds labels that state an auth rule at the start of a line.
 var authLabelRe = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}?(auth|authentication|authorization|auth method|auth type|api keys?|credentials)\s*:\s*(\S.*)$`)
@@ -261,8 +276,12 @@ var baseKeys = map[string]int{
 	"baseurl": 2, "basepath": 2, "baseuri": 2,
 }
 
-// addBase records a candidate.
+// addBase records a candidate. A page to read ("API: https://x/docs/api", a source
+// file on a code host) is not a base, whatever labels it.
 func (p *parser) addBase(v string, tier, strength int) {
+	if pageURL(v) {
+		return
+	}
 	p.bases = append(p.bases, baseCandidate{value: v, tier: tier, strength: strength, order: len(p.bases)})
 }
 
@@ -391,10 +410,38 @@ func (p *parser) authProse(t string) {
 			strings.Contains(s, "401") || strings.Contains(s, "403") {
 			continue
 		}
-		if no && noAuthRe.MatchString(s) || header && authHeaderWordRe.MatchString(s) {
+		if no && noAuthRe.MatchString(s) && !conditional(s) || header && authHeaderWordRe.MatchString(s) {
 			p.addAuth(strings.TrimRight(s, " .") + ".")
 		}
 	}
+}
+
+// headerLeadIn reports a paragraph whose last line introduces a request header shown
+// in the next block, outside any auth section: "All write calls need this header:",
+// "所有写接口都需要 Header：". The code block that follows is read for auth headers
+// (authHeaders), as an auth section's code is: the header's name and scheme, never
+// its value.
+func headerLeadIn(t string) bool {
+	if n := len(t); n < 8 || t[n-1] != ':' && !strings.HasSuffix(t, fullwidthColon) {
+		return false // the common case
+	}
+	last := t[strings.LastIndexByte(t, '\n')+1:]
+	if len(last) > maxAuthSentence {
+		return false
+	}
+	for i := 0; i+len("header") <= len(last); i++ {
+		if (last[i]|0x20 == 'h') && labelAt2(last[i:], "header") {
+			return true
+		}
+	}
+	return strings.Contains(last, "请求头") || strings.Contains(last, "ヘッダ")
+}
+
+// conditional reports a sentence that leaves the rule open: "Whether endpoints require
+// an API key, JWT, or no authentication depends on the deployment".
+func conditional(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "whether") || strings.Contains(l, "depends on") || strings.Contains(l, "depending on")
 }
 
 // maxAuthSentence bounds the length of a sentence authProse keeps as a rule.
@@ -523,10 +570,10 @@ func labelAt(s, word string) bool {
 	}
 	for k, n := len(word), 0; k < len(s) && n < 16; k, n = k+1, n+1 {
 		c := s[k]
-		if c == ':' || c == '=' {
+		if c == ':' || c == '=' || c == 0xef && (strings.HasPrefix(s[k:], fullwidthColon) || strings.HasPrefix(s[k:], fullwidthClose)) {
 			return true
 		}
-		if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c == ' ' || c == '_' || c == '-' || c == '"' || c == '\'' || c == '*' || c == '`') {
+		if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c == ' ' || c == '_' || c == '-' || c == '"' || c == '\'' || c == '*' || c == '`' || c == ')') {
 			break
 		}
 	}
@@ -595,13 +642,13 @@ func labelAtStart(prefix string) bool {
 // https://x.example)"). placeholder reports a value that is a template such as
 // "{BASE_URL}", "<api_base>" or "https://<your-deployment>.example".
 func baseValue(rest string) (v string, placeholder bool) {
-	f := firstField(rest)
+	f := cutCJKPunct(firstField(rest))
 	f = strings.Trim(f, "`\"'*[]")
 	f = strings.TrimRight(f, ".,;:)")
 	if plausibleBase(f) {
 		return f, false
 	}
-	if isPlaceholder(f) {
+	if isPlaceholder(f) || placeholderURL(f) {
 		return "", true
 	}
 	if i := strings.Index(rest, "http"); i >= 0 {
@@ -615,6 +662,17 @@ func baseValue(rest string) (v string, placeholder bool) {
 		}
 	}
 	return "", false
+}
+
+// cutCJKPunct cuts s at its first CJK or full-width punctuation mark, which ends a
+// value in Chinese and Japanese text without a blank: "https://x.example（见下文）".
+func cutCJKPunct(s string) string {
+	for i, r := range s {
+		if r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xff65 {
+			return s[:i]
+		}
+	}
+	return s
 }
 
 // isPlaceholder reports a template rather than a value: braces, angle brackets, a
@@ -682,7 +740,12 @@ func hasLabelHint(l string) bool {
 	colon, eq := strings.IndexByte(l, ':'), strings.IndexByte(l, '=') // the next of each at or after i, or -1
 	next := nextLabelEnd(colon, eq)
 	if next < 0 {
-		return false // the common case, checked at memory speed
+		// The common case, checked at memory speed; then a full-width colon
+		// ("Base URL：x"), in the few lines with none of those.
+		if colon = strings.Index(l, fullwidthColon); colon < 0 {
+			return false
+		}
+		next = colon
 	}
 	// A label ends at most 15 bytes before its ':' or '=' and is at most 10 bytes
 	// long ("credential"): a word 25 bytes or more before the next one is skipped.
@@ -824,6 +887,9 @@ func (p *parser) baseFromNext(lines []string, line func() int) {
 		if v == "" && sameOriginProse(l) {
 			v = "/" // "Use this server's root URL": the origin serving the document
 		}
+		if v == "" && len(f) > 1 && len(l) <= maxBaseSentence {
+			v = baseInSentence(f) // "All endpoints are at `/api/v1`. Example: ..."
+		}
 		if v != "" && plausibleBase(v) {
 			p.addBase(v, 0, s)
 			p.baseNext, p.baseLeft = 0, 0
@@ -833,6 +899,26 @@ func (p *parser) baseFromNext(lines []string, line func() int) {
 	if p.baseLeft--; p.baseLeft <= 0 {
 		p.baseNext = 0
 	}
+}
+
+// maxBaseSentence bounds the length of a sentence under a base heading that
+// baseInSentence reads.
+const maxBaseSentence = 240
+
+// baseInSentence returns the first URL or absolute path in the words of a sentence
+// under a base heading ("All endpoints are at /api/v1."), or "": not a page to read
+// nor a document's name ("/skill.md").
+func baseInSentence(words []string) string {
+	for _, w := range words {
+		w = strings.TrimRight(strings.Trim(w, "`<>\"'*()[]"), ".,;:")
+		if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "https://") && !strings.HasPrefix(w, "http://") {
+			continue
+		}
+		if plausibleBase(w) && !pageURL(w) && !isDocumentName(lastSegment(w)) {
+			return w
+		}
+	}
+	return ""
 }
 
 // sameOriginProse reports prose that states the base is the origin serving the
@@ -1112,7 +1198,43 @@ func plausibleBase(v string) bool {
 	}
 	u, err := url.Parse(v)
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil &&
-		!strings.ContainsAny(v, "{}<>")
+		!strings.ContainsAny(v, "{}<>") && !placeholderHost(u.Host)
+}
+
+// placeholderURL reports an absolute http(s) URL whose host is a placeholder.
+func placeholderURL(v string) bool {
+	_, rest, ok := strings.Cut(v, "://")
+	if !ok || !strings.HasPrefix(v, "http") {
+		return false
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	return host != "" && placeholderHost(host)
+}
+
+// placeholderHost reports a host that stands for the reader's own deployment: a name
+// without a dot that is not localhost ("your-agentfeed-domain", "YOUR_HOST", "host"),
+// or a first label starting with "your-", "your_" or "yourdomain"-like words
+// ("your-app.vercel.app", "yourdomain.com"). Such a URL names no server anyone can reach.
+func placeholderHost(h string) bool {
+	if strings.HasPrefix(h, "[") {
+		return false // an IPv6 literal
+	}
+	if i := strings.LastIndexByte(h, ':'); i >= 0 {
+		h = h[:i]
+	}
+	if !strings.Contains(h, ".") {
+		return h != "" && !strings.EqualFold(h, "localhost")
+	}
+	first, _, _ := strings.Cut(strings.ToLower(h), ".")
+	if strings.HasPrefix(first, "your-") || strings.HasPrefix(first, "your_") {
+		return true
+	}
+	for _, w := range [...]string{"yourdomain", "yoursite", "yourapp", "yourhost", "yourserver", "yourproject", "yourcompany", "yourname"} {
+		if strings.HasPrefix(first, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // envBaseName reports a table cell that is an environment variable naming the API

@@ -33,8 +33,11 @@ var httpMethods = [...]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "
 func (p *parser) noteURLs(text string, n ast.Node, code bool) {
 	urls := strings.Contains(text, "://")
 	p.noteEndpoints(text, n, urls)
-	if urls {
+	switch {
+	case urls:
 		p.mcpIn(text, code)
+	case !code:
+		p.mcpPathsIn(text)
 	}
 }
 
@@ -151,7 +154,7 @@ func (p *parser) addEndpoint(s string, method bool) {
 	}
 	scheme, rest, _ := strings.Cut(s, "://")
 	host, path, _ := strings.Cut(rest, "/")
-	if !plainHost(host) || localHost(host) { // also rejects userinfo ("user@host")
+	if !plainHost(host) || localHost(host) || placeholderHost(host) { // also rejects userinfo ("user@host")
 		return // a local test server ("curl http://localhost:3000/api/...") is not the API
 	}
 	if isDocumentName(path[strings.LastIndexByte(path, '/')+1:]) {
@@ -220,7 +223,8 @@ func isDocumentName(seg string) bool {
 // the same "api" or version segments ("/api", "/api/v1", "/v2"), that is the base: a
 // stray static file ("/paste-blocks/index.json") does not move it. Otherwise the base
 // is the longest run of fixed path segments every endpoint has before its last
-// segment, ended after its last "api" or version segment if it has one.
+// segment, ended after its last "api" or version segment if it has one; one endpoint
+// alone without such a segment gives its origin.
 func (p *parser) inferBase() string {
 	if len(p.endpoints) == 0 {
 		return ""
@@ -309,11 +313,17 @@ func (p *parser) inferBase() string {
 			break
 		}
 	}
+	api := false
 	for i := len(prefix) - 1; i >= 0; i-- {
 		if isAPISegment(prefix[i]) {
-			prefix = prefix[:i+1]
+			prefix, api = prefix[:i+1], true
 			break
 		}
+	}
+	if !api && len(distinct) == 1 {
+		// One endpoint ("POST https://x/agents/register"): the folders before its last
+		// segment name its resource, not a base, unless they are "api" or a version.
+		prefix = nil
 	}
 	if len(prefix) == 0 {
 		return origin

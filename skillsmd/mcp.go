@@ -31,8 +31,8 @@ var mcpKeys = map[string]bool{
 // a path.
 func (p *parser) addMCP(u string) {
 	u = strings.TrimRight(u, ".,;:)")
-	if !plausibleBase(u) || len(p.doc.MCP) >= maxMCP {
-		return
+	if !plausibleBase(u) || len(p.doc.MCP) >= maxMCP || isDocumentName(lastSegment(u)) {
+		return // "/mcp.md" is a page about the server
 	}
 	for _, m := range p.doc.MCP {
 		if strings.TrimRight(m, "/") == strings.TrimRight(u, "/") {
@@ -117,6 +117,28 @@ func (p *parser) mcpIn(text string, code bool) {
 	}
 }
 
+// mcpPathsIn records the MCP endpoint paths of text without absolute URLs: a path
+// ending in /mcp or /sse in a line that names MCP ("Kanbots is an HTTP MCP server
+// (`/api/mcp`)"). A path states no origin, so it is never the base (mcpOnlyBase).
+func (p *parser) mcpPathsIn(text string) {
+	if !strings.Contains(text, "MCP") || !mcpPath(text) {
+		return // the common case
+	}
+	for rest := text; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if !strings.Contains(line, "MCP") || !mcpPath(line) {
+			continue
+		}
+		for _, w := range strings.Fields(line) {
+			w = strings.TrimRight(strings.Trim(w, "`\"'*()[]<>"), ".,;:")
+			if strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "//") && mcpEndpointPath(w) && !pageURL(w) {
+				p.addMCP(w)
+			}
+		}
+	}
+}
+
 // mcpPath reports whether s contains "/mcp" or "/sse".
 func mcpPath(s string) bool {
 	return strings.Contains(s, "/mcp") || strings.Contains(s, "/sse")
@@ -172,6 +194,11 @@ func (p *parser) mcpRow(label, cells string) bool {
 	l := " " + normalizeHeading(label) + " "
 	if !strings.Contains(l, " mcp ") {
 		return false
+	}
+	for _, w := range [...]string{" key ", " token ", " secret ", " password "} {
+		if strings.Contains(l, w) {
+			return true // "SYRA_MCP_API_KEY": a credential for MCP, not its endpoint
+		}
 	}
 	if v, _ := rowValue(cells, true); v != "" && !pageURL(v) {
 		p.addMCP(v)

@@ -12,28 +12,31 @@ import (
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 type parser struct {
-	doc     *Document
-	texts   []span          // each section's text in p.text, parallel to doc.Sections
-	text    strings.Builder // the section texts, one after another
-	strs    strings.Builder // the other strings the Document keeps, one after another (see str)
-	scratch []byte          // reused by inline
-	table   []byte          // reused by tableText
-	raw     []byte          // reused by rawLines
-	norm    []byte          // reused by normalize
-	items   []item          // reused by block for the items of a list
-	urls    []linkRef       // reused by urlsIn
-	record  bool            // appendInline records the links it meets (once per block)
-	refs    []linkRef       // what urlsIn would find in the text recorded in the current block
-	known   knownURLs       // a node whose URLs are in refs, for urlsIn
-	src     []byte
-	line    int // line of offset lineAt, for lineOf
-	lineAt  int
-	section int    // index of the current section, -1 before the first
-	kinds   []kind // kind of each section, parallel to doc.Sections
-	stack   []open // enclosing headings, outermost first
+	doc      *Document
+	texts    []span          // each section's text in p.text, parallel to doc.Sections
+	text     strings.Builder // the section texts, one after another
+	strs     strings.Builder // the other strings the Document keeps, one after another (see str)
+	scratch  []byte          // reused by inline
+	table    []byte          // reused by tableText
+	raw      []byte          // reused by rawLines
+	norm     []byte          // reused by normalize
+	items    []item          // reused by block for the items of a list
+	urls     []linkRef       // reused by urlsIn
+	record   bool            // appendInline records the links it meets (once per block)
+	inCode   bool            // appendInline is inside a code span: no escapes nor entities
+	authNext bool            // the paragraph just read introduces a header: the next code block is read for it
+	refs     []linkRef       // what urlsIn would find in the text recorded in the current block
+	known    knownURLs       // a node whose URLs are in refs, for urlsIn
+	src      []byte
+	line     int // line of offset lineAt, for lineOf
+	lineAt   int
+	section  int    // index of the current section, -1 before the first
+	kinds    []kind // kind of each section, parallel to doc.Sections
+	stack    []open // enclosing headings, outermost first
 
 	bases        []baseCandidate // statements of the API base, in document order
 	placeholder  int             // first line where the base is only a placeholder, or 0
@@ -255,6 +258,8 @@ func (p *parser) kind() kind {
 // block adds one top-level block to the document.
 func (p *parser) block(n ast.Node) {
 	p.leadIn = false // a lead-in line's value in the same paragraph is read by scanLines
+	authNext := p.authNext
+	p.authNext = false
 	p.refs, p.known = p.refs[:0], knownURLs{}
 	switch b := n.(type) {
 	case *ast.Heading:
@@ -263,17 +268,7 @@ func (p *parser) block(n ast.Node) {
 			p.paragraph(b) // a paragraph above a rule, not a heading
 			return
 		}
-		if b.Level == 1 && p.doc.Title == "" && len(p.doc.Sections) == 0 {
-			p.doc.Title = title
-			return
-		}
-		if b.Level == 1 && p.doc.Title == "" && !p.hasLevel(1) {
-			// The document's first H1 comes after a few H2 sections (a "Files" table
-			// put first): it is still the title. It also opens a section, so that what
-			// follows it is not filed under the section before it.
-			p.doc.Title = title
-		}
-		p.heading(title, b.Level, p.lineOfNode(b))
+		p.titleOrHeading(title, b.Level, p.lineOfNode(b))
 	case *ast.Paragraph:
 		if level, title := p.unspacedHeading(b); level > 0 {
 			// "##Contact": an ATX heading without the space CommonMark requires, which
@@ -284,8 +279,18 @@ func (p *parser) block(n ast.Node) {
 		}
 		p.paragraph(b)
 	case *ast.Blockquote:
+		if hasHeadingChild(b) {
+			p.nested(b) // "> ## Note": a heading inside a quote is still a heading
+			return
+		}
 		p.paragraph(b)
 	case *ast.List:
+		if hasHeadingItem(b) {
+			for it := b.FirstChild(); it != nil; it = it.NextSibling() {
+				p.nested(it) // "- ## Step": a heading inside a list item is still a heading
+			}
+			return
+		}
 		p.current()
 		p.record = true
 		items := p.appendItems(p.items[:0], b)
@@ -323,12 +328,14 @@ func (p *parser) block(n ast.Node) {
 			first, _, _ := strings.Cut(strings.TrimSpace(code), "\n")
 			p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
 		}
-		if p.kind() == kindAuth {
+		if authNext || p.kind() == kindAuth {
 			p.authHeaders(code)
 		}
 		p.noteURLs(code, b, true)
 	case *ast.HTMLBlock:
-		p.rawHTML(unsafeString(p.rawLines(b)), p.lineOfNode(b))
+		raw := unsafeString(p.rawLines(b))
+		p.rawHTML(raw, p.lineOfNode(b))
+		p.htmlHeadings(b, raw)
 	case *ast.ThematicBreak:
 		// A rule carries no content.
 	default:
@@ -337,6 +344,62 @@ func (p *parser) block(n ast.Node) {
 		t := strings.TrimSpace(p.blockText(b))
 		p.record = false
 		p.addText(t)
+	}
+}
+
+// titleOrHeading takes a heading's text: the document's title, or a section.
+func (p *parser) titleOrHeading(title string, level, line int) {
+	if level == 1 && p.doc.Title == "" && len(p.doc.Sections) == 0 {
+		p.doc.Title = title
+		return
+	}
+	if level == 1 && p.doc.Title == "" && !p.hasLevel(1) {
+		// The document's first H1 comes after a few H2 sections (a "Files" table
+		// put first): it is still the title. It also opens a section, so that what
+		// follows it is not filed under the section before it.
+		p.doc.Title = title
+	}
+	p.heading(title, level, line)
+}
+
+// hasHeadingChild reports a block with a heading among its children.
+func hasHeadingChild(n ast.Node) bool {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Kind() == ast.KindHeading {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHeadingItem reports a list with a heading at the top of one of its items.
+func hasHeadingItem(l *ast.List) bool {
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		if hasHeadingChild(it) {
+			return true
+		}
+	}
+	return false
+}
+
+// nested reads the children of a quote or list item that holds a heading as blocks
+// of their own, in order: a reader sees the heading ("> ## Note", "- ## Step 1") and
+// the text under it, so the heading opens a section as any other does. The text of a
+// tight list item (a text block) is read as a paragraph.
+func (p *parser) nested(n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Kind() == ast.KindTextBlock {
+			p.current()
+			p.record = true
+			t := strings.TrimSpace(p.inline(c))
+			p.record = false
+			p.addText(t)
+			p.scanLine(t, p.tier(), true, func() int { return p.lineOfNode(c) })
+			p.authProse(t)
+			p.noteURLs(t, c, false)
+			continue
+		}
+		p.block(c)
 	}
 }
 
@@ -369,6 +432,7 @@ func (p *parser) paragraph(b ast.Node) {
 	}
 	p.scanParagraph(b, t, p.tier(), true)
 	p.authProse(t)
+	p.authNext = headerLeadIn(t)
 	p.sameOriginBase(t, p.tier())
 	p.noteURLs(t, b, false)
 	if summary {
@@ -585,6 +649,28 @@ func appendSegment(b, src []byte, seg text.Segment) []byte {
 	return b
 }
 
+// escapable reports text that holds a backslash escape or an entity reference, which
+// a renderer shows decoded: "1\\. Setup" as "1. Setup", "Q&amp;A" as "Q&A".
+func escapable(t []byte) bool {
+	return bytes.IndexByte(t, '\\') >= 0 || bytes.IndexByte(t, '&') >= 0
+}
+
+// appendUnescaped appends the text of seg as a reader sees it: backslash escapes of
+// ASCII punctuation and entity references decoded, as goldmark's renderer does.
+func appendUnescaped(b, src []byte, seg text.Segment) []byte {
+	for i := 0; i < seg.Padding; i++ {
+		b = append(b, ' ')
+	}
+	v := util.UnescapePunctuations(src[seg.Start:seg.Stop])
+	v = util.ResolveNumericReferences(v)
+	v = util.ResolveEntityNames(v)
+	b = append(b, v...)
+	if seg.ForceNewline && len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	return b
+}
+
 // tableText renders a table as one line per row, cells separated by " | ", in a
 // buffer the next call reuses.
 func (p *parser) tableText(t *east.Table) []byte {
@@ -628,7 +714,11 @@ func (p *parser) appendInline(b []byte, n ast.Node) []byte {
 			if g := t.Segment; p.record && g.Stop-g.Start+g.Padding+1 >= len("http://x.y") { // see mayHoldURL
 				p.bareURLs(t, p.addBareLink)
 			}
-			b = appendSegment(b, p.src, t.Segment)
+			if p.inCode || !escapable(p.src[t.Segment.Start:t.Segment.Stop]) {
+				b = appendSegment(b, p.src, t.Segment)
+			} else {
+				b = appendUnescaped(b, p.src, t.Segment)
+			}
 			switch {
 			case t.HardLineBreak():
 				b = append(b, '\n')
@@ -656,11 +746,11 @@ func (p *parser) appendInline(b []byte, n ast.Node) []byte {
 				p.refs = append(p.refs, r)
 			}
 		case *ast.CodeSpan:
-			rec := p.record
-			p.record = false // code is not a link
+			rec, code := p.record, p.inCode
+			p.record, p.inCode = false, true // code is not a link, and keeps its backslashes
 			start := len(b)
 			b = p.appendInline(b, t)
-			p.record = rec
+			p.record, p.inCode = rec, code
 			if rec {
 				if u := codeURL(b[start:]); u != nil {
 					p.refs = append(p.refs, linkRef{url: p.str(u)})
@@ -815,4 +905,150 @@ func (p *parser) hasLevel(level int) bool {
 		}
 	}
 	return false
+}
+
+// htmlHeadings opens the sections a reader sees in an HTML block, in order: <h1> to
+// <h6> elements ("<h1 align="center">Acme</h1>", the title of many READMEs), and in a
+// block of other tags ("<div>", "<br>", "<details>") the lines that are ATX headings
+// of two to six "#" which the block swallowed because no blank line ends it first: a
+// renderer prints those as text, but their author meant headings, as with
+// "##Heading" (unspacedHeading; one "#" is left alone there too). Comments and <pre>,
+// <code>, <script>, <style> and <textarea> elements hold no headings.
+func (p *parser) htmlHeadings(b *ast.HTMLBlock, raw string) {
+	if b.HTMLBlockType != ast.HTMLBlockType6 && b.HTMLBlockType != ast.HTMLBlockType7 {
+		return // comments, <pre> and <script> blocks, declarations
+	}
+	if strings.IndexByte(raw, '#') < 0 && !strings.Contains(raw, "<h") && !strings.Contains(raw, "<H") {
+		return // the common case: no heading can be in it
+	}
+	low := strings.ToLower(raw)
+	type found struct {
+		off, level int
+		text       string
+	}
+	var hs []found
+	hidden := -1 // while in a comment or a <pre>-like element: where its closing tag starts the search
+	closeTag := ""
+	atLine := true // off starts a line
+	for off := 0; off < len(raw); {
+		if hidden >= 0 {
+			k := strings.Index(low[off:], closeTag)
+			if k < 0 {
+				break
+			}
+			off, hidden = off+k+len(closeTag), -1
+			atLine = false
+			continue
+		}
+		if atLine {
+			eol := strings.IndexByte(raw[off:], '\n')
+			if eol < 0 {
+				eol = len(raw) - off
+			}
+			if level, t := atxLine(raw[off : off+eol]); level >= 2 {
+				hs = append(hs, found{off, level, t})
+			}
+			atLine = false
+		}
+		k := strings.IndexAny(low[off:], "<\n")
+		if k < 0 {
+			break
+		}
+		off += k
+		if low[off] == '\n' {
+			off++
+			atLine = true
+			continue
+		}
+		tag := low[off:]
+		switch {
+		case strings.HasPrefix(tag, "<!--"):
+			hidden, closeTag, off = off, "-->", off+4
+		case hiddenTag(tag):
+			name := tag[1:strings.IndexAny(tag+">", " \t\n>/")]
+			hidden, closeTag, off = off, "</"+name, off+1
+		default:
+			level, ok := headingTag(tag)
+			if !ok {
+				off++
+				continue
+			}
+			open := strings.IndexByte(tag, '>')
+			closing := strings.Index(tag, "</h"+string(rune('0'+level)))
+			if open < 0 || closing < open {
+				off++
+				continue
+			}
+			if t := htmlText(raw[off+open+1 : off+closing]); t != "" {
+				hs = append(hs, found{off, level, t})
+			}
+			off += closing + len("</h1")
+		}
+	}
+	first := p.lineOfNode(b)
+	for _, h := range hs {
+		p.titleOrHeading(h.text, h.level, first+strings.Count(raw[:h.off], "\n"))
+	}
+}
+
+// hiddenTag reports the start of an element whose content is not read as headings.
+func hiddenTag(tag string) bool {
+	for _, name := range [...]string{"pre", "code", "script", "style", "textarea"} {
+		if strings.HasPrefix(tag[1:], name) && len(tag) > len(name)+1 && strings.IndexByte(" \t>/", tag[len(name)+1]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// headingTag reads an opening <h1> to <h6> tag at the start of tag (lower-cased).
+func headingTag(tag string) (int, bool) {
+	if len(tag) < 4 || tag[1] != 'h' || tag[2] < '1' || tag[2] > '6' || strings.IndexByte(" \t\n>", tag[3]) < 0 {
+		return 0, false
+	}
+	return int(tag[2] - '0'), true
+}
+
+// htmlText returns the text a reader sees in an element's content: tags dropped,
+// entity references decoded, blanks collapsed.
+func htmlText(inner string) string {
+	var b strings.Builder
+	for i := 0; i < len(inner); {
+		if inner[i] == '<' {
+			if j := strings.IndexByte(inner[i:], '>'); j >= 0 {
+				i += j + 1
+				b.WriteByte(' ')
+				continue
+			}
+		}
+		b.WriteByte(inner[i])
+		i++
+	}
+	t := string(util.ResolveEntityNames(util.ResolveNumericReferences([]byte(b.String()))))
+	return strings.Join(strings.Fields(t), " ")
+}
+
+// atxLine reads a line that is an ATX heading ("## Setup", "### Step 2 ###") and
+// returns its level and plain text; 0 otherwise.
+func atxLine(l string) (int, string) {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) > 3 || !strings.HasPrefix(t, "#") {
+		return 0, ""
+	}
+	level := 0
+	for level < len(t) && t[level] == '#' {
+		level++
+	}
+	if level > 6 || level == len(t) || t[level] != ' ' && t[level] != '\t' {
+		return 0, ""
+	}
+	text := strings.TrimSpace(t[level:])
+	if k := strings.TrimRight(text, "#"); k != text && (k == "" || strings.HasSuffix(k, " ") || strings.HasSuffix(k, "\t")) {
+		text = strings.TrimSpace(k) // a closing sequence
+	}
+	text = strings.TrimSpace(stripMarkup(text))
+	if text == "" || text[0] == '<' {
+		return 0, ""
+	}
+	return level, string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations([]byte(text)))))
 }

@@ -1,6 +1,7 @@
 package skillsmd_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -89,6 +90,26 @@ var baseShapes = []struct {
 	// Round 8: most endpoints after an unassigned template host ("{DESK}/api/x"): the
 	// one written in full (another service) is not the base.
 	{"base8-unresolved-template.md", "Crew Roster", "Pair|Run a task|Receipts", "", false, skillsmd.WarnBasePlaceholder},
+	// Round 9 (held-out batch): Hugo's TOML frontmatter ("+++"), whose "# comment"
+	// lines are not headings.
+	{"heading9-toml-frontmatter.md", "Quay Ledger for Agents", "Base URL|Arrivals", "https://quay.example.org/api/v1", false, ""},
+	// Round 9: <h1> and <h2> elements; none in a comment or a <pre>.
+	{"heading9-html-tags.md", "Kiln Booking", "Connect|Slots & Fees|Rules", "https://kiln.example.net/api", false, ""},
+	// Round 9: "## Heading" lines an HTML block swallowed ("<br>" then "## Register").
+	{"heading9-html-swallowed.md", "Loom Exchange", "Register|Listings", "https://loom.example.com/api/v1", false, skillsmd.WarnBaseInferred},
+	// Round 9 (held-out batch): a base URL on a host that is a placeholder
+	// ("your-tidefeed-domain", no dot), in a label and in the endpoints.
+	{"base9-placeholder-host.md", "Tide Feed", "Readings", "", false, skillsmd.WarnBasePlaceholder},
+	// Round 9 (held-out batch): one endpoint after a method; its folder is its resource.
+	{"base9-single-endpoint.md", "Flurry Desk Agent Skill", "Endpoints|Register Agent", "https://api.desk.example.io", false, skillsmd.WarnBaseInferred},
+	// Round 9 (held-out batch): a base heading whose sentence names the base path.
+	{"base9-heading-sentence.md", "Gull Post", "Base URL|Posting", "/api/v1", false, ""},
+	// Round 9 (held-out batch): a Chinese label with "(Base URL)" and a full-width colon.
+	{"base9-cjk-label.md", "邮局 — AI Agent 操作指南", "第一步：登录", "https://mail.example.net", false, ""},
+	// Round 9 (held-out batch): a header introduced by a sentence, shown in the next block.
+	{"auth9-header-lead-in.md", "Kettle Posts", "Publish|Read", "https://kettle.example.com/api", true, ""},
+	// Round 9 (held-out batch): an MCP server named by its path in a sentence.
+	{"base9-mcp-path.md", "Loom Board for Agents", "What this is|Files|Settings", "", false, skillsmd.WarnNoAPI},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on
@@ -271,5 +292,73 @@ func TestRound8Shapes(t *testing.T) {
 	}
 	if d := parse(t, "heading8-unspaced.md"); len(d.Sections) != 3 {
 		t.Errorf("#kites stayed a paragraph? sections %d", len(d.Sections))
+	}
+}
+
+// TestRound9Shapes checks the details of the round-9 classes that the shape table
+// does not: the heading levels and text a reader sees (HTML elements, quotes, list
+// items, escapes), the TOML frontmatter, the MCP endpoints listed, the auth rules
+// read, and the shapes that must stay unread.
+func TestRound9Shapes(t *testing.T) {
+	t.Parallel()
+	headings := func(d *skillsmd.Document) string {
+		var hs []string
+		for _, s := range d.Sections {
+			hs = append(hs, fmt.Sprintf("%d %s", s.Level, s.Heading))
+		}
+		return strings.Join(hs, "|")
+	}
+	d := parse(t, "heading9-escapes.md")
+	check(t, "Escaped title", d.Title, "Lantern Q&A - Agent Guide")
+	check(t, "Escaped headings", headings(d), "2 1. Install|2 Rate_limits & quotas|2 What's new")
+	check(t, "Code keeps its backslash", strings.Join(d.Sections[1].Items, "|"), "30 calls a minute; \\_ in code stays as written.")
+	check(t, "HTML headings", headings(parse(t, "heading9-html-tags.md")), "2 Connect|2 Slots & Fees|2 Rules")
+	check(t, "Nested headings", headings(parse(t, "heading9-nested.md")), "2 Note|2 Step one|2 Step two|2 Limits")
+	check(t, "Nested text", parse(t, "heading9-nested.md").Sections[0].Text, "The orchard closes at noon.")
+	d = parse(t, "heading9-toml-frontmatter.md")
+	if d.Frontmatter["title"] != "Agents" || fmt.Sprint(d.Frontmatter["links"]) != "[map[name:Docs url:https://quay.example.org/docs]]" {
+		t.Errorf("TOML frontmatter = %v", d.Frontmatter)
+	}
+	check(t, "MCP path", strings.Join(parse(t, "base9-mcp-path.md").MCP, "|"), "/api/mcp")
+	check(t, "Header lead-in", strings.Join(parse(t, "auth9-header-lead-in.md").Auth, "|"), "X-Kettle-Key header")
+	d = parse(t, "base9-docs-label.md")
+	if d.BaseURL != "" || len(d.Warnings) != 0 {
+		t.Errorf("a docs page labelled API: BaseURL %q, warnings %q", d.BaseURL, codes(d))
+	}
+
+	for _, tc := range []struct{ doc, headings, base, auth, mcp string }{
+		// Headings a reader does not see: in <pre>, in a comment, one "#" in a block.
+		{"# T\n\n<pre>\n<h2>x</h2>\n## y\n</pre>\n", "", "", "", ""},
+		{"# T\n\n<div>\n<!-- <h2>x</h2>\n## y -->\n</div>\n", "", "", "", ""},
+		{"# T\n\n<div>\n# hashtag\n</div>\n", "", "", "", ""},
+		// A TOML block without its closing line is not a frontmatter.
+		{"+++\ntitle = 1\n\n## Open\n", "2 Open", "", "", ""},
+		// Placeholder hosts, in a label and in endpoints.
+		{"# T\n\n- Base URL: https://yourdomain.com/api\n", "", "", "", ""},
+		{"# T\n\n- POST https://your-app.example.net/v1/a\n- GET https://your-app.example.net/v1/b\n", "", "", "", ""},
+		// One endpoint: an "api" folder is kept, a resource folder is not.
+		{"# T\n\n- POST https://x.example.com/api/agents/register\n", "", "https://x.example.com/api", "", ""},
+		{"# T\n\n- POST https://x.example.com/agents/register\n", "", "https://x.example.com", "", ""},
+		// A full-width colon after a base label.
+		{"# T\n\nBase URL：https://x.example.com/v2\n", "", "https://x.example.com/v2", "", ""},
+		// A base heading's sentence naming only a document is not a base.
+		{"# T\n\n## Base URL\n\nSee /skill.md for the base.\n", "2 Base URL", "", "", ""},
+		// A sentence leaving auth open is no rule; a header lead-in without a header.
+		{"# T\n\nWhether you need an API key or no auth depends on your plan.\n", "", "", "", ""},
+		{"# T\n\nThe response has this header:\n\n```\nContent-Type: application/json\n```\n", "", "", "", ""},
+		// MCP: a page, a document and a credential are not endpoints.
+		{"# T\n\nThe MCP guide is at `/docs/mcp`.\n", "", "", "", ""},
+		{"# T\n\n| Key | Use |\n|---|---|\n| ACME_MCP_TOKEN | POST /mcp/tools/call |\n", "", "", "", ""},
+	} {
+		d, err := skillsmd.Parse([]byte(tc.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := headings(d); h != tc.headings && !(tc.headings == "" && strings.HasPrefix(h, "0 ") && !strings.Contains(h, "|")) {
+			t.Errorf("%q: headings %q, want %q", tc.doc, h, tc.headings)
+		}
+		if d.BaseURL != tc.base || strings.Join(d.Auth, "|") != tc.auth || strings.Join(d.MCP, "|") != tc.mcp {
+			t.Errorf("%q: BaseURL %q, Auth %q, MCP %q; want %q, %q, %q", tc.doc, d.BaseURL, d.Auth, d.MCP, tc.base, tc.auth, tc.mcp)
+		}
 	}
 }

@@ -31,27 +31,27 @@ import (
 
 // Document is a parsed skills.md. It is plain data, safe to read concurrently.
 type Document struct {
-	Title       string         // text of the first H1, or ""
+	Title       string         // text of the first H1 (an <h1> element counts), or ""
 	Summary     string         // the first paragraph or blockquote before the first section
-	Frontmatter map[string]any // YAML frontmatter, JSON-compatible; nil when absent or broken
+	Frontmatter map[string]any // YAML ("---") or TOML ("+++") frontmatter, JSON-compatible; nil when absent or broken
 
 	// The typed view: what the known sections say, whatever their heading's wording
 	// ("Safety", "Rules", "Do not"; "Auth", "Authentication"; "Limits", "Rate limits";
 	// "More info", "Links", "Docs", "Support"...). Subsections belong to their parent's
 	// kind unless their own heading names another. Empty when the document says nothing.
 	Purpose      string     // what the API is for: the Purpose section, else the Summary
-	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**", or a lead-in such as "API base for agents:" whose value is on the next line or block), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata), or "/" from a sentence saying the base is the origin serving the document; failing those (with a WarnBaseInferred warning), the URL the document assigns to the variable its endpoints start with ("POST {{ACME_API}}/x" and ACME_API = "https://...", or a shell default "${ACME_API:-https://...}/x"), else the common prefix of the absolute endpoint URLs (also "Endpoint: URL" items), or the URL of the one MCP, JSON-RPC or GraphQL endpoint, or of the one MCP endpoint a document that writes no other names; "" if none, or when most endpoints start with a variable the document never assigns ("{HOST}/api/x", with a WarnBasePlaceholder warning); see ResolveBase
+	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**", or a lead-in such as "API base for agents:" whose value is on the next line or block), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata), or "/" from a sentence saying the base is the origin serving the document (never a documentation page, nor a URL on a placeholder host such as "your-app.example" or a name without a dot, which gives a WarnBasePlaceholder warning); failing those (with a WarnBaseInferred warning), the URL the document assigns to the variable its endpoints start with ("POST {{ACME_API}}/x" and ACME_API = "https://...", or a shell default "${ACME_API:-https://...}/x"), else the common prefix of the absolute endpoint URLs (also "Endpoint: URL" items), or the URL of the one MCP, JSON-RPC or GraphQL endpoint, or of the one MCP endpoint a document that writes no other names; "" if none, or when most endpoints start with a variable the document never assigns ("{HOST}/api/x", with a WarnBasePlaceholder warning); see ResolveBase
 	API          []string   // the API section's items and paragraphs
-	Auth         []string   // auth rules: the Auth section's items and paragraphs, the auth headers its code examples send ("X-Agent-Token header", "Authorization: Bearer"; never the value), then, found elsewhere, "Authentication: ..." label lines (also after another sentence on the line), sentences naming the auth header ("All routes use Authorization: Bearer ...", "Auth via x-key header") or saying none is needed ("No auth required."), table rows, an endpoints table's Auth column ("Auth (per endpoint): None, API Key") and frontmatter keys
+	Auth         []string   // auth rules: the Auth section's items and paragraphs, the auth headers its code examples send ("X-Agent-Token header", "Authorization: Bearer"; never the value), and those a code block shows after a sentence introducing a header ("Every write call needs this header:"), then, found elsewhere, "Authentication: ..." label lines (also after another sentence on the line), sentences naming the auth header ("All routes use Authorization: Bearer ...", "Auth via x-key header") or saying none is needed ("No auth required."), table rows, an endpoints table's Auth column ("Auth (per endpoint): None, API Key") and frontmatter keys
 	SafeActions  []string   // actions the document calls safe
 	RiskyActions []string   // actions that need the user's approval, and prohibitions
 	Limits       []string   // rate limits and other limits
-	MCP          []string   // MCP server endpoints the document names, as written (an absolute URL or a path), once each: from an MCP label ("MCP endpoint: x"), a table row or frontmatter key naming MCP, or an endpoint, code-block URL or URL in a line about MCP whose path ends in /mcp or /sse (never a documentation page); data, never connected to
+	MCP          []string   // MCP server endpoints the document names, as written (an absolute URL or a path), once each: from an MCP label ("MCP endpoint: x"), a table row or frontmatter key naming MCP, or an endpoint, code-block URL, or URL or path in a line about MCP whose path ends in /mcp or /sse (never a documentation page, a document such as "/mcp.md", nor a credential named for MCP); data, never connected to
 	MoreInfo     []InfoLink // documentation, mcp.json, support and spec links
 	SpecVersion  string     // the skill-discovery version the document says it follows
 	SpecURL      string     // the specification it cites
 
-	Sections []Section // every heading but the title, in document order (a title H1 that comes after other headings also opens a section, so that its text stays with it; a one-line "##Heading" without its space is read as the heading its author meant)
+	Sections []Section // every heading but the title, in document order (a title H1 that comes after other headings also opens a section, so that its text stays with it; a one-line "##Heading" without its space is read as the heading its author meant; so are the headings a reader sees inside a quote or a list item, <h1> to <h6> elements, and "## Heading" lines that an HTML block swallowed for want of a blank line; the "# comment" lines of a TOML frontmatter are not headings)
 	Links    []Link    // every link, autolink and bare URL, in document order
 	Warnings []Warning // what the parser had to interpret or flags as unsafe
 }
@@ -407,6 +407,9 @@ func normalizeNewlines(b []byte) []byte {
 // Markdown stay those of the original document. A block that does not parse is a
 // warning; an unclosed "---" is not frontmatter (it is a thematic break).
 func (d *Document) readFrontmatter(src []byte) []byte {
+	if bytes.HasPrefix(src, []byte("+++")) {
+		return d.readTOMLFrontmatter(src)
+	}
 	if !bytes.HasPrefix(src, []byte("---")) {
 		return d.readUnopenedFrontmatter(src)
 	}
@@ -439,6 +442,42 @@ func (d *Document) readFrontmatter(src []byte) []byte {
 		d.Warnings = append(d.Warnings, Warning{Line: 1, Code: WarnFrontmatter,
 			Message: "YAML frontmatter does not parse and was ignored: " + yamlMessage(err)})
 	default:
+		d.Frontmatter, _ = jsonCompatible(m).(map[string]any)
+	}
+	blank := bytes.Repeat([]byte("\n"), bytes.Count(src[:end], []byte("\n")))
+	return append(blank, src[end:]...)
+}
+
+// readTOMLFrontmatter reads a TOML frontmatter, the Hugo form: a first line "+++", the
+// TOML, and a closing "+++" line. The site renders none of it; Markdown would read its
+// "# comment" lines as headings and its keys as text. The block is blanked as
+// readFrontmatter blanks YAML, with a warning when it does not decode; without a
+// closing line it is not a frontmatter and src is returned unchanged.
+func (d *Document) readTOMLFrontmatter(src []byte) []byte {
+	first, _, ok := bytes.Cut(src, []byte("\n"))
+	if !ok || len(bytes.TrimSpace(first)) != 3 {
+		return src
+	}
+	end := -1 // offset just past the closing delimiter line
+	for off := len(first) + 1; off < len(src); {
+		line, _, _ := bytes.Cut(src[off:], []byte("\n"))
+		next := off + len(line) + 1
+		if string(bytes.TrimSpace(line)) == "+++" {
+			end = min(next, len(src))
+			break
+		}
+		off = next
+	}
+	if end < 0 {
+		return src
+	}
+	var m map[string]any
+	// The library's default formats are YAML, TOML and JSON; a block that starts with
+	// "+++" is only ever read as TOML.
+	if _, err := frontmatter.MustParse(bytes.NewReader(src[:end]), &m); err != nil {
+		d.Warnings = append(d.Warnings, Warning{Line: 1, Code: WarnFrontmatter,
+			Message: "TOML frontmatter does not parse and was ignored"})
+	} else {
 		d.Frontmatter, _ = jsonCompatible(m).(map[string]any)
 	}
 	blank := bytes.Repeat([]byte("\n"), bytes.Count(src[:end], []byte("\n")))
@@ -537,8 +576,9 @@ func yamlMessage(err error) string {
 	return secrets.ScrubError(strings.TrimPrefix(msg, "yaml: "))
 }
 
-// jsonCompatible converts YAML values into what encoding/json can marshal:
-// map[any]any becomes map[string]any and time.Time becomes an RFC 3339 string.
+// jsonCompatible converts YAML and TOML values into what encoding/json can marshal:
+// map[any]any becomes map[string]any, arrays of tables []any, and dates and times
+// strings (RFC 3339 for time.Time).
 func jsonCompatible(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
@@ -560,8 +600,16 @@ func jsonCompatible(v any) any {
 			t[i] = jsonCompatible(e)
 		}
 		return t
+	case []map[string]any: // TOML's arrays of tables ("[[feature]]")
+		l := make([]any, len(t))
+		for i, e := range t {
+			l[i] = jsonCompatible(e)
+		}
+		return l
 	case time.Time:
 		return t.Format(time.RFC3339)
+	case fmt.Stringer: // TOML's local dates and times
+		return t.String()
 	}
 	return v
 }
