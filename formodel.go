@@ -80,7 +80,7 @@ func (d *Discovery) ForModel(opts *ModelOptions) string {
 		r.b.WriteString("(The origin publishes no guidance this SDK could read.)\n")
 	}
 	if len(r.cut) > 0 {
-		r.b.WriteString("Left out for the budget: " + strings.Join(r.cut, ", ") + ".\n")
+		r.b.WriteString(r.cutLine())
 	}
 	return fence.Wrap(modelFence, attrs, label, r.b.String())
 }
@@ -111,6 +111,28 @@ type modelRender struct {
 // reserve is room kept for the "Left out" line.
 const reserve = 160
 
+// cutLine says what was left out, within the room left: as many of the parts as fit,
+// then how many more.
+func (r *modelRender) cutLine() string {
+	const head = "Left out for the budget: "
+	room := r.room - r.b.Len()
+	for n := len(r.cut); n > 0; n-- {
+		line := head + strings.Join(r.cut[:n], ", ")
+		if n < len(r.cut) {
+			line += fmt.Sprintf(" and %d more", len(r.cut)-n)
+		}
+		line += ".\n"
+		if len(line) <= room {
+			return line
+		}
+	}
+	line := fmt.Sprintf("%s%d parts.\n", head, len(r.cut))
+	if len(line) > room {
+		return ""
+	}
+	return line
+}
+
 func clean(s string) string { return fence.Clean(s, modelFence, modelItem) }
 
 // line adds one line if it fits; else records what.
@@ -138,7 +160,9 @@ func (r *modelRender) list(label string, items []string, what string) {
 	if len(kept) == 0 {
 		return
 	}
-	if !r.line(label+":", fmt.Sprintf("%d %s", len(kept), what)) {
+	// The label only with its first item: never a heading over nothing.
+	if r.b.Len()+len(label)+len(kept[0])+5 > r.room-reserve || !r.line(label+":", "") {
+		r.cut = append(r.cut, fmt.Sprintf("%d %s", len(kept), what))
 		return
 	}
 	for i, it := range kept {
@@ -214,7 +238,11 @@ func (d *Discovery) renderSkills(r *modelRender, origin string) {
 		}
 	}
 	if len(left) > 0 {
-		r.cut = append(r.cut, fmt.Sprintf("%d sections (%s)", len(left), strings.Join(left[:min(len(left), 4)], ", ")))
+		names := strings.Join(left[:min(len(left), 4)], ", ")
+		if len(left) > 4 {
+			names += ", …"
+		}
+		r.cut = append(r.cut, fmt.Sprintf("%d sections (%s)", len(left), names))
 	}
 	var links []string
 	for _, l := range s.MoreInfo {
@@ -247,18 +275,66 @@ func (d *Discovery) renderMCP(r *modelRender, origin string) {
 			u = ru.String()
 		}
 		line := fmt.Sprintf("%s: %s (%s, %s)", name, u, s.Transport, mcpjson.Relate(origin, u))
+		if a := authLine(s.Auth); a != "" {
+			line += "; auth: " + a
+		}
 		if len(s.Tools) > 0 {
 			line += "; tools: " + strings.Join(s.Tools, ", ")
+		}
+		if s.Description != "" {
+			line += "; " + s.Description
 		}
 		remote = append(remote, line)
 	}
 	r.list("MCP servers (connecting to another origin needs the user's consent)", remote, "MCP servers")
 	r.list("Local MCP servers", local, "local MCP servers")
+	// Tools listed on their own: HTTP services the document describes, each with where
+	// and how to call it, so that a site publishing only mcp.json is usable too.
 	var tools []string
 	for _, t := range m.Tools {
-		tools = append(tools, t.Name+": "+t.Description)
+		line := t.Name + ":"
+		if t.URL != "" {
+			u := t.URL
+			if ru, err := mcpjson.Resolve(d.mcpBase(), t.URL); err == nil {
+				u = ru.String()
+			}
+			line += " " + u
+			if len(t.Methods) > 0 {
+				line += " (" + strings.Join(t.Methods, ", ") + ")"
+			}
+			line += ", " + mcpjson.Relate(origin, u).String()
+		}
+		if a := authLine(t.Auth); a != "" {
+			line += "; auth: " + a
+		}
+		if t.Description != "" {
+			line += "; " + t.Description
+		}
+		tools = append(tools, line)
 	}
-	r.list("MCP tools", tools, "MCP tools")
+	r.list("MCP tools (HTTP services; writes and other origins need the user's consent)", tools, "MCP tools")
+}
+
+// authLine says how a server or tool of mcp.json authenticates: the scheme, the header
+// an API key goes in, OAuth scopes. Never a credential: mcp.json holds none.
+func authLine(a *mcpjson.Auth) string {
+	if a == nil || a.Type == "" {
+		return ""
+	}
+	s := a.Type
+	switch {
+	case a.Header != "":
+		s += " in the " + a.Header + " header"
+	case a.Type == "api-key" || a.Type == "bearer":
+		s += " in the Authorization header"
+	}
+	if len(a.Scopes) > 0 {
+		s += ", scopes " + strings.Join(a.Scopes, " ")
+	}
+	if a.TokenEndpoint != "" {
+		s += ", token endpoint " + a.TokenEndpoint
+	}
+	return s
 }
 
 func renderIndex(r *modelRender, ix *SkillsIndex) {

@@ -1,6 +1,7 @@
 package discovery_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -107,5 +108,62 @@ func TestForModelMCPOnlyAndEmpty(t *testing.T) {
 	checkModelFence(t, empty)
 	if strings.Contains(empty, "published by  for") || !strings.Contains(empty, "(unknown origin)") {
 		t.Errorf("empty:\n%s", empty)
+	}
+}
+
+// TestForModelEveryBudget: for every budget, the rendering is within it (the fence and
+// the "Left out" line included), and no label stands over nothing.
+func TestForModelEveryBudget(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(richSkills)
+	for i := range 12 {
+		fmt.Fprintf(&b, "\n## Extra section number %d with a long heading\n\nSome words about section %d that a model may want.\n", i, i)
+	}
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: b.String(), discovery.MCPPath: mcpWithTools}))
+	d, err := newClient(t, s, nil).Structured(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for budget := 1024; budget <= 3072; budget++ {
+		out := d.ForModel(&discovery.ModelOptions{Budget: budget})
+		if len(out) > budget {
+			t.Fatalf("budget %d: %d bytes:\n%s", budget, len(out), out)
+		}
+		lines := strings.Split(out, "\n")
+		for i, l := range lines[:len(lines)-1] {
+			if strings.HasSuffix(l, ":") && !strings.HasPrefix(lines[i+1], "- ") {
+				t.Fatalf("budget %d: label %q over nothing:\n%s", budget, l, out)
+			}
+		}
+	}
+}
+
+// mcpWithTools lists a server with auth and a description, and HTTP tools with their
+// URL, methods and auth.
+const mcpWithTools = `{"mcp": {"spec_version": "2026-06-13", "status": "stable",
+  "servers": [{"name": "orders", "url": "/mcp", "transport": "streamable-http", "description": "Order tools.",
+    "auth": {"type": "oauth2", "scopes": ["orders:read"]}}],
+  "tools": [{"name": "order-status", "description": "Status of an order.", "url": "/api/orders", "methods": ["GET"],
+    "auth": {"type": "api-key", "header": "X-Api-Key"}}]}}`
+
+// TestForModelMCPDetails: a model can call what mcp.json lists: each tool's URL,
+// methods and auth, each server's auth and description (a new user's finding: tools
+// were shown by name only).
+func TestForModelMCPDetails(t *testing.T) {
+	t.Parallel()
+	s := newSite(t, docs(t, map[string]string{discovery.MCPPath: mcpWithTools}))
+	d, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := d.ForModel(nil)
+	for _, want := range []string{
+		"orders: " + s.URL + "/mcp (streamable-http, same-origin); auth: oauth2, scopes orders:read; Order tools.",
+		"order-status: " + s.URL + "/api/orders (GET), same-origin; auth: api-key in the X-Api-Key header; Status of an order.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
 	}
 }
