@@ -273,7 +273,11 @@ func (p *parser) block(n ast.Node) {
 		if level, title := p.unspacedHeading(b); level > 0 {
 			// "##Contact": an ATX heading without the space CommonMark requires, which
 			// the original Markdown and many renderers still read as a heading.
-			p.heading(title, level, p.lineOfNode(b))
+			if level == 1 {
+				p.titleOrHeading(title, level, p.lineOfNode(b)) // "#Acme Shop" opening the document
+			} else {
+				p.heading(title, level, p.lineOfNode(b))
+			}
 			p.collectLinks(b)
 			return
 		}
@@ -447,8 +451,9 @@ func (p *parser) paragraph(b ast.Node) {
 
 // unspacedHeading reads a one-line paragraph of two to six "#" followed directly by a
 // letter ("##致每一只龙虾", "###Setup") as the heading its author meant, and returns
-// its level and text; 0 otherwise. One "#" is left alone: "#hashtag" lines are
-// common, and a title is too important to guess.
+// its level and text; 0 otherwise. One "#" only at the very start of a document
+// without a title, before words ("#Acme Shop"): elsewhere "#hashtag" lines are
+// common, and a title is too important to guess. Each is reported (WarnHeadingSpace).
 func (p *parser) unspacedHeading(b *ast.Paragraph) (int, string) {
 	lines := b.Lines()
 	if lines.Len() != 1 {
@@ -456,8 +461,11 @@ func (p *parser) unspacedHeading(b *ast.Paragraph) (int, string) {
 	}
 	seg := lines.At(0)
 	raw := p.src[seg.Start:seg.Stop]
-	if len(raw) < 3 || raw[0] != '#' || raw[1] != '#' || len(raw) > maxUnspacedHeading {
+	if len(raw) < 3 || raw[0] != '#' || len(raw) > maxUnspacedHeading {
 		return 0, "" // the common case: one byte read
+	}
+	if raw[1] != '#' && (p.doc.Title != "" || b.PreviousSibling() != nil || !bytes.ContainsRune(raw, ' ')) {
+		return 0, ""
 	}
 	level := 0
 	for level < len(raw) && raw[level] == '#' {
@@ -475,6 +483,8 @@ func (p *parser) unspacedHeading(b *ast.Paragraph) (int, string) {
 	if t == "" {
 		return 0, ""
 	}
+	p.warn(p.lineOfNode(b), WarnHeadingSpace, fmt.Sprintf("%q has no space after its %s: read as a level-%d heading (write %q)",
+		string(raw), strings.Repeat("#", level), level, strings.Repeat("#", level)+" "+t))
 	return level, t
 }
 

@@ -2,6 +2,7 @@ package skillsmd_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -359,6 +360,45 @@ func TestRound9Shapes(t *testing.T) {
 		}
 		if d.BaseURL != tc.base || strings.Join(d.Auth, "|") != tc.auth || strings.Join(d.MCP, "|") != tc.mcp {
 			t.Errorf("%q: BaseURL %q, Auth %q, MCP %q; want %q, %q, %q", tc.doc, d.BaseURL, d.Auth, d.MCP, tc.base, tc.auth, tc.mcp)
+		}
+	}
+}
+
+// TestRiskyHeadings: the ways guides title what needs the user first ("Never do this",
+// "Requires confirmation", "Caution"...) file their items as risky actions (a new
+// user's finding: they stayed generic sections, the first cut under a tight budget).
+func TestRiskyHeadings(t *testing.T) {
+	t.Parallel()
+	for _, h := range []string{"Never do this", "Never", "Requires confirmation", "Actions that need approval",
+		"Caution", "Danger zone", "Destructive operations", "Needs approval"} {
+		d, err := skillsmd.Parse([]byte("# T\n\n## " + h + "\n\n- DELETE /api/v2/account closes the account\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.RiskyActions) != 1 || d.RiskyActions[0] != "DELETE /api/v2/account closes the account" {
+			t.Errorf("%q: RiskyActions %q", h, d.RiskyActions)
+		}
+	}
+}
+
+// TestUnspacedTitle: "#Acme Shop" opening a document with no title is its title, with
+// a warning; one "#" anywhere else, or before a single word, stays text.
+func TestUnspacedTitle(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ doc, title string }{
+		{"#Acme Shop\n\nSells widgets.\n\n## API\n\n- GET /widgets\n", "Acme Shop"},
+		{"---\nname: acme\n---\n#Acme Shop\n\nSells widgets.\n", "Acme Shop"},
+		{"# Real Title\n\n#launch day is today\n", "Real Title"},
+		{"Intro text.\n\n#Acme Shop\n", ""},
+		{"#hashtag\n\nText.\n", ""},
+	} {
+		d, err := skillsmd.Parse([]byte(tc.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := slices.ContainsFunc(d.Warnings, func(w skillsmd.Warning) bool { return w.Code == skillsmd.WarnHeadingSpace })
+		if d.Title != tc.title || warned != (tc.title == "Acme Shop") {
+			t.Errorf("%q: Title %q, warned %v", tc.doc, d.Title, warned)
 		}
 	}
 }

@@ -113,14 +113,15 @@ func (w Warning) String() string {
 
 // Warning codes.
 const (
-	WarnFrontmatter = "frontmatter"    // the YAML frontmatter does not parse; the body is still read
-	WarnUnsafeLink  = "unsafe-link"    // a link with a javascript:, data:, file: or vbscript: scheme, or userinfo
-	WarnCredential  = "credential"     // something that looks like a secret; the value is never repeated
-	WarnNoAPI       = "no-api-section" // the document names endpoints but states no API section or base
-	WarnTooLong     = "too-long"       // over MaxRecommendedSize: the spec asks for a short document
-	WarnRawHTML     = "raw-html"       // a <script> or <iframe> element
-	WarnTooComplex  = "too-complex"    // nesting or links beyond the parser's limits, read as text
-	WarnStrayFence  = "stray-fence"    // a code fence that opens where the author closed one (its opening fence was lost), read as a closing fence
+	WarnFrontmatter  = "frontmatter"    // the YAML frontmatter does not parse; the body is still read
+	WarnUnsafeLink   = "unsafe-link"    // a link with a javascript:, data:, file: or vbscript: scheme, or userinfo
+	WarnCredential   = "credential"     // something that looks like a secret; the value is never repeated
+	WarnNoAPI        = "no-api-section" // the document names endpoints but states no API section or base
+	WarnTooLong      = "too-long"       // over MaxRecommendedSize: the spec asks for a short document
+	WarnRawHTML      = "raw-html"       // a <script> or <iframe> element
+	WarnTooComplex   = "too-complex"    // nesting or links beyond the parser's limits, read as text
+	WarnStrayFence   = "stray-fence"    // a code fence that opens where the author closed one (its opening fence was lost), read as a closing fence
+	WarnHeadingSpace = "heading-space"  // "##Setup": no space after the heading's "#" marks (CommonMark needs one), read as a heading
 	// WarnBasePlaceholder: the document states its API base only as a template
 	// ("{BASE_URL}", "https://<your-deployment>.example"), or writes most endpoints
 	// after a variable it never assigns ("{HOST}/api/x"), so BaseURL is empty.
