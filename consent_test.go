@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -151,5 +153,42 @@ func TestRememberConsentLongSubjects(t *testing.T) {
 	post("", path+"1")
 	if n := asked.Load(); n != 2 {
 		t.Errorf("writes by URL: asked %d times, want 2", n)
+	}
+}
+
+// TestConsentShowsTheQuery: a write's prompt shows its query ("?dry_run=true"), with
+// credential values hidden, and a remembered answer holds for that query only (a new
+// user's finding: approving "POST /orders?dry_run=true" approved "POST /orders").
+func TestConsentShowsTheQuery(t *testing.T) {
+	t.Parallel()
+	var urls []string
+	var mu sync.Mutex
+	ask := func(_ context.Context, r *discovery.ConsentRequest) (discovery.ConsentAnswer, error) {
+		mu.Lock()
+		urls = append(urls, r.URL)
+		mu.Unlock()
+		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
+	}
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/orders": "{}"}))
+	c := newClient(t, s, &discovery.Options{Consent: discovery.RememberConsent(ask, discovery.NewConsentMemory())})
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(query string) {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/orders"+query, nil)
+		resp, err := (&http.Client{Transport: d.Transport(nil)}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	post("?dry_run=true&api_key=SECRETVALUE123")
+	post("?dry_run=true&api_key=SECRETVALUE123") // remembered
+	post("")                                     // another request: asked
+	want := []string{s.URL + "/orders?dry_run=true&api_key=…", s.URL + "/orders"}
+	if !slices.Equal(urls, want) {
+		t.Errorf("prompts for %q, want %q", urls, want)
 	}
 }

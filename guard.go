@@ -325,7 +325,7 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 			reason += ", carrying your credentials (Authorization, Cookie, API key or token headers)"
 		}
 		err := ask(ctx, d.client, consent, &ConsentRequest{
-			Action: ConsentCrossOrigin, Origin: d.Origin, URL: redact(c.u), Method: method,
+			Action: ConsentCrossOrigin, Origin: d.Origin, URL: consentURL(c.u), Method: method,
 			Reason: reason, Credentials: c.creds, Subject: c.subject,
 		}, ErrConsentDenied)
 		if err != nil {
@@ -340,7 +340,7 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 		reason = fmt.Sprintf("%s (%s)", reason, c.subject)
 	}
 	return ask(ctx, d.client, consent, &ConsentRequest{
-		Action: ConsentWrite, Origin: d.Origin, URL: redact(c.u), Method: method,
+		Action: ConsentWrite, Origin: d.Origin, URL: consentURL(c.u), Method: method,
 		Reason: reason, Credentials: c.creds && cross, Subject: c.subject,
 	}, ErrConsentDenied)
 }

@@ -230,6 +230,50 @@ func (o Origin) Resolve(ref string) (*url.URL, error) {
 
 // redact returns u as text without userinfo, query or fragment, and with any
 // credential in its path redacted, for error messages, warnings and consent prompts.
+// consentURL returns u for a consent prompt about the agent's own call: as redact does,
+// but with the query, so that the person sees what they approve ("?dry_run=true" or
+// not): each parameter as sent, except that the value of one whose name suggests a
+// credential (key, token, secret, signature, password, session, code) becomes "…",
+// and any credential the detectors find in the rest is redacted.
+func consentURL(u *url.URL) string {
+	if u == nil || u.RawQuery == "" {
+		return redact(u)
+	}
+	var q strings.Builder
+	for part := range strings.SplitSeq(u.RawQuery, "&") {
+		if part == "" {
+			continue
+		}
+		if q.Len() > 0 {
+			q.WriteByte('&')
+		}
+		name, _, ok := strings.Cut(part, "=")
+		if dn, err := url.QueryUnescape(name); err == nil {
+			name = dn
+		}
+		if ok && (credentialHeader(name, nil) || secretParam(name)) {
+			q.WriteString(part[:strings.IndexByte(part, '=')] + "=…")
+			continue
+		}
+		q.WriteString(part)
+	}
+	c := *u
+	c.User, c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = nil, "", false, "", ""
+	return secrets.Redact(c.String() + "?" + q.String())
+}
+
+// secretParam reports query parameter names that carry credentials beyond those of
+// credentialHeader: signatures, sessions, OAuth codes.
+func secretParam(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"sig", "session", "code", "jwt", "otp", "access"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
 func redact(u *url.URL) string {
 	if u == nil {
 		return ""

@@ -115,7 +115,9 @@ func wordEnd(r rune) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune("\"'`<>()", r)
 }
 
-// scrubWord strips the userinfo, query and fragment of one URL-like word.
+// scrubWord strips the userinfo, query values and fragment of one URL-like word. The
+// names of query parameters stay ("/search?q=…&page=…": a reader learns how the URL
+// is used), unless a name does not look like one.
 func scrubWord(w string) string {
 	q := strings.IndexAny(w, "?#")
 	urlish := strings.Contains(w, "://") || strings.HasPrefix(w, "/") || q >= 0 && strings.Contains(w[q:], "=")
@@ -127,9 +129,70 @@ func scrubWord(w string) string {
 	}
 	tail := ""
 	if q >= 0 {
-		w, tail = w[:q], w[q:q+1]+"…"
+		w, tail = w[:q], QueryNames(w[q:])
 	}
 	return stripUserinfo(w, "…") + tail
+}
+
+// maxQueryNames is how many parameter names QueryNames keeps.
+const maxQueryNames = 8
+
+// QueryNames returns the query (and fragment) that starts rest ("?..." or "#...") with
+// every value replaced by "…": "?q=…&page=…". A parameter whose name is not a short
+// identifier (letters, digits, "_", "-", ".", "[]"), or that has no "=", becomes "…":
+// it may be a value itself. A fragment becomes "#…".
+func QueryNames(rest string) string {
+	if rest == "" {
+		return ""
+	}
+	if rest[0] == '#' {
+		return "#…"
+	}
+	query, frag, hasFrag := strings.Cut(rest[1:], "#")
+	var b strings.Builder
+	b.WriteByte('?')
+	n := 0
+	for part := range strings.SplitSeq(query, "&") {
+		if part == "" {
+			continue
+		}
+		if n > 0 {
+			b.WriteByte('&')
+		}
+		if n == maxQueryNames {
+			b.WriteString("…")
+			break
+		}
+		n++
+		name, _, ok := strings.Cut(part, "=")
+		if !ok || !paramName(name) {
+			b.WriteString("…")
+			continue
+		}
+		b.WriteString(name)
+		b.WriteString("=…")
+	}
+	if n == 0 {
+		b.WriteString("…")
+	}
+	if hasFrag || frag != "" {
+		b.WriteString("#…")
+	}
+	return b.String()
+}
+
+// paramName reports a plausible query parameter name.
+func paramName(s string) bool {
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-.[]", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // dropInvisible removes control and format characters, turning line breaks and tabs
