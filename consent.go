@@ -72,7 +72,8 @@ type ConsentRequest struct {
 	// Credentials is true when the request would carry the caller's credentials
 	// (Authorization, Cookie or Proxy-Authorization headers, an API key or token header
 	// such as X-Api-Key, or the header mcp.json names for the key) to another origin.
-	// Granting such a request lets them go; without that, they are stripped.
+	// Granting such a request lets them go; refusing it refuses the whole call (an
+	// error wrapping ErrConsentDenied): nothing is sent.
 	Credentials bool
 
 	// longSubject and longURL identify the whole Subject and URL when the ones shown
