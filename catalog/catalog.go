@@ -20,8 +20,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -97,6 +99,9 @@ var (
 	ErrNeedsApproval = errors.New("catalog: the skill needs the user's approval")
 	// ErrNotActive: a file was asked for before its skill was activated.
 	ErrNotActive = errors.New("catalog: activate the skill first")
+	// ErrNoFile: the activated skill had no file of that path; the error lists the
+	// files it has.
+	ErrNoFile = errors.New("catalog: the skill has no such file")
 )
 
 // Catalog is a registry of skills. It is safe for concurrent use.
@@ -329,7 +334,8 @@ func (c *Catalog) ReadFile(ctx context.Context, name, path string) ([]byte, erro
 	path = strings.TrimPrefix(path, "/")
 	want, listed := a.files[path]
 	if a.files != nil && !listed {
-		return nil, fmt.Errorf("%w: skill %q had no file %q when it was activated", ErrNotActive, shorten(name), shorten(path))
+		return nil, fmt.Errorf("%w: skill %q had no file %q when it was activated; its files: %s",
+			ErrNoFile, shorten(name), shorten(path), fileList(a.files))
 	}
 	data, err := it.src.read(ctx, &it, path)
 	if err != nil {
@@ -426,4 +432,20 @@ func (c *Catalog) AddMCP(ctx context.Context, label string, s *mcpclient.Session
 	}
 	label = shorten(label) // a server's own name is untrusted and unbounded
 	return c.add(ctx, &mcpSource{label: label, s: s})
+}
+
+// fileList names an activated skill's files for an error: sorted, the first 20.
+func fileList(files map[string]string) string {
+	names := slices.Sorted(maps.Keys(files))
+	if len(names) == 0 {
+		return "none besides SKILL.md"
+	}
+	more := ""
+	if len(names) > 20 {
+		names, more = names[:20], fmt.Sprintf(" and %d more", len(names)-20)
+	}
+	for i, n := range names {
+		names[i] = strconv.Quote(shorten(n))
+	}
+	return strings.Join(names, ", ") + more
 }

@@ -324,6 +324,10 @@ func (t *Toolset) readSkillFile(ctx context.Context, in *compiled, input json.Ra
 	if errors.Is(err, catalog.ErrNotActive) {
 		return Result{}, fmt.Errorf("tools: %s: call read_skill with name %s first (%w)", ReadSkillFile, quote(p.Name, maxField), err)
 	}
+	if errors.Is(err, catalog.ErrNoFile) {
+		return Result{}, fmt.Errorf("tools: %s: no file %s in skill %s: read one of the files it lists (%w)",
+			ReadSkillFile, quote(p.Path, maxField), quote(p.Name, maxField), err)
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("tools: %s: %w", ReadSkillFile, err)
 	}

@@ -422,6 +422,13 @@ func TestReadSkillFile(t *testing.T) {
 		t.Errorf("%v\n%s", m, res.Text)
 	}
 
+	// A file the skill does not have: the error lists the ones it has, never "activate
+	// it first" (a model would loop).
+	_, err = ts.Call(t.Context(), "read_skill_file", json.RawMessage(`{"name": "deploy", "path": "references/NOPE.md"}`))
+	if !errors.Is(err, catalog.ErrNoFile) || !strings.Contains(err.Error(), `"references/RULES.md"`) || strings.Contains(err.Error(), "call read_skill") {
+		t.Errorf("missing file: %v", err)
+	}
+
 	res, m = call(t, ts, 2000, "read_skill_file", `{"name": "deploy", "path": "logo.bin"}`)
 	if m["binary"] != true || !strings.Contains(res.Text, "binary, not shown") || strings.Contains(res.Text, "PNG") {
 		t.Errorf("%v\n%s", m, res.Text)
