@@ -33,6 +33,14 @@ func TestDemo(t *testing.T) {
 		got.MCP.Servers[0].Name != "tracker" || got.SkillsIndex == nil || len(got.SkillsIndex.Skills) != 2 || len(got.Fetches) < 3 {
 		t.Errorf("demo --json --structured: %+v", got)
 	}
+	// What the guide says, not only its headings: section text, the mapped lists.
+	text := ""
+	for _, sec := range got.Skills.Sections {
+		text += sec.Text
+	}
+	if text == "" || got.Skills.Purpose == "" || got.Skills.API == nil || got.Skills.Links == nil {
+		t.Errorf("demo --json: the guide's text and lists are missing: %+v", got.Skills)
+	}
 	// The documented field names.
 	var raw map[string]any
 	_ = json.Unmarshal([]byte(r.stdout), &raw)

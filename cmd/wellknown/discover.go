@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -167,16 +168,30 @@ type discoveryJSON struct {
 }
 
 type skillsJSON struct {
-	Title    string        `json:"title"`
-	Summary  string        `json:"summary"`
-	BaseURL  string        `json:"base_url"`
-	Sections []sectionJSON `json:"sections"`
+	Title        string        `json:"title"`
+	Summary      string        `json:"summary"`
+	Purpose      string        `json:"purpose"`
+	BaseURL      string        `json:"base_url"`
+	API          []string      `json:"api"`
+	Auth         []string      `json:"auth"`
+	SafeActions  []string      `json:"safe_actions"`
+	RiskyActions []string      `json:"risky_actions"`
+	Limits       []string      `json:"limits"`
+	MCP          []string      `json:"mcp"` // MCP endpoints the guide names: data, never connected
+	Links        []linkJSON    `json:"links"`
+	Sections     []sectionJSON `json:"sections"`
 }
 
 type sectionJSON struct {
 	Heading string   `json:"heading"`
 	Level   int      `json:"level"`
+	Text    string   `json:"text"` // paragraphs, tables and code, line breaks kept
 	Items   []string `json:"items"`
+}
+
+type linkJSON struct {
+	Label string `json:"label"`
+	URL   string `json:"url"`
 }
 
 type mcpJSON struct {
@@ -264,9 +279,16 @@ func cleanList(in []string) []string {
 func discoveryReport(d *discovery.Discovery, ix *discovery.SkillsIndex, ixWarn string) discoveryJSON {
 	r := discoveryJSON{Origin: d.Origin.String(), Fetches: []fetchJSON{}, Warnings: []string{}}
 	if s := d.Skills; s != nil {
-		js := &skillsJSON{Title: clean(s.Title, 256), Summary: clean(s.Summary, 1024), BaseURL: clean(s.BaseURL, 512), Sections: []sectionJSON{}}
+		js := &skillsJSON{Title: clean(s.Title, 256), Summary: clean(s.Summary, 1024), Purpose: clean(s.Purpose, 1024),
+			BaseURL: clean(s.BaseURL, 512), API: cleanList(s.API), Auth: cleanList(s.Auth), SafeActions: cleanList(s.SafeActions),
+			RiskyActions: cleanList(s.RiskyActions), Limits: cleanList(s.Limits), MCP: cleanList(s.MCP),
+			Links: []linkJSON{}, Sections: []sectionJSON{}}
+		for _, l := range s.MoreInfo {
+			js.Links = append(js.Links, linkJSON{Label: clean(l.Label, 256), URL: clean(l.URL, 512)})
+		}
 		for _, sec := range s.Sections {
-			js.Sections = append(js.Sections, sectionJSON{Heading: clean(sec.Heading, 256), Level: sec.Level, Items: cleanList(sec.Items)})
+			js.Sections = append(js.Sections, sectionJSON{Heading: clean(sec.Heading, 256), Level: sec.Level,
+				Text: cleanText(cut(sec.Text, 8192)), Items: cleanList(sec.Items)})
 		}
 		r.Skills = js
 	}
@@ -412,4 +434,15 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 	if ixWarn != "" {
 		fmt.Fprintf(out, "%s %s\n", a.style(colorYellow, "warning:"), clean(ixWarn, 1024))
 	}
+}
+
+// cut shortens s to at most n bytes, at a character boundary, marking the cut with "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
