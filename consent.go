@@ -170,7 +170,8 @@ const (
 	// Once: the answer is for this request only; nothing is remembered.
 	Once Scope = iota
 	// ForSubject: the same action, on the same origin and target origin, about the same
-	// subject (the same tool, server or skill), for as long as the ConsentMemory lasts.
+	// subject (the same tool, server or skill; without one, the same method and URL),
+	// for as long as the ConsentMemory lasts.
 	ForSubject
 	// ForOrigin: the same action on the same origin and target origin, whatever the
 	// subject.
@@ -252,15 +253,26 @@ func (m *MemoryConsent) Answers() map[string]ConsentAnswer {
 // RememberConsent returns a ConsentFunc that asks ask only when no remembered answer
 // covers the request, and remembers each answer for the scope the person chose. A
 // request that would send credentials to another origin is never answered from memory
-// unless the remembered answer was given for a request that did too. Writes
-// (ConsentWrite) are remembered per subject at most: an answer for one tool never
-// covers another.
+// unless the remembered answer was given for a request that did too; a yes given for
+// one with credentials covers the same request without them. Writes (ConsentWrite)
+// are remembered per subject at most (a ForOrigin answer is kept as ForSubject): an
+// answer for one tool never covers another.
 func RememberConsent(ask AskFunc, memory ConsentMemory) ConsentFunc {
 	return func(ctx context.Context, req *ConsentRequest) (bool, error) {
 		keys := consentKeys(req)
 		for _, k := range keys {
 			if a, ok := memory.Recall(k); ok {
 				return a.Allow, nil
+			}
+		}
+		if !req.Credentials {
+			// A yes for the same request with credentials covers it without them.
+			withCreds := *req
+			withCreds.Credentials = true
+			for _, k := range consentKeys(&withCreds) {
+				if a, ok := memory.Recall(k); ok && a.Allow {
+					return true, nil
+				}
 			}
 		}
 		a, err := ask(ctx, req)
@@ -271,6 +283,8 @@ func RememberConsent(ask AskFunc, memory ConsentMemory) ConsentFunc {
 		case a.Scope == ForOrigin && req.Action != ConsentWrite:
 			memory.Remember(keys[1], a)
 		case a.Scope == ForSubject || a.Scope == ForOrigin:
+			// A write is remembered per subject at most, and Answers says so.
+			a.Scope = ForSubject
 			memory.Remember(keys[0], a)
 		}
 		return a.Allow, nil
@@ -291,8 +305,8 @@ func consentKeys(req *ConsentRequest) []string {
 		base += " [credentials]"
 	}
 	subject := req.Subject + req.longSubject
-	if subject == "" && req.Action == ConsentWrite {
-		subject = req.Method + " " + req.URL + req.longURL // a write without a named subject is this request
+	if subject == "" {
+		subject = req.Method + " " + req.URL + req.longURL // without a named subject, the subject is this request
 	}
 	return []string{base + " [subject " + subject + "]", base}
 }

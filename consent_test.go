@@ -192,3 +192,58 @@ func TestConsentShowsTheQuery(t *testing.T) {
 		t.Errorf("prompts for %q, want %q", urls, want)
 	}
 }
+
+// TestRememberedScopesAreWhatTheySay (a new user's findings): "for this subject" with
+// no subject holds for that request only, not the whole origin; a write answered "for
+// this origin" is kept, and listed, as "for this subject"; a yes with credentials
+// covers the same call without them.
+func TestRememberedScopesAreWhatTheySay(t *testing.T) {
+	t.Parallel()
+	var asked atomic.Int32
+	scope := discovery.ForSubject
+	ask := func(_ context.Context, r *discovery.ConsentRequest) (discovery.ConsentAnswer, error) {
+		asked.Add(1)
+		return discovery.ConsentAnswer{Allow: true, Scope: scope}, nil
+	}
+	other := newSite(t, docs(t, map[string]string{"/a": "{}", "/admin/delete-everything": "{}"}))
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/w": "{}"}))
+	mem := discovery.NewConsentMemory()
+	c := newClient(t, s, &discovery.Options{Consent: discovery.RememberConsent(ask, mem)})
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do := func(method, target string, key bool) {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(t.Context(), method, target, nil)
+		if key {
+			req.Header.Set("X-Api-Key", "k")
+		}
+		resp, err := (&http.Client{Transport: d.Transport(nil)}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	do(http.MethodGet, other.URL+"/a", false)
+	do(http.MethodGet, other.URL+"/admin/delete-everything", false) // not covered by the first
+	if n := asked.Swap(0); n != 2 {
+		t.Errorf("subject scope without a subject: asked %d times, want 2", n)
+	}
+
+	scope = discovery.ForOrigin
+	do(http.MethodPost, s.URL+"/w", false)
+	for k, a := range mem.Answers() {
+		if strings.Contains(k, "write") && a.Scope != discovery.ForSubject {
+			t.Errorf("write remembered as %v under %q, want subject", a.Scope, k)
+		}
+	}
+
+	asked.Store(0)
+	mem.Forget()
+	do(http.MethodGet, other.URL+"/a", true)  // with credentials: asked, yes for the origin
+	do(http.MethodGet, other.URL+"/a", false) // without: covered
+	if n := asked.Load(); n != 1 {
+		t.Errorf("credentials then none: asked %d times, want 1", n)
+	}
+}
