@@ -520,7 +520,7 @@ func (ix *Index) skillName(at string, e rawEntry, name string) string {
 	}
 	if nameLike(e.key) {
 		if name != "" {
-			ix.diag(Warning, "name", at, "entry "+quoteDoc(e.key)+" has a display name in \"name\"; read by its key")
+			ix.diag(Warning, "name", at, "entry "+quoteDoc(name)+" is a display name, not a skill name; read as "+quoteDoc(e.key)+", its key")
 		}
 		return e.key
 	}
@@ -529,7 +529,7 @@ func (ix *Index) skillName(at string, e rawEntry, name string) string {
 		// url ".../audity/SKILL.md" names the skill beside a display name ("Audity").
 		msg := "entry " + quoteDoc(dir) + " has no skill name; read by the folder of its skill file"
 		if name != "" {
-			msg = "entry " + quoteDoc(dir) + " has a display name in \"name\"; read by the folder of its skill file"
+			msg = "entry " + quoteDoc(name) + " is a display name, not a skill name; read as " + quoteDoc(dir) + ", the folder of its skill file"
 		}
 		ix.diag(Warning, "name", at, msg)
 		return dir

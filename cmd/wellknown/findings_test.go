@@ -469,3 +469,36 @@ func TestLintDuplicateIDs(t *testing.T) {
 		t.Errorf("duplicate ids: want [duplicate-name]:\n%s", r)
 	}
 }
+
+// TestLintJSONAsEditorsWriteIt (a new user's finding): a byte order mark, comments and
+// trailing commas are each reported where they are, and the rest of the document is
+// still checked and located (before: one "not well-formed JSON" with no position, or
+// every problem at 1:1).
+func TestLintJSONAsEditorsWriteIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mcp := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(mcp, []byte("\ufeff{\n  // the server\n  \"mcp\": {\"spec_version\": \"2026-06-13\", \"status\": \"stable\",\n    \"servers\": [{\"name\": \"a\", \"url\": \"https://mcp.example.com/mcp\"},]}\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, nil, "", "lint", mcp)
+	for _, want := range []string{":1:1: error: the file starts with a UTF-8 byte order mark", ":2:3: error: a comment", ":4:68: error: a trailing comma"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("lint mcp.json: lacks %q:\n%s", want, r)
+		}
+	}
+	idx := filepath.Join(dir, ".well-known", "agent-skills", "index.json")
+	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(idx, []byte("{\n  // hand-edited\n  \"$schema\": \"https://schemas.agentskills.io/discovery/0.2.0/schema.json\",\n  \"skills\": [\n"+
+		"    {\"name\": \"a\", \"type\": \"archive\", \"description\": \"d\", \"url\": \"a.tar.gz\", \"digest\": \"sha256:TODO\"},\n  ]\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, nil, "", "lint", idx)
+	for _, want := range []string{":2:3: error: a comment", ":5:5: error: /skills/0: entry \"a\" has no valid digest", ":5:101: error: a trailing comma"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("lint index: lacks %q:\n%s", want, r)
+		}
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/diag"
+	"github.com/wellknown-dev/discovery/internal/jsonx"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/skillsmd"
@@ -504,10 +505,39 @@ func (l *linter) lintSkillsMD(file string, data []byte) {
 	}
 }
 
+// relaxJSON reports what keeps data from being JSON when it is only a byte order mark,
+// comments or trailing commas (JSON as editors write it: clients read it with a
+// warning, strict readers refuse it), each at its first place, and returns the
+// document with them blanked, offsets unchanged, so that the rest is still checked
+// and located. Any other syntax error is left to the caller.
+func (l *linter) relaxJSON(file string, data []byte) []byte {
+	if json.Valid(data) {
+		return data
+	}
+	std, devs, ok := jsonx.Relax(data)
+	if !ok {
+		return data
+	}
+	for _, d := range devs {
+		what := map[jsonx.Kind]string{
+			jsonx.BOM:           "the file starts with a UTF-8 byte order mark, which JSON does not allow: save it without one",
+			jsonx.Comment:       "a comment: JSON has none; remove it",
+			jsonx.TrailingComma: "a trailing comma: JSON does not allow one; remove it",
+		}[d.Kind]
+		if d.Count > 1 {
+			what += fmt.Sprintf(" (%d in the file)", d.Count)
+		}
+		line, col := offsetLineCol(data, d.Offset) // columns are code points, as everywhere
+		l.add(lintProblem{File: file, Line: line, Column: col, Severity: diag.Error, Code: "syntax", Message: what})
+	}
+	return std
+}
+
 // lintMCPJSON checks an mcp.json strictly against its schema (mcpjson.Validate),
 // locating every problem's pointer in the text. Problems at one pointer are reported
 // once, and the schema's terse messages get the guidance a publisher needs.
 func (l *linter) lintMCPJSON(file string, data []byte) {
+	data = l.relaxJSON(file, data)
 	if !json.Valid(data) {
 		_, err := mcpjson.Parse(data)
 		var se *mcpjson.SyntaxError
@@ -733,6 +763,7 @@ func (l *linter) lintIndex(file string, data []byte, dir string) error {
 		}
 		origin = u.Scheme + "://" + u.Host
 	}
+	data = l.relaxJSON(file, data)
 	pos := newJSONPositions(data)
 	ix, err := agentskills.ParseIndex(data, indexURL, agentskills.Lenient)
 	if err != nil {
@@ -859,7 +890,11 @@ func (l *linter) checkArtifacts(file string, data []byte, pos *jsonPositions, ix
 			continue
 		}
 		if !sk.Verified {
-			at(diag.Warning, "unverified", fmt.Sprintf("skill %s: the index publishes no digests (v0.1.0): clients cannot verify its content; publish a v0.2.0 index", strconv.Quote(clean(e.Name, 64))))
+			fix := "publish a v0.2.0 index with a digest for every skill"
+			if ix.Version != agentskills.V010 {
+				fix = "give the entry its sha256 digest"
+			}
+			at(diag.Warning, "unverified", fmt.Sprintf("skill %s: %s; clients label it unverified: %s", strconv.Quote(clean(e.Name, 64)), unverifiedWhy(sk), fix))
 		}
 		if len(sk.Files) == 0 {
 			continue

@@ -441,7 +441,7 @@ func (in *installer) place(sk *discovery.Skill, r skillResult, replace bool) ski
 	}
 	var notes []string
 	if !sk.Verified {
-		notes = append(notes, "unverified: the index publishes no digests (v0.1.0)")
+		notes = append(notes, "unverified: "+unverifiedWhy(sk))
 	}
 	r.Message = strings.Join(notes, "; ")
 	return r
@@ -800,4 +800,15 @@ func shortDigest(d string) string {
 		return d[:len(agentskills.DigestPrefix)+12] + "…"
 	}
 	return d
+}
+
+// unverifiedWhy says why a fetched skill is unverified, as GetSkill's warning does
+// (a v0.1.0 index publishes no digests; a v0.2.0 one read leniently gave none).
+func unverifiedWhy(sk *discovery.Skill) string {
+	for _, w := range sk.Warnings {
+		if w.Code == "unverified" {
+			return clean(w.Message, 256)
+		}
+	}
+	return "the index publishes no digest for it"
 }
