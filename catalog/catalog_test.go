@@ -253,3 +253,36 @@ func BenchmarkPrompt1000(b *testing.B) {
 		_ = c.Prompt(1 << 20)
 	}
 }
+
+// TestUnverifiedWebSkillsWarn: skills an index gives no digest for are reported by
+// Warnings, as its doc says (a new user's finding: it was empty for a v0.1.0 index).
+func TestUnverifiedWebSkillsWarn(t *testing.T) {
+	t.Parallel()
+	md := "---\nname: notes\ndescription: Notes.\n---\n# n\n"
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case agentskills.IndexPath:
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"$schema": %q, "skills": [{"name": "notes", "type": "skill-md", "description": "Notes.", "url": "notes/SKILL.md"}]}`, agentskills.SchemaV020)
+		case "/.well-known/agent-skills/notes/SKILL.md":
+			fmt.Fprint(w, md)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(ts.Close)
+	client, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := catalog.New(nil)
+	if err := c.AddWeb(t.Context(), client, ts.URL); err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(c.Warnings(), "\n"); !strings.Contains(w, `1 skills unverified (the index gives no digest to check them against): "notes"`) {
+		t.Errorf("warnings: %s", w)
+	}
+	if p := c.Prompt(0); !strings.Contains(p, "unverified") {
+		t.Errorf("prompt: %s", p)
+	}
+}

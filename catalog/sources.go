@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -177,11 +178,23 @@ func (w *webSource) list(ctx context.Context) ([]item, []string, error) {
 		warns = append(warns, discovery.Redact(wn.String()))
 	}
 	items := make([]item, 0, len(ix.Index.Skills))
+	var unverified []string
 	for _, e := range ix.Index.Skills {
 		items = append(items, item{Entry: Entry{
 			SkillName: e.Name, Description: e.Description, Kind: Web, From: ix.Origin.String(),
 			URI: e.URL, Digest: e.Digest, Verified: e.HasDigests(),
 		}, src: w})
+		if !e.HasDigests() {
+			unverified = append(unverified, strconv.Quote(shorten(e.Name)))
+		}
+	}
+	if n := len(unverified); n > 0 {
+		names := strings.Join(unverified[:min(n, 8)], ", ")
+		if n > 8 {
+			names += fmt.Sprintf(" and %d more", n-8)
+		}
+		warns = append(warns, discovery.Redact(fmt.Sprintf("%s: %d skills unverified (the index gives no digest to check them against): %s",
+			ix.Origin, n, names)))
 	}
 	return items, warns, nil
 }

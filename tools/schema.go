@@ -110,9 +110,9 @@ var definitions = []Tool{
 	},
 	{
 		Name: ReadSkill,
-		Description: "Activate an Agent Skill by name (from list_skills): returns its SKILL.md, verified against its " +
-			"published digest, and the list of its other files (read them with read_skill_file). Some skills need " +
-			"the user's approval first; the error then says so.",
+		Description: "Activate an Agent Skill by name (from list_skills): returns its SKILL.md (checked against the digest " +
+			"its publisher gives, when it gives one: the result says verified or unverified) and the list of its other " +
+			"files (read them with read_skill_file). Some skills need the user's approval first; the error then says so.",
 		InputSchema: input(`
 	"name": `+skillNameProp+``, "name"),
 		OutputSchema: output(`

@@ -232,8 +232,15 @@ func (t *Toolset) readSkill(ctx context.Context, in *compiled, input json.RawMes
 		Digest: a.Digest, Files: []string{}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Skill %q [%s]", name, from)
-	if a.Digest != "" {
-		fmt.Fprintf(&b, ", digest %s", clean(a.Digest, 80))
+	switch {
+	case e.Kind == catalog.Local && a.Digest != "":
+		fmt.Fprintf(&b, ", digest %s", clean(a.Digest, 80)) // the user's own files
+	case e.Verified && a.Digest != "":
+		fmt.Fprintf(&b, ", verified: its content matches the published digest %s", clean(a.Digest, 80))
+	case e.Verified:
+		b.WriteString(", verified")
+	default:
+		b.WriteString(": unverified, its publisher gives no digest to check it against")
 	}
 	b.WriteString(".\n")
 	var listed []string

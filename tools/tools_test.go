@@ -340,7 +340,8 @@ func TestReadSkill(t *testing.T) {
 		t.Errorf("structured = %v", m)
 	}
 	res, m = call(t, ts, tools.DefaultTextBudget, "read_skill", `{"name": "reports"}`)
-	if !strings.Contains(res.Text, "# Reports") || fmt.Sprint(m["files"]) != "[templates.md]" || m["from"] != "acme" {
+	if !strings.Contains(res.Text, "# Reports") || fmt.Sprint(m["files"]) != "[templates.md]" || m["from"] != "acme" ||
+		!strings.Contains(res.Text, `Skill "reports" [mcp acme], verified: its content matches the published digest sha256:`) {
 		t.Errorf("reports: %v\n%s", m, res.Text)
 	}
 	if _, err := ts.Call(t.Context(), "read_skill", json.RawMessage(`{"name": "nope"}`)); !errors.Is(err, catalog.ErrUnknownSkill) {
