@@ -216,8 +216,8 @@ func (d *Discovery) renderSkills(r *modelRender, origin string) {
 			}
 		}
 		text := sec.Text
-		if sec.Level == 0 && (text == s.Summary || text == s.Title) {
-			text = ""
+		if sec.Level == 0 && (text == s.Summary || text == s.Title) || text == s.Purpose {
+			text = "" // already given as the purpose
 		}
 		if mapped[text] {
 			text = ""

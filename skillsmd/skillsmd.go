@@ -30,28 +30,78 @@ import (
 )
 
 // Document is a parsed skills.md. It is plain data, safe to read concurrently.
+//
+// # BaseURL
+//
+// The API base as written ("https://x/api/v1" or "/api/v1"; see ResolveBase), taken
+// from, in this order:
+//   - a label ("Base URL:", "**API Base:**", or a lead-in such as "API base for
+//     agents:" whose value is on the next line or block), a table row, a "Base URL"
+//     heading's section, or a frontmatter key (api_base, baseUrl..., also under
+//     metadata);
+//   - "/" from a sentence saying the base is the origin serving the document;
+//   - failing those, with a WarnBaseInferred warning: the URL the document assigns to
+//     the variable its endpoints start with ("POST {{ACME_API}}/x" and ACME_API =
+//     "https://...", or a shell default "${ACME_API:-https://...}/x"); else the common
+//     prefix of the absolute endpoint URLs (also "Endpoint: URL" items); else the URL
+//     of the one MCP, JSON-RPC or GraphQL endpoint, or of the one MCP endpoint a
+//     document that writes no other names.
+//
+// Never a documentation page, nor a URL on a placeholder host ("your-app.example", a
+// name without a dot: a WarnBasePlaceholder warning). "" when none, or when most
+// endpoints start with a variable the document never assigns ("{HOST}/api/x", with a
+// WarnBasePlaceholder warning).
+//
+// # Auth
+//
+// The auth rules: the Auth section's items and paragraphs; the auth headers its code
+// examples send ("X-Agent-Token header", "Authorization: Bearer"; never the value),
+// and those a code block shows after a sentence introducing a header ("Every write
+// call needs this header:"); then, found elsewhere: "Authentication: ..." label lines
+// (also after another sentence on the line), sentences naming the auth header ("All
+// routes use Authorization: Bearer ...", "Auth via x-key header") or saying none is
+// needed ("No auth required."), table rows, an endpoints table's Auth column ("Auth
+// (per endpoint): None, API Key") and frontmatter keys.
+//
+// # MCP
+//
+// The MCP server endpoints the document names, as written (an absolute URL or a
+// path), once each: from an MCP label ("MCP endpoint: x"), a table row or frontmatter
+// key naming MCP, or an endpoint, code-block URL, or URL or path in a line about MCP
+// whose path ends in /mcp or /sse. Never a documentation page, a document such as
+// "/mcp.md", nor a credential named for MCP. Data: never connected to.
+//
+// # Sections
+//
+// Every heading but the title, in document order. A title H1 that comes after other
+// headings also opens a section, so that its text stays with it. Read as the headings
+// their authors meant: a one-line "##Heading" without its space (and "#Title" opening
+// a document without one), the headings a reader sees inside a quote or a list item,
+// <h1> to <h6> elements, and "## Heading" lines that an HTML block swallowed for want
+// of a blank line. The "# comment" lines of a TOML frontmatter are not headings.
 type Document struct {
 	Title       string         // text of the first H1 (an <h1> element counts), or ""
 	Summary     string         // the first paragraph or blockquote before the first section
 	Frontmatter map[string]any // YAML ("---") or TOML ("+++") frontmatter, JSON-compatible; nil when absent or broken
 
 	// The typed view: what the known sections say, whatever their heading's wording
-	// ("Safety", "Rules", "Do not"; "Auth", "Authentication"; "Limits", "Rate limits";
-	// "More info", "Links", "Docs", "Support"...). Subsections belong to their parent's
-	// kind unless their own heading names another. Empty when the document says nothing.
+	// ("Safety", "Rules", "Do not", "Never"; "Auth", "Authentication"; "Limits", "Rate
+	// limits"; "More info", "Links", "Docs", "Support"...). Subsections belong to their
+	// parent's kind unless their own heading names another. Empty when the document
+	// says nothing.
 	Purpose      string     // what the API is for: the Purpose section, else the Summary
-	BaseURL      string     // API base as written ("https://x/api/v1" or "/api/v1"): from a label ("Base URL:", "**API Base:**", or a lead-in such as "API base for agents:" whose value is on the next line or block), a table row, a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl..., also under metadata), or "/" from a sentence saying the base is the origin serving the document (never a documentation page, nor a URL on a placeholder host such as "your-app.example" or a name without a dot, which gives a WarnBasePlaceholder warning); failing those (with a WarnBaseInferred warning), the URL the document assigns to the variable its endpoints start with ("POST {{ACME_API}}/x" and ACME_API = "https://...", or a shell default "${ACME_API:-https://...}/x"), else the common prefix of the absolute endpoint URLs (also "Endpoint: URL" items), or the URL of the one MCP, JSON-RPC or GraphQL endpoint, or of the one MCP endpoint a document that writes no other names; "" if none, or when most endpoints start with a variable the document never assigns ("{HOST}/api/x", with a WarnBasePlaceholder warning); see ResolveBase
+	BaseURL      string     // the API base as written, or "" (see BaseURL in the type's doc)
 	API          []string   // the API section's items and paragraphs
-	Auth         []string   // auth rules: the Auth section's items and paragraphs, the auth headers its code examples send ("X-Agent-Token header", "Authorization: Bearer"; never the value), and those a code block shows after a sentence introducing a header ("Every write call needs this header:"), then, found elsewhere, "Authentication: ..." label lines (also after another sentence on the line), sentences naming the auth header ("All routes use Authorization: Bearer ...", "Auth via x-key header") or saying none is needed ("No auth required."), table rows, an endpoints table's Auth column ("Auth (per endpoint): None, API Key") and frontmatter keys
+	Auth         []string   // the auth rules (see Auth in the type's doc)
 	SafeActions  []string   // actions the document calls safe
 	RiskyActions []string   // actions that need the user's approval, and prohibitions
 	Limits       []string   // rate limits and other limits
-	MCP          []string   // MCP server endpoints the document names, as written (an absolute URL or a path), once each: from an MCP label ("MCP endpoint: x"), a table row or frontmatter key naming MCP, or an endpoint, code-block URL, or URL or path in a line about MCP whose path ends in /mcp or /sse (never a documentation page, a document such as "/mcp.md", nor a credential named for MCP); data, never connected to
+	MCP          []string   // MCP endpoints the document names, as written (see MCP in the type's doc)
 	MoreInfo     []InfoLink // documentation, mcp.json, support and spec links
 	SpecVersion  string     // the skill-discovery version the document says it follows
 	SpecURL      string     // the specification it cites
 
-	Sections []Section // every heading but the title, in document order (a title H1 that comes after other headings also opens a section, so that its text stays with it; a one-line "##Heading" without its space is read as the heading its author meant; so are the headings a reader sees inside a quote or a list item, <h1> to <h6> elements, and "## Heading" lines that an HTML block swallowed for want of a blank line; the "# comment" lines of a TOML frontmatter are not headings)
+	Sections []Section // every heading but the title, in document order (see Sections in the type's doc)
 	Links    []Link    // every link, autolink and bare URL, in document order
 	Warnings []Warning // what the parser had to interpret or flags as unsafe
 }
