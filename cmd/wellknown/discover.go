@@ -370,7 +370,11 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 	}
 	if s := d.Skills; s != nil {
 		fmt.Fprintf(out, "\n%s (published by %s; untrusted guidance)\n", h("skills.md"), d.Origin)
-		fmt.Fprintf(out, "  title:    %s\n", clean(s.Title, 256))
+		title := clean(s.Title, 256)
+		if title == "" {
+			title = "(none: the guide has no H1)"
+		}
+		fmt.Fprintf(out, "  title:    %s\n", title)
 		if s.Summary != "" {
 			fmt.Fprintf(out, "  summary:  %s\n", clean(s.Summary, 1024))
 		}
@@ -388,7 +392,11 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 			fmt.Fprintf(out, "  MCP:      %s (named by the guide; not connected)\n", clean(m, 512))
 		}
 		for _, sec := range s.Sections {
-			fmt.Fprintf(out, "  %s %s\n", strings.Repeat("#", max(sec.Level, 2)), a.style(colorCyan, clean(sec.Heading, 256)))
+			heading := clean(sec.Heading, 256)
+			if heading == "" {
+				heading = "(before the first heading)"
+			}
+			fmt.Fprintf(out, "  %s %s\n", strings.Repeat("#", max(sec.Level, 2)), a.style(colorCyan, heading))
 			if sec.Text != "" {
 				fmt.Fprintf(out, "     %s\n", strings.ReplaceAll(cleanText(sec.Text), "\n", "\n     "))
 			}
@@ -413,9 +421,15 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 				where = "local command " + j.Command + " (never run)"
 			}
 			fmt.Fprintf(out, "  server %s: %s (%s)\n", a.style(colorCyan, j.Name), where, j.Transport)
+			if j.Auth != nil && j.Auth.Type != "" {
+				fmt.Fprintf(out, "    auth: %s\n", authText(j.Auth))
+			}
 		}
 		for _, t := range m.Tools {
 			fmt.Fprintf(out, "  tool %s: %s %s\n", a.style(colorCyan, clean(t.Name, 256)), clean(t.URL, 512), strings.Join(cleanList(t.Methods), ","))
+			if ja := authReport(t.Auth); ja != nil && ja.Type != "" {
+				fmt.Fprintf(out, "    auth: %s\n", authText(ja))
+			}
 		}
 	}
 	if ix != nil && ix.Index != nil {
