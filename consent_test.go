@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -65,25 +64,7 @@ func TestRememberConsent(t *testing.T) {
 	other := newSite(t, docs(t, map[string]string{"/api": "{}"}))
 	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/api": "{}"}))
 	mem := discovery.NewConsentMemory()
-	c := newClient(t, s, &discovery.Options{Consent: discovery.RememberConsent(ask, mem)})
-	d, err := c.Discover(t.Context(), s.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	call := func(method, target, subject string, creds bool) {
-		t.Helper()
-		u, _ := url.Parse(target)
-		g := d.Guard(&discovery.GuardOptions{Subject: func(*http.Request) string { return subject }})
-		req, _ := http.NewRequestWithContext(t.Context(), method, u.String(), nil)
-		if creds {
-			req.Header.Set("Authorization", "Bearer x")
-		}
-		resp, err := (&http.Client{Transport: g}).Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-	}
+	call := rememberingSession(t, s, ask, mem)
 	for _, tc := range []struct {
 		scope      discovery.Scope
 		calls      func()
@@ -123,21 +104,8 @@ func TestRememberConsentLongSubjects(t *testing.T) {
 		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
 	}
 	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/api": "{}"}))
-	c := newClient(t, s, &discovery.Options{Consent: discovery.RememberConsent(ask, discovery.NewConsentMemory())})
-	d, err := c.Discover(t.Context(), s.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	post := func(subject, path string) {
-		t.Helper()
-		g := d.Guard(&discovery.GuardOptions{Subject: func(*http.Request) string { return subject }})
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+path, nil)
-		resp, err := (&http.Client{Transport: g}).Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-	}
+	call := rememberingSession(t, s, ask, discovery.NewConsentMemory())
+	post := func(subject, path string) { t.Helper(); call(http.MethodPost, s.URL+path, subject, false) }
 	long := strings.Repeat("tool", 64) // 256 bytes, past MaxConsentSubject
 	post(long+"-a", "/api")
 	post(long+"-b", "/api") // same first 128 bytes: asked again
@@ -170,20 +138,8 @@ func TestConsentShowsTheQuery(t *testing.T) {
 		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
 	}
 	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/orders": "{}"}))
-	c := newClient(t, s, &discovery.Options{Consent: discovery.RememberConsent(ask, discovery.NewConsentMemory())})
-	d, err := c.Discover(t.Context(), s.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	post := func(query string) {
-		t.Helper()
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/orders"+query, nil)
-		resp, err := (&http.Client{Transport: d.Transport(nil)}).Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-	}
+	call := rememberingSession(t, s, ask, discovery.NewConsentMemory())
+	post := func(query string) { t.Helper(); call(http.MethodPost, s.URL+"/orders"+query, "", false) }
 	post("?dry_run=true&api_key=SECRETVALUE123")
 	post("?dry_run=true&api_key=SECRETVALUE123") // remembered
 	post("")                                     // another request: asked
@@ -208,23 +164,8 @@ func TestRememberedScopesAreWhatTheySay(t *testing.T) {
 	other := newSite(t, docs(t, map[string]string{"/a": "{}", "/admin/delete-everything": "{}"}))
 	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/w": "{}"}))
 	mem := discovery.NewConsentMemory()
-	c := newClient(t, s, &discovery.Options{Consent: discovery.RememberConsent(ask, mem)})
-	d, err := c.Discover(t.Context(), s.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	do := func(method, target string, key bool) {
-		t.Helper()
-		req, _ := http.NewRequestWithContext(t.Context(), method, target, nil)
-		if key {
-			req.Header.Set("X-Api-Key", "k")
-		}
-		resp, err := (&http.Client{Transport: d.Transport(nil)}).Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-	}
+	call := rememberingSession(t, s, ask, mem)
+	do := func(method, target string, creds bool) { t.Helper(); call(method, target, "", creds) }
 	do(http.MethodGet, other.URL+"/a", false)
 	do(http.MethodGet, other.URL+"/admin/delete-everything", false) // not covered by the first
 	if n := asked.Swap(0); n != 2 {
@@ -245,5 +186,31 @@ func TestRememberedScopesAreWhatTheySay(t *testing.T) {
 	do(http.MethodGet, other.URL+"/a", false) // without: covered
 	if n := asked.Load(); n != 1 {
 		t.Errorf("credentials then none: asked %d times, want 1", n)
+	}
+}
+
+// rememberingSession discovers s with a Client whose consent is RememberConsent(ask,
+// mem), and returns a function that sends a request through the Discovery's guard:
+// method and target, the subject the guard names ("" for none), and the caller's
+// Authorization header when creds.
+func rememberingSession(t *testing.T, s *site, ask discovery.AskFunc, mem discovery.ConsentMemory) func(method, target, subject string, creds bool) {
+	t.Helper()
+	c := newClient(t, s, &discovery.Options{Consent: discovery.RememberConsent(ask, mem)})
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(method, target, subject string, creds bool) {
+		t.Helper()
+		g := d.Guard(&discovery.GuardOptions{Subject: func(*http.Request) string { return subject }})
+		req, _ := http.NewRequestWithContext(t.Context(), method, target, nil)
+		if creds {
+			req.Header.Set("Authorization", "Bearer x")
+		}
+		resp, err := (&http.Client{Transport: g}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
 	}
 }
