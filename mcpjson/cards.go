@@ -28,6 +28,9 @@ type reader struct {
 	// notLive says why the document's remote servers are not running yet (see
 	// notLiveStatement), or "".
 	notLive string
+	// resources maps the endpointKey of each URL the document lists as a resource
+	// file of a page or file format to that format (see resourceFiles).
+	resources map[string]string
 }
 
 func newReader(opts Options) *reader {
@@ -142,6 +145,9 @@ func flatURL(v map[string]any) (ptr, u string) {
 	if k, s := entryURL(dig(v, "transport")); s != "" {
 		return "/transport/" + pointerToken(k), s
 	}
+	if k, s := infoURL(v); s != "" {
+		return "/" + k, s
+	}
 	if s := str(v, "url"); s != "" && (has(v, "transport") && !transportElsewhere(v["transport"], s) || has(v, "transports") ||
 		mcpToolList(v["tools"]) && mcpLikeURL(s) || mcpPathURL(s)) {
 		return "/url", s
@@ -150,6 +156,35 @@ func flatURL(v map[string]any) (ptr, u string) {
 	// segments name MCP (relative: kept with a warning, see Resolve).
 	if s := str(v, "path"); strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//") && mcpPathURL(s) {
 		return "/path", s
+	}
+	return "", ""
+}
+
+// infoObjects are the keys of an object naming the server ("serverInfo") that some
+// cards also give the server's endpoint in.
+var infoObjects = []string{"serverInfo", "server_info"}
+
+// infoURL returns the endpoint a card gives inside its serverInfo object ({"serverInfo":
+// {"name": ..., "transport": "streamable-http", "endpoint": "https://x.dev/mcp"}}) and
+// its key below the card ("serverInfo/endpoint"), or "". A "url" or "uri" there is
+// usually the server's home page: it counts only beside a transport named in the same
+// object and when it is more than a site's root (see mcpLikeURL).
+func infoURL(v map[string]any) (key, u string) {
+	for _, k := range infoObjects {
+		o, ok := v[k].(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, ek := range entryURLKeys {
+			s := str(o, ek)
+			if s == "" || launcherLine(s) {
+				continue
+			}
+			if (ek == "url" || ek == "uri" || ek == "URL") && (!has(o, "transport") || !mcpLikeURL(s)) {
+				continue
+			}
+			return k + "/" + pointerToken(ek), s
+		}
 	}
 	return "", ""
 }
@@ -321,9 +356,9 @@ func cardLevel(ptr string) bool {
 // "https://www.acme.co.uk/": one label under a public suffix of the ICANN section of
 // the Public Suffix List) or on a site of a static-site host ("https://docs.netlify.app",
 // see siteHosts), whose host is not named for MCP (see mcpHostURL). A site's web server
-// answers there with its home page; an MCP server has a host or a path of its own. Under
-// an application platform's suffix ("x.workers.dev", "x.fly.dev") the root of a host is
-// often the server itself, and is not read as a home page.
+// answers there with its home page; an MCP server has a host or a path of its own. The
+// root of any other host (a subdomain, an application platform's "x.onrender.com") is
+// read as a home page too, as a flat card's one URL (see hostRootURL).
 func siteHomeURL(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil || !u.IsAbs() || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || mcpHostURL(raw) {
@@ -349,6 +384,51 @@ var siteHosts = map[string]bool{"github.io": true, "gitlab.io": true, "codeberg.
 	"gitbook.io": true, "amplifyapp.com": true, "azurestaticapps.net": true, "webflow.io": true, "wixsite.com": true,
 	"blogspot.com": true, "framer.website": true, "framer.app": true, "carrd.co": true, "notion.site": true,
 	"lovable.app": true}
+
+// hostRootURL reports the root of any host not named for MCP: an absolute URL with no
+// path and no query ("https://docs.acme.dev", "https://api.acme.dev/",
+// "https://acme.onrender.com"). As the one URL of a flat card, under a key that does
+// not name MCP, it is the home page of the site or web app at that host (a docs site,
+// a REST API's root, an app's landing page): an MCP server has a path or a host of its
+// own. None of the endpoints expected over survey rounds 1-10 is such a root; the roots
+// kept are on hosts named for MCP, or entries of mcpServers, servers and remotes lists,
+// which keep a root.
+func hostRootURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && u.IsAbs() && u.Host != "" && strings.Trim(u.Path, "/") == "" && u.RawQuery == "" &&
+		!mcpHostURL(raw)
+}
+
+// resourceFiles records the URLs a card lists as resources of a page or file format
+// ({"resources": [{"uri": "https://x.dev/api/current", "mimeType":
+// "application/json"}]}, also under "capabilities"): such a URL is a file the site
+// serves, and the same URL under a generic endpoint key is not an MCP endpoint.
+func (r *reader) resourceFiles(v map[string]any) {
+	for _, list := range []any{v["resources"], dig(v, "capabilities", "resources")} {
+		l, _ := list.([]any)
+		for _, e := range l {
+			o, ok := e.(map[string]any)
+			if !ok {
+				continue
+			}
+			_, u := entryURL(o)
+			f := ""
+			for _, k := range []string{"mimeType", "mime_type", "mediaType", "media_type", "type", "format"} {
+				if t := str(o, k); t != "" && contentFormat(t) {
+					f = t
+					break
+				}
+			}
+			if u == "" || f == "" {
+				continue
+			}
+			if r.resources == nil {
+				r.resources = map[string]string{}
+			}
+			r.resources[endpointKey(u)] = f
+		}
+	}
+}
 
 // ownRoot reports the root of the document's own host ("https://docs.acme.dev/" for a
 // document at https://docs.acme.dev/.well-known/mcp.json): the site's home page, when
@@ -376,6 +456,7 @@ func mcpLikeURL(raw string) bool {
 func (r *reader) card(v map[string]any) {
 	r.selfHosted = selfHostedStatement(v)
 	r.notLive = notLiveStatement(v)
+	r.resourceFiles(v)
 	info, _ := v["serverInfo"].(map[string]any)
 	base := Server{
 		Name:         firstString(str(info, "name"), str(v, "name"), str(v, "server_name"), str(v, "title"), str(dig(v, "server"), "name"), str(info, "title")),
@@ -691,6 +772,9 @@ func (r *reader) entry(ptr string, o map[string]any, name string, base Server) {
 	remote.LocalOnly, remote.Transport = false, TransportUnknown
 	r.installURLs(ptr, o, remote)
 	if cmd := localCommand(o); cmd != "" || s.LocalOnly {
+		if r.unusableBridge(ptr, cmd) {
+			return
+		}
 		l := s
 		l.URL, l.LocalOnly, l.Transport = "", true, TransportStdio
 		l.Command = firstString(cmd, str(o, "installCommand"), l.Name)
@@ -1040,6 +1124,14 @@ func (r *reader) addServer(ptr, urlPtr string, s Server) bool {
 		}
 		if cardLevel(at) && (siteHomeURL(s.URL) || r.ownRoot(s.URL)) {
 			r.warn(at, "url "+quoteURL(s.URL)+" is the site's home page (the root of its own domain), not an MCP endpoint; entry skipped")
+			return false
+		}
+		if cardLevel(at) && hostRootURL(s.URL) {
+			r.warn(at, "url "+quoteURL(s.URL)+" is the root of its host (the home page of the site or web app there), not an MCP endpoint; entry skipped")
+			return false
+		}
+		if f, ok := r.resources[endpointKey(s.URL)]; ok {
+			r.warn(at, "url "+quoteURL(s.URL)+" is listed among the document's resources as a file ("+quote(f)+"), not an MCP endpoint; entry skipped")
 			return false
 		}
 	}

@@ -383,6 +383,9 @@ func (r *reader) topLocal(v map[string]any, base Server) {
 			return // "npx mcp-remote https://x/mcp": a local bridge to an endpoint already listed
 		}
 	}
+	if r.unusableBridge(ptr, cmd) {
+		return
+	}
 	s := base
 	s.URL, s.LocalOnly, s.Transport, s.Command = "", true, TransportStdio, cmd
 	r.addLocal(ptr, s)
@@ -713,6 +716,27 @@ func claudeTransport(line string) string {
 		}
 	}
 	return ""
+}
+
+// unusableBridge reports, with a warning at ptr, a command that is a local bridge to
+// a remote server ("npx mcp-remote http://localhost:10001/sse") whose URL is not
+// usable (see CheckURL and unusable: in a public document, a loopback or private
+// address names the publisher's own machine): it runs no server of its own and
+// reaches none the reader has, so it is no local server.
+func (r *reader) unusableBridge(ptr, cmd string) bool {
+	u := bridgeURL(cmd)
+	if u == "" {
+		return false
+	}
+	why := CheckURL(u)
+	if why == "" {
+		why = r.unusable(u)
+	}
+	if why == "" {
+		return false
+	}
+	r.warn(ptr, "command "+quote(cmd)+" is a local bridge (mcp-remote) to a remote server, and its "+why+"; it runs no server of its own: no local server listed")
+	return true
 }
 
 // bridgeURL returns the remote URL a local bridge command connects to ("npx -y

@@ -254,12 +254,15 @@ func Parse(data []byte) (*Document, error) {
 // key that names an MCP endpoint becomes a server. An entry whose URL is unusable
 // (javascript:, data:, userinfo, plain http off loopback, a URI template, a
 // placeholder, text or a name that is no URL, a relative path on a server the document
-// says the reader must host, a REST API base, a chat API or a site's home page (also
-// on a static-site host such as x.netlify.app) under a key that does not name MCP, a
-// page on a code-hosting site or package registry (github.com, npmjs.com...), an entry
-// typed as a page or file or turned off ("enabled": false, "disabled": true), and with
-// opts.URL a private address or the document itself) is skipped with a warning naming
-// its pointer and why; the rest of the document is kept.
+// says the reader must host, a REST API base, a chat API, a site's home page (also
+// on a static-site host such as x.netlify.app) or, as a card's one URL, the root of any
+// host not named for MCP, or a file the document lists among its resources, under a
+// key that does not name MCP, a page on a code-hosting site or package registry
+// (github.com, npmjs.com...), an entry typed as a page or file or turned off
+// ("enabled": false, "disabled": true), and with opts.URL a private address or the
+// document itself) is skipped with a warning naming its pointer and why; so is a local
+// bridge command ("npx mcp-remote <url>") to such an address. The rest of the document
+// is kept.
 // Relative URLs are kept as published, with a warning (see [Resolve]). Local commands
 // and packages are kept, marked LocalOnly, and never connected to. Strings that look
 // like credentials are reported without their value.

@@ -144,6 +144,12 @@ var wildCases = map[string]shapeCase{
 	"wild10-stdio-object":      {local: []string{"acme-registry"}, tools: []string{"registry-search", "registry-get", "registry-doctor"}},
 	"wild10-runner-of-runners": {local: []string{"cmd /c npx -y @smithery/cli@latest run @example/docs-mcp --key <YOUR_KEY>",
 		"cmd /c npx -y @example/files-mcp", "npx -y @smithery/cli@latest run @example/thinking-mcp"}},
+	// Round 10: classes found in the held-out survey round (fixtures wild11-*).
+	"wild11-host-root":           {},
+	"wild11-serverinfo-endpoint": {endpoints: []string{"https://contracts.example.com/mcp"}, tools: []string{"search_contracts", "analyze_agency"}},
+	"wild11-resource-endpoint":   {},
+	"wild11-tools-supported":     {endpoints: []string{"https://api.example.com/mcp"}, tools: []string{"site_audit", "contact_request"}},
+	"wild11-bridge-unusable":     {local: []string{"npx -y @acme/notes-mcp"}},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local
@@ -249,14 +255,28 @@ func TestParseOptions(t *testing.T) {
 		t.Errorf("local document: %d servers, %v", len(d.Servers), err)
 	}
 	// The root of the document's own host is the site's home page, not a card's
-	// endpoint; unknown the document's URL, a subdomain's root may be a server's.
+	// endpoint; unknown the document's URL, a subdomain's root is the home page of the
+	// site there (survey round 10), unless the host is named for MCP.
 	card := []byte(`{"serverInfo": {"name": "x"}, "transport": {"type": "http", "endpoint": "https://docs.acme.dev/"}}`)
 	d, err = mcpjson.ParseWithOptions(card, mcpjson.Options{URL: "https://docs.acme.dev/.well-known/mcp.json"})
 	if err != nil || len(d.Servers) != 0 || !hasWarning(d, "/transport/endpoint", "home page") {
 		t.Errorf("own root: %v, %v, %v", d.Servers, d.Warnings, err)
 	}
-	if d, err = mcpjson.Parse(card); err != nil || len(d.Servers) != 1 {
-		t.Errorf("subdomain root without the document URL: %v, %v", d.Servers, err)
+	if d, err = mcpjson.Parse(card); err != nil || len(d.Servers) != 0 || !hasWarning(d, "/transport/endpoint", "root of its host") {
+		t.Errorf("subdomain root without the document URL: %v, %v, %v", d.Servers, d.Warnings, err)
+	}
+	mcpCard := []byte(`{"serverInfo": {"name": "x"}, "transport": {"type": "http", "endpoint": "https://mcp.acme.dev/"}}`)
+	if d, err = mcpjson.Parse(mcpCard); err != nil || len(d.Servers) != 1 {
+		t.Errorf("MCP host root: %v, %v", d.Servers, err)
+	}
+	// A local bridge to the publisher's own machine, in a public document, runs nothing.
+	bridge := []byte(`{"mcpServers": {"m": {"command": "npx", "args": ["mcp-remote", "http://localhost:10001/sse"]}}}`)
+	d, err = mcpjson.ParseWithOptions(bridge, mcpjson.Options{URL: "https://acme.dev/.well-known/mcp.json"})
+	if err != nil || len(d.Servers) != 0 || !hasWarning(d, "/mcpServers/m", "local bridge") {
+		t.Errorf("bridge to loopback: %v, %v, %v", d.Servers, d.Warnings, err)
+	}
+	if d, err = mcpjson.Parse(bridge); err != nil || len(d.Servers) != 1 || !d.Servers[0].LocalOnly {
+		t.Errorf("bridge to loopback without the document URL: %v, %v", d.Servers, err)
 	}
 	// Non-object JSON is still an error; every object parses.
 	for _, s := range []string{`[]`, `"x"`, `3`} {

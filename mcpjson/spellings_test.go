@@ -162,7 +162,7 @@ var spellingCases = []spellingCase{
 	{doc: `{"endpoints":[{"url":"https://x.dev/events","type":"text/event-stream"}]}`, endpoints: []string{"https://x.dev/events"}},
 	{doc: `{"serverInfo":{"name":"x"},"transport":{"type":"http","endpoint":"https://acme.dev"}}`},
 	{doc: `{"name":"x","url":"https://www.acme.co.uk/","transport":"http"}`},
-	{doc: `{"serverInfo":{"name":"x"},"transport":{"type":"http","endpoint":"https://api.acme.dev"}}`, endpoints: []string{"https://api.acme.dev"}},
+	{doc: `{"serverInfo":{"name":"x"},"transport":{"type":"http","endpoint":"https://mcp.acme.dev"}}`, endpoints: []string{"https://mcp.acme.dev"}},
 	{doc: `{"name":"x","mcp_endpoint":"https://acme.dev"}`, endpoints: []string{"https://acme.dev"}},
 	{doc: `{"mcpServers":{"a":{"url":"https://acme.dev"}}}`, endpoints: []string{"https://acme.dev"}},
 	{doc: `{"name":"x","transport":{"type":"sse","endpoint":"https://x.dev/api/chat"}}`},
@@ -187,7 +187,7 @@ var spellingCases = []spellingCase{
 	{doc: `{"serverInfo":{"name":"x"},"transport":{"type":"http","url":"https://acme.github.io/"}}`},
 	{doc: `{"serverInfo":{"name":"x"},"transport":{"type":"http","endpoint":"https://acme-ui.vercel.app"}}`},
 	{doc: `{"name":"x","endpoint":"https://acme.pages.dev"}`},
-	{doc: `{"name":"x","url":"https://acme.workers.dev","transport":"streamable-http"}`, endpoints: []string{"https://acme.workers.dev"}},
+	{doc: `{"name":"x","url":"https://acme-mcp.workers.dev","transport":"streamable-http"}`, endpoints: []string{"https://acme-mcp.workers.dev"}},
 	{doc: `{"mcpServers":{"a":{"url":"https://acme.netlify.app"}}}`, endpoints: []string{"https://acme.netlify.app"}},
 	{doc: `{"name":"x","transport":{"type":"http","url":"https://github.com/acme/x"}}`},
 	{doc: `{"name":"x","transport":{"type":"sse","url":"https://acme.github.io/x/sse"}}`},
@@ -212,6 +212,32 @@ var spellingCases = []spellingCase{
 		local: []string{"npx -y @smithery/cli run @a/one-mcp", "npx -y @smithery/cli run @a/two-mcp"}},
 	{doc: `{"mcpServers":{"a":{"command":"cmd","args":["/c","npx","-y","@a/x-mcp"]}},"packages":[{"registryType":"npm","identifier":"@a/x-mcp"}]}`,
 		local: []string{"cmd /c npx -y @a/x-mcp"}},
+
+	// Round 10: the root of any host not named for MCP, as a flat card's one URL under a
+	// generic key, is the home page of the site or app there (a list entry, an
+	// MCP-named key or a host named for MCP keeps it); an endpoint given inside
+	// serverInfo; a URL the card lists as a resource file is that file; a local bridge
+	// to an unusable address runs nothing.
+	{doc: `{"serverInfo":{"name":"x"},"transport":{"type":"http","endpoint":"https://api.acme.dev"}}`},
+	{doc: `{"serverInfo":{"name":"x"},"transport":{"type":"http","url":"https://themes.acme.co.uk/"}}`},
+	{doc: `{"serverInfo":{"name":"x Docs"},"endpoint":"https://docs.acme.dev"}`},
+	{doc: `{"serverInfo":{"name":"x"},"transport":{"type":"http","endpoint":"https://acme.onrender.com/"}}`},
+	{doc: `{"name":"x","url":"https://acme.workers.dev","transport":"streamable-http"}`},
+	{doc: `{"servers":[{"name":"a","url":"https://api.acme.dev"}]}`, endpoints: []string{"https://api.acme.dev"}},
+	{doc: `{"name":"x","mcp_url":"https://api.acme.dev"}`, endpoints: []string{"https://api.acme.dev"}},
+	{doc: `{"serverInfo":{"name":"x","transport":"streamable-http","endpoint":"https://x.dev/mcp"}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"serverInfo":{"name":"x","serverUrl":"https://x.dev/sse"},"tools":["a"]}`, endpoints: []string{"https://x.dev/sse"}, tools: []string{"a"}},
+	{doc: `{"serverInfo":{"name":"x","url":"https://x.dev/about"},"protocolVersion":"2025-06-18"}`},
+	{doc: `{"serverInfo":{"name":"x","url":"https://x.dev/mcp","transport":"http"}}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"serverInfo":{"name":"x","endpoint":"https://x.dev/mcp"},"transport":{"type":"http","url":"https://x.dev/api/mcp"}}`,
+		endpoints: []string{"https://x.dev/api/mcp"}},
+	{doc: `{"transport":{"type":"http","endpoint":"https://x.dev/api/current"},"resources":[{"uri":"https://x.dev/api/current","mimeType":"application/json"}]}`},
+	{doc: `{"endpoint":"https://x.dev/data","capabilities":{"resources":[{"url":"https://x.dev/data","type":"csv"}]}}`},
+	{doc: `{"endpoint":"https://x.dev/mcp","resources":[{"uri":"https://x.dev/mcp/about","mimeType":"text/html"}]}`, endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"mcpServers":{"a":{"command":"npx","args":["mcp-remote","http://203.0.113.9:8000/sse"]}}}`},
+	{doc: `{"mcpServers":{"a":{"command":"npx","args":["mcp-remote","https://x.dev/mcp"]}}}`, local: []string{"npx mcp-remote https://x.dev/mcp"}},
+	{doc: `{"serverInfo":{"name":"x"},"capabilities":{"tools":{"listChanged":true,"supported":["a","b"]}}}`, tools: []string{"a", "b"}},
+	{doc: `{"capabilities":{"tools":{"enabled":["a"],"supported":true}}}`, tools: []string{"a"}},
 
 	// Tool lists under other keys or grouped.
 	{doc: `{"safe_tools":[{"name":"a","path":"/a"}],"publicTools":["b"],"planned_tools":["c"],"relatedTools":["d"],"thirdPartyTools":["e"]}`,

@@ -238,10 +238,15 @@ func (r *reader) toolList(ptr string, list []any) []string {
 func (r *reader) toolMap(ptr string, m map[string]any, depth int) []string {
 	var out []string
 	for _, k := range sortedKeys(m) {
+		p := ptr + "/" + pointerToken(k)
 		if toolMeta[k] {
+			// {"tools": {"listChanged": true, "supported": ["search", "fetch"]}}: a
+			// list of names under "supported" or "enabled" is the server's tools.
+			if list, ok := m[k].([]any); ok && (k == "supported" || k == "enabled") {
+				out = append(out, r.toolList(p, list)...)
+			}
 			continue
 		}
-		p := ptr + "/" + pointerToken(k)
 		switch x := m[k].(type) {
 		case []any: // a group: {"read": [{"name": ...}, ...]}
 			out = append(out, r.toolList(p, x)...)
