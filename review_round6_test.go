@@ -94,9 +94,20 @@ func TestRound6LocatedSkillFileKeepsTheGuards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ix.Index.Skills) != 4 {
+	// Since round 10 the parser itself refuses loopback and private artifacts in an
+	// index on a public host...
+	if len(ix.Index.Skills) != 0 {
 		t.Fatalf("skills = %+v", ix.Index.Skills)
 	}
+	// ...and the fetch's guards still hold for an index that got them past it.
+	l := loop.Load().(string)
+	entry := func(name, u string) agentskills.IndexEntry {
+		return agentskills.IndexEntry{Name: name, Description: "d", Type: agentskills.TypeSkillMD, URL: u,
+			Files: []agentskills.IndexFile{{Path: agentskills.SkillFile, URL: u}}}
+	}
+	ix = &discovery.SkillsIndex{Origin: ix.Origin, Index: &agentskills.Index{URL: ix.Index.URL, Version: agentskills.V010,
+		Skills: []agentskills.IndexEntry{entry("a", l+"/private/a/SKILL.md"), entry("b", strings.Replace(l, "https://", "http://", 1)+"/private/b/SKILL.md"),
+			entry("c", l+"/private/c/SKILL.md"), entry("d", "https://169.254.169.254/private/d.md")}}}
 	for _, s := range ix.Index.Skills {
 		_, err := e.c.GetSkill(t.Context(), ix, s.Name)
 		if !errors.Is(err, discovery.ErrPrivateAddress) {
@@ -109,10 +120,6 @@ func TestRound6LocatedSkillFileKeepsTheGuards(t *testing.T) {
 
 	// Without consent, the other origin is not contacted at all.
 	deny := newPublicEnv(t, e.s.Config.Handler, discovery.Options{AllowPrivateOrigins: true, MaxRetries: -1})
-	ix, err = deny.c.ListSkills(t.Context(), deny.public)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, s := range ix.Index.Skills {
 		if _, err := deny.c.GetSkill(t.Context(), ix, s.Name); !errors.Is(err, discovery.ErrConsentDenied) {
 			t.Errorf("GetSkill(%s) without consent: error = %v, want ErrConsentDenied", s.Name, err)

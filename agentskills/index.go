@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -180,7 +181,8 @@ func topMember(top map[string]json.RawMessage, key string) json.RawMessage {
 //
 //   - the index: a $schema that spells the v0.2.0 identifier another way (another
 //     agentskills.io host or path, http, a trailing slash, the version in "version", a
-//     schema file in the discovery RFC's own GitHub repository);
+//     schema file in the discovery RFC's own GitHub repository, versioned 0.2 or not
+//     versioned at all);
 //     "skills" as an object, either keyed by skill name or holding groups of entries;
 //     no "skills" but a catalog's list ("items", "entries", "results", "data"), or a
 //     document that is itself an array, of which only the entries that point at a skill
@@ -230,8 +232,9 @@ func topMember(top map[string]json.RawMessage, key string) json.RawMessage {
 // openapi.json, a page) or no file at all (a path ending in "/", a GitHub repository
 // page), a digest that cannot be used but is one (another algorithm,
 // hex of another length: never dropped to read the entry unverified), a URL that is
-// not https (http only on loopback) or carries userinfo, an unsafe skill name or
-// skill file path. Strict mode skips every entry without a valid digest.
+// not https (http only on loopback) or carries userinfo, a URL on this machine or a
+// private network (localhost, 127.0.0.1, 10.x, fd00::/8...) in an index that is not
+// there itself, an unsafe skill name or skill file path. Strict mode skips every entry without a valid digest.
 func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	base, err := url.Parse(indexURL)
 	if err != nil || !base.IsAbs() {
@@ -626,7 +629,8 @@ func unsafeFilePath(p string) string {
 }
 
 // resolveArtifact resolves an entry URL against the index URL (RFC 3986 §5) and checks
-// that it is usable: https, or http on a loopback host, without userinfo.
+// that it is usable: https, or http on a loopback host, without userinfo, and on this
+// machine or a private network only when the index is too.
 func resolveArtifact(base *url.URL, ref string) (string, string) {
 	if ref == "" {
 		return "", "no url"
@@ -647,8 +651,30 @@ func resolveArtifact(base *url.URL, ref string) (string, string) {
 	if u.Host == "" {
 		return "", "url has no host"
 	}
+	if localHost(u.Hostname()) && !localHost(base.Hostname()) {
+		// "http://127.0.0.1:3000/r/x-skill.md" in a published index: the publisher's
+		// development server, and on the reader's machine some other service. Only an
+		// index on this machine or a private network may point there.
+		return "", "url points at this machine or a private network (a development address?) from an index on a public host"
+	}
 	u.Fragment, u.RawFragment = "", ""
 	return u.String(), ""
+}
+
+// localHost reports whether host names this machine or a private network: localhost
+// (and *.localhost, RFC 6761), or an IP address that is loopback, private (RFC 1918,
+// fc00::/7), link-local or unspecified.
+func localHost(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if httpx.IsLoopbackHost(host) || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsUnspecified()
 }
 
 // jsonMessage renders an encoding/json error; its messages name types and single

@@ -169,6 +169,18 @@ var indexShapes = []struct {
 	// Round 9 (held out): "skills": [] (a placeholder index): read, with a warning
 	// saying it lists nothing, in both modes.
 	{file: "index9-empty.json", lenientDiags: "empty", strictDiags: "empty"},
+	// Round 10 (held out): a $schema in the discovery RFC's repository that names no
+	// version ("…/agent-skills-discovery-rfc/main/schema.json"): the RFC's one $schema,
+	// v0.2.0's, spelled another way (Lenient); Strict refuses it.
+	{file: "index10-rfc-repo-schema-unversioned.json",
+		lenient:      "tide-report=https://example.org/.well-known/agent-skills/tide-report/SKILL.md",
+		lenientDiags: "schema,type,digest", strictErr: agentskills.ErrUnknownSchema},
+	// Round 10 (held out): entries on this machine or a private network
+	// ("http://127.0.0.1:3000/…", "https://10.20.30.40/…", "*.localhost") in an index on
+	// a public host: skipped in both modes, with a "url" error; the others are read.
+	{file: "index10-local-artifact.json",
+		lenient: "harbor-guide=/.well-known/agent-skills/harbor-guide/SKILL.md", lenientDiags: "url,url,url",
+		strict: "harbor-guide=/.well-known/agent-skills/harbor-guide/SKILL.md", strictDiags: "url,url,url"},
 	// Another schema altogether (no v0.2.0 shape, no agentskills.io identifier): refused in both modes.
 	{file: "index-schema-other.json", lenientErr: agentskills.ErrUnknownSchema, strictErr: agentskills.ErrUnknownSchema},
 }
@@ -293,7 +305,12 @@ func TestIndexVariantRules(t *testing.T) {
 		// Round 8: the RFC repository's schema, a skill file named otherwise, archives.
 		{"a fork of the RFC repository is not the RFC", entry("https://raw.githubusercontent.com/someone/agent-skills-discovery-rfc/main/schemas/v0.2.0/index.schema.json", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
 		{"an RFC repository page is not a schema", entry("https://github.com/cloudflare/agent-skills-discovery-rfc/tree/v0.2.0", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
-		{"an RFC repository schema without 0.2", entry("https://raw.githubusercontent.com/cloudflare/agent-skills-discovery-rfc/main/json-schema/skill-index.json", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
+		{"an RFC repository schema of another version", entry("https://raw.githubusercontent.com/cloudflare/agent-skills-discovery-rfc/main/schemas/v0.3.0/index.schema.json", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
+		// Round 10: an RFC repository schema that names no version is the RFC's one $schema.
+		{"an RFC repository schema without a version", entry("https://raw.githubusercontent.com/cloudflare/agent-skills-discovery-rfc/main/json-schema/skill-index.json", `, "digest": "sha256:`+hex+`"`), nil, "a=/a/SKILL.md"},
+		{"an RFC repository schema without a version, another version beside it", `{"$schema": "https://github.com/cloudflare/agent-skills-discovery-rfc/raw/main/schema.json", "version": "1.0.0", "skills": [{"name": "a", "type": "skill-md", "description": "d", "url": "/a/SKILL.md", "digest": "sha256:` + hex + `"}]}`, agentskills.ErrUnknownSchema, ""},
+		{"an RFC repository schema with a version in its query", entry("https://raw.githubusercontent.com/cloudflare/agent-skills-discovery-rfc/main/schema.json?v=0.1.0", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
+		{"an RFC repository page without a version is not a schema", entry("https://github.com/cloudflare/agent-skills-discovery-rfc", `, "digest": "sha256:`+hex+`"`), agentskills.ErrUnknownSchema, ""},
 		{"skill-md url to a page", entry(agentskills.SchemaV020, `, "url": "https://x.example/a/index.html", "digest": "sha256:`+hex+`"`), nil, ""},
 		{"markdown under url not named after the skill", `{"skills": [{"name": "a", "description": "d", "url": "https://x.example/guide.md"}]}`, agentskills.ErrNotIndex, ""},
 		{"archive digest under another stem", `{"skills": [{"name": "a", "description": "d", "archive_url": "https://x.example/a.tar.gz", "package_sha256": "` + hex + `"}]}`, agentskills.ErrNotIndex, ""},
@@ -309,6 +326,20 @@ func TestIndexVariantRules(t *testing.T) {
 		{"skill-md url to a GitHub repository, trailing slash", entry(agentskills.SchemaV020, `, "url": "https://www.github.com/example-org/tools/"`), nil, ""},
 		{"skill-md url to a file on GitHub is read as given", entry(agentskills.SchemaV020, `, "url": "https://github.com/example-org/tools/blob/main/a.md"`), nil, "a=https://github.com/example-org/tools/blob/main/a.md"},
 		{"skill-md url to a folder on another host named github", entry(agentskills.SchemaV020, `, "url": "https://github.example/example-org/tools"`), nil, "a=https://github.example/example-org/tools"},
+		// Round 10: an artifact on this machine or a private network, from an index on a
+		// public host: never read, whatever locates it.
+		{"skill-md on loopback over http", entry(agentskills.SchemaV020, `, "url": "http://127.0.0.1:3000/r/a-skill.md", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"skill-md on localhost over https", entry(agentskills.SchemaV020, `, "url": "https://localhost./a/SKILL.md", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"skill-md on an IPv6 loopback", entry(agentskills.SchemaV020, `, "url": "http://[::1]:8080/a/SKILL.md", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"skill-md on a private address", entry(agentskills.SchemaV020, `, "url": "https://192.168.1.20/a/SKILL.md", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"skill-md on an IPv4-mapped private address", entry(agentskills.SchemaV020, `, "url": "https://[::ffff:10.0.0.1]/a/SKILL.md", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"skill-md on a link-local address", entry(agentskills.SchemaV020, `, "url": "https://169.254.169.254/a/SKILL.md", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"skill-md on a *.localhost name", entry(agentskills.SchemaV020, `, "url": "https://app.localhost/a/SKILL.md", "digest": "sha256:`+hex+`"`), nil, ""},
+		{"skill-md on a public address", entry(agentskills.SchemaV020, `, "url": "https://203.0.113.7/a/SKILL.md", "digest": "sha256:`+hex+`"`), nil, "a=https://203.0.113.7/a/SKILL.md"},
+		{"skill-md on a host named like localhost", entry(agentskills.SchemaV020, `, "url": "https://localhost.example.com/a/SKILL.md", "digest": "sha256:`+hex+`"`), nil, "a=https://localhost.example.com/a/SKILL.md"},
+		{"v0.1.0 skill file on loopback", `{"skills": [{"name": "a", "description": "d", "url": "http://localhost:8080/a/SKILL.md"}, {"name": "b", "description": "d", "files": ["SKILL.md"]}]}`, nil, "b=/.well-known/skills/b/SKILL.md"},
+		{"v0.1.0 files as URLs on a private address", `{"skills": [{"name": "a", "description": "d", "files": ["https://10.1.1.1/s/a/SKILL.md"]}, {"name": "b", "description": "d", "files": ["SKILL.md"]}]}`, nil, "b=/.well-known/skills/b/SKILL.md"},
+		{"archive_url on loopback", `{"skills": [{"name": "a", "description": "d", "archive_url": "http://127.0.0.1/a.tgz", "archive_sha256": "` + hex + `"}, {"name": "b", "description": "d", "files": ["SKILL.md"]}]}`, nil, "b=/.well-known/skills/b/SKILL.md"},
 		{"A2A agent card", `{"name": "Trip Agent", "url": "https://agent.example/a2a", "protocolVersion": "0.3.0", "capabilities": {}, "defaultInputModes": ["text"], "skills": [{"id": "route-planner", "name": "Route Planner", "description": "Plans routes.", "tags": ["travel"]}]}`, agentskills.ErrNotIndex, ""},
 	}
 	for _, tc := range tests {
@@ -468,5 +499,39 @@ func TestIndexByteOrderMark(t *testing.T) {
 	}
 	if _, err := agentskills.ParseIndex(doc, "https://example.com/.well-known/skills/index.json", agentskills.Strict); !errors.Is(err, agentskills.ErrNotIndex) {
 		t.Errorf("Strict: %v", err)
+	}
+}
+
+// TestIndexLocalArtifacts: an index on this machine or a private network may point at
+// artifacts there (a development server, an intranet); an index on a public host may not.
+func TestIndexLocalArtifacts(t *testing.T) {
+	t.Parallel()
+	hex := strings.TrimPrefix(agentskills.Digest([]byte("x")), "sha256:")
+	doc := func(u string) []byte {
+		return []byte(`{"$schema": "` + agentskills.SchemaV020 + `", "skills": [{"name": "a", "type": "skill-md", "description": "d", "url": "` + u + `", "digest": "sha256:` + hex + `"}]}`)
+	}
+	for _, tc := range []struct {
+		index, artifact string
+		read            bool
+	}{
+		{"http://127.0.0.1:8080/.well-known/agent-skills/index.json", "http://127.0.0.1:3000/r/a-skill.md", true},
+		{"http://localhost:4321/.well-known/agent-skills/index.json", "http://[::1]:4321/a/SKILL.md", true},
+		{"https://10.0.0.2/.well-known/agent-skills/index.json", "https://192.168.0.9/a/SKILL.md", true},
+		{"https://docs.example.com/.well-known/agent-skills/index.json", "http://127.0.0.1:3000/r/a-skill.md", false},
+		{"https://docs.example.com/.well-known/agent-skills/index.json", "https://[fd00::1]/a/SKILL.md", false},
+		{"https://203.0.113.7/.well-known/agent-skills/index.json", "https://127.0.0.2/a/SKILL.md", false},
+	} {
+		for _, mode := range []agentskills.Mode{agentskills.Lenient, agentskills.Strict} {
+			ix, err := agentskills.ParseIndex(doc(tc.artifact), tc.index, mode)
+			if err != nil {
+				t.Fatalf("%s -> %s: %v", tc.index, tc.artifact, err)
+			}
+			if got := len(ix.Skills) == 1; got != tc.read {
+				t.Errorf("%s -> %s (mode %d): read %v, want %v (%v)", tc.index, tc.artifact, mode, got, tc.read, ix.Diagnostics)
+			}
+			if !tc.read && (len(ix.Diagnostics) == 0 || ix.Diagnostics[len(ix.Diagnostics)-1].Code != "url") {
+				t.Errorf("%s -> %s: skipped without a \"url\" diagnostic: %v", tc.index, tc.artifact, ix.Diagnostics)
+			}
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -194,9 +195,30 @@ func loopback(h string) bool {
 	return h == "localhost" || err == nil && a.Unmap().IsLoopback()
 }
 
+// localAddress reports a host on this machine or a private network, which an index on
+// a public host (legacyIndexURL) may never send a reader to.
+func localAddress(h string) bool {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	a, err := netip.ParseAddr(h)
+	if err == nil {
+		a = a.Unmap()
+		return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsUnspecified()
+	}
+	return h == "localhost" || strings.HasSuffix(h, ".localhost")
+}
+
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}
+
 // FuzzParseIndex: no panic; every entry read has a name and an absolute URL that is
-// https (http only on loopback) without userinfo, its first file is that URL, and any
-// digest is well formed. Strict mode never reads an entry without a description.
+// https (http only on loopback) without userinfo, on no local address (the index is on
+// a public host) nor are its files, its first file is that URL, and any digest is well
+// formed. Strict mode never reads an entry without a description.
 func FuzzParseIndex(f *testing.F) {
 	indexSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
@@ -212,8 +234,11 @@ func FuzzParseIndex(f *testing.F) {
 			u, perr := url.Parse(e.URL)
 			switch {
 			case e.Name == "", perr != nil, u.User != nil, u.Host == "",
-				u.Scheme != "https" && !(u.Scheme == "http" && loopback(u.Hostname())):
+				u.Scheme != "https" && !(u.Scheme == "http" && loopback(u.Hostname())),
+				localAddress(u.Hostname()): // the index is on a public host
 				t.Fatalf("bad entry URL %+v", e)
+			case slices.ContainsFunc(e.Files, func(f agentskills.IndexFile) bool { return localAddress(hostOf(f.URL)) }):
+				t.Fatalf("file on a local address %+v", e)
 			case e.Digest != "" && !agentskills.ValidDigest(e.Digest):
 				t.Fatalf("bad digest %+v", e)
 			case len(e.Files) > 0 && e.Files[0].URL != e.URL:

@@ -273,7 +273,11 @@ func githubPage(u *url.URL) bool {
 // Trailing slashes, case and "www." do not matter. A schema file in the discovery RFC's
 // own repository on GitHub ("https://raw.githubusercontent.com/cloudflare/
 // agent-skills-discovery-rfc/main/schemas/v0.2.0/index.schema.json") is a variant on the
-// same terms. The URL is compared, never downloaded.
+// same terms, and so is one there that names no version at all, in its URL or the
+// index's "version" (".../agent-skills-discovery-rfc/main/schema.json"): the RFC has
+// published one $schema, v0.2.0's (a v0.1.0 index has none), so that is the one it can
+// mean. A version other than 0.2 anywhere is not a variant. The URL is compared, never
+// downloaded.
 func schemaVariant(schema, version string) bool {
 	u, err := url.Parse(strings.TrimSpace(schema))
 	if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.User != nil {
@@ -290,6 +294,9 @@ func schemaVariant(schema, version string) bool {
 		path = path[len(rfcRepoPath):]
 		if !strings.Contains(path, "schema") {
 			return false
+		}
+		if version == "" && !mentionsVersion(path) && !mentionsVersion(u.RawQuery) {
+			return true
 		}
 	default:
 		return false
@@ -321,6 +328,17 @@ func mentions02(s string) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// mentionsVersion reports a version number in s: a digit, a dot and a digit ("0.1",
+// "v1.0.0", "2.0"). A commit hash or a branch name is none.
+func mentionsVersion(s string) bool {
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == '.' && isDigit(s[i-1]) && isDigit(s[i+1]) {
+			return true
+		}
+	}
+	return false
+}
 
 // stringList reports a JSON array of strings (v0.1.0 file paths).
 func stringList(raw json.RawMessage) bool {
