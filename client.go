@@ -621,28 +621,33 @@ func sameOrigin(a, b *url.URL) bool {
 // withdrew since would never be asked for again. Past the cap a copy is revalidated.
 const maxFreshness = 24 * time.Hour
 
-// capFreshness rewrites the freshness lifetime of a response with header h (max-age,
-// else Expires, as freshUntil judges it) down to maxFreshness: max-age in the first
-// Cache-Control header, the one the HTTP cache reads, is set to the cap, and takes
-// precedence over Expires. A Date in the future (a clock ahead, or a lie: the HTTP
-// cache counts a copy's age from it) is read as now.
+// capFreshness rewrites the freshness lifetime of a response with header h down to
+// maxFreshness, as freshUntil judges it and as httpcache does (cacheLifetime: the two
+// read Cache-Control differently, "MAX-AGE=1" beside a far Expires is a second to one
+// and a year to the other, so a cap that asked only freshUntil could leave httpcache a
+// year): every max-age in the first Cache-Control header, the one the HTTP cache
+// reads, gives way to max-age set to the cap, which takes precedence over Expires. A
+// Date in the future (a clock ahead, or a lie: the HTTP cache counts a copy's age from
+// it) is read as now.
 func capFreshness(h http.Header) {
 	until := freshUntil(h)
-	if until.IsZero() {
+	life := cacheLifetime(h)
+	if until.IsZero() && life <= 0 {
 		return // not fresh at all: the common case, nothing allocated
 	}
-	date, err := http.ParseTime(h.Get("Date"))
+	date, err := responseDate(h)
 	if err != nil {
 		return
 	}
 	if now := time.Now(); date.After(now.Add(time.Minute)) {
 		h.Set("Date", now.UTC().Format(http.TimeFormat))
-		if until = freshUntil(h); until.IsZero() {
+		until, life = freshUntil(h), cacheLifetime(h)
+		if until.IsZero() && life <= 0 {
 			return
 		}
-		date, _ = http.ParseTime(h.Get("Date"))
+		date, _ = responseDate(h)
 	}
-	if until.Sub(date) <= maxFreshness {
+	if until.Sub(date) <= maxFreshness && life <= maxFreshness {
 		return
 	}
 	vs := h.Values("Cache-Control")
@@ -659,6 +664,47 @@ func capFreshness(h http.Header) {
 	}
 	keep = append(keep, "max-age="+strconv.Itoa(int(maxFreshness/time.Second)))
 	h["Cache-Control"] = append([]string{strings.Join(keep, ", ")}, vs...)
+}
+
+// cacheLifetime is the freshness lifetime httpcache gives a response with header h,
+// read exactly as it reads it (getFreshness, parseCacheControl): directives of the
+// first Cache-Control header, split on "," and "=", trimmed of spaces only, names
+// case-sensitive, the last of a name winning; no-cache means none; max-age through
+// time.ParseDuration, else Expires less Date, both time.RFC1123. 0 when none.
+func cacheLifetime(h http.Header) time.Duration {
+	var maxAge string
+	hasMaxAge := false
+	for part := range strings.SplitSeq(h.Get("Cache-Control"), ",") {
+		part = strings.Trim(part, " ")
+		name, rest, _ := strings.Cut(part, "=")
+		val, _, _ := strings.Cut(rest, "=")
+		switch strings.Trim(name, " ") {
+		case "no-cache":
+			return 0
+		case "max-age":
+			maxAge, hasMaxAge = val, true
+		}
+	}
+	date, err := time.Parse(time.RFC1123, h.Get("Date"))
+	if err != nil {
+		return 0 // httpcache: stale
+	}
+	if hasMaxAge {
+		d, err := time.ParseDuration(maxAge + "s")
+		if err != nil {
+			return 0
+		}
+		return d
+	}
+	exp := h.Get("Expires")
+	if exp == "" {
+		return 0
+	}
+	t, err := time.Parse(time.RFC1123, exp)
+	if err != nil {
+		return 0
+	}
+	return t.Sub(date)
 }
 
 // partition is a Cache whose keys carry a prefix: one Cache, separate key spaces.

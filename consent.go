@@ -2,12 +2,15 @@ package discovery
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -55,9 +58,14 @@ func (a ConsentAction) String() string {
 }
 
 // ConsentRequest describes an action the Client or the policy guard is about to take.
-// Every string in it is redacted (no userinfo, query or fragment) and bounded (URL at
-// most [MaxConsentURL] bytes, Reason at most [MaxConsentReason]). Reason may quote
-// text from a published document: that text is untrusted and for display only.
+// Every string in it is redacted (no userinfo or fragment, no query but as below) and
+// bounded (URL at most [MaxConsentURL] bytes, Reason at most [MaxConsentReason]).
+// Reason may quote text from a published document: that text is untrusted and for
+// display only. The URL of an agent's own call ([ConsentCrossOrigin], [ConsentWrite])
+// keeps its query so that the person sees what they approve, with the value of each
+// parameter whose name suggests a credential shown as "…"; other values (an e-mail
+// address, a search) are shown as sent: log such a request's URL with care. Events and
+// errors about it carry the parameter names only.
 type ConsentRequest struct {
 	Action ConsentAction
 	Origin Origin // the discovery origin: the site the user asked about
@@ -80,6 +88,9 @@ type ConsentRequest struct {
 	// were shortened, so that RememberConsent never lets one answer stand for two
 	// subjects (or two write URLs) that share their first MaxConsentSubject bytes.
 	longSubject, longURL string
+	// hiddenQuery identifies the query when URL shows some of its values as "…" (see
+	// consentURL): a remembered answer for "?access=read" is none for "?access=admin".
+	hiddenQuery string
 }
 
 // Bounds of what a consent prompt shows: a site controls the URLs it redirects to or
@@ -131,23 +142,35 @@ func ask(ctx context.Context, c *Client, f ConsentFunc, req *ConsentRequest, den
 	if req.Subject != subject {
 		req.longSubject = identity(subject)
 	}
+	// The prompt of an agent's call shows its query (consentURL); events and errors,
+	// which reach logs, traces and the model, keep the parameter names only.
+	shown := queryNamesOnly(req.URL)
 	var start time.Time
 	if c != nil {
 		start = time.Now()
-		c.emit(ctx, Event{Kind: EventConsentAsked, Origin: req.Origin.String(), URL: req.URL, Action: req.Action})
+		c.emit(ctx, Event{Kind: EventConsentAsked, Origin: req.Origin.String(), URL: shown, Action: req.Action})
 	}
 	ok, err := f(ctx, req)
 	if c != nil {
-		c.emit(ctx, Event{Kind: EventConsentAnswered, Origin: req.Origin.String(), URL: req.URL, Action: req.Action,
+		c.emit(ctx, Event{Kind: EventConsentAnswered, Origin: req.Origin.String(), URL: shown, Action: req.Action,
 			Granted: ok && err == nil, Err: err, Duration: time.Since(start)})
 	}
 	switch {
 	case err != nil:
-		return fmt.Errorf("%w for %s %s: %w", errConsentHook, req.Action, req.URL, err)
+		return fmt.Errorf("%w for %s %s: %w", errConsentHook, req.Action, shown, err)
 	case !ok:
-		return fmt.Errorf("%w: %s %s (%s)", deny, req.Method, req.URL, req.Action)
+		return fmt.Errorf("%w: %s %s (%s)", deny, req.Method, shown, req.Action)
 	}
 	return nil
+}
+
+// queryNamesOnly returns the URL u of a consent request with each query value
+// replaced by "…" ("?q=…&page=…").
+func queryNamesOnly(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		return u[:i] + secrets.QueryNames(u[i:])
+	}
+	return u
 }
 
 // shorten cuts s to at most n bytes, on a rune boundary, ending in "…" when cut.
@@ -306,10 +329,26 @@ func consentKeys(req *ConsentRequest) []string {
 	}
 	subject := req.Subject + req.longSubject
 	if subject == "" {
-		subject = req.Method + " " + req.URL + req.longURL // without a named subject, the subject is this request
+		subject = req.Method + " " + req.URL + req.longURL + req.hiddenQuery // without a named subject, the subject is this request
 	}
 	return []string{base + " [subject " + subject + "]", base}
 }
+
+// hiddenQuery returns, when hidden, a keyed digest of u's query: it tells apart in a
+// remembered answer's key two requests whose prompts show the same "…", without
+// putting a digest of a credential where a dictionary could be run against it (the
+// key is random per process, so such answers last as long as the process).
+func hiddenQuery(u *url.URL, hidden bool) string {
+	if !hidden || u == nil {
+		return ""
+	}
+	m := hmac.New(sha256.New, queryKey())
+	m.Write([]byte(u.RawQuery))
+	return " ?#" + hex.EncodeToString(m.Sum(nil)[:12])
+}
+
+// queryKey is the process's random key for hiddenQuery.
+var queryKey = sync.OnceValue(func() []byte { return []byte(rand.Text()) })
 
 // identity is a short digest of a subject or URL too long to show whole: appended to
 // its shortened form in a remembered answer's key, it tells apart two that share the

@@ -533,7 +533,7 @@ func fetchURL[T any](ctx context.Context, c *Client, o Origin, u string, spec do
 	if out.fetch.Source == SourceNetwork || (out.fetch.Source == SourceRevalidated && !bypass) {
 		c.remember(u, private, !bypass, out.final != u, resp, body) // a 304 answered from memory updated its copy already
 	}
-	if out.fetch.Source != SourceCache {
+	if out.fetch.Source != SourceCache && !movedAway(u, out.final) {
 		c.lastGood.Store(c.lgKey(o, u), LastGood{Kind: spec.kind, Body: body, ContentType: resp.Header.Get("Content-Type"), SavedAt: c.now()})
 	}
 	return out
@@ -698,6 +698,19 @@ func looksLikeHTML(b []byte) bool {
 // observed reports whether anyone listens to the Client's events or traces it: the
 // fast path skips the bookkeeping otherwise.
 func (c *Client) observed() bool { return c.logger != nil || c.observe != nil || c.tracer != nil }
+
+// movedAway reports a document fetched at u that came from another origin (final,
+// through consented redirects). It is not kept as u's last good copy, as it is not
+// kept in the HTTP cache: when u later fails, serving it would stand in for the
+// redirects and their consent, under u's name.
+func movedAway(u, final string) bool {
+	if final == u {
+		return false
+	}
+	a, err1 := url.Parse(u)
+	b, err2 := url.Parse(final)
+	return err1 != nil || err2 != nil || !sameOrigin(a, b)
+}
 
 // lgKey is the last-good store's key for the document at u fetched for origin o: the
 // URL, in the private partition when o is a private origin (see PrivatePartition), and

@@ -344,7 +344,7 @@ func renderIndex(r *modelRender, ix *SkillsIndex) {
 	var skills []string
 	for _, e := range ix.Index.Skills {
 		line := e.Name + ": " + e.Description
-		if !e.HasDigests() {
+		if !verifiable(&e) {
 			line += " (unverified)"
 		}
 		skills = append(skills, line)

@@ -124,7 +124,7 @@ func freshUntil(h http.Header) time.Time {
 	default:
 		return time.Time{} // no lifetime: never fresh, and no need to read the Date
 	}
-	date, err := http.ParseTime(h.Get("Date"))
+	date, err := responseDate(h)
 	if err != nil {
 		return time.Time{}
 	}
@@ -153,4 +153,18 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// responseDate reads the Date of a response header h as the HTTP cache does
+// (time.RFC1123, which takes any zone name: "UTC", "PST", "XYZ"), or as HTTP dates
+// are written (http.ParseTime: IMF-fixdate, RFC 850, asctime). httpcache counts a
+// copy's age from any Date RFC1123 reads, so freshUntil and capFreshness must read
+// every such Date too: a cap that skipped "... UTC" left a year of max-age in place.
+func responseDate(h http.Header) (time.Time, error) {
+	v := h.Get("Date")
+	t, err := http.ParseTime(v)
+	if err != nil {
+		t, err = time.Parse(time.RFC1123, v)
+	}
+	return t, err
 }

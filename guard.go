@@ -324,9 +324,10 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 		if c.creds {
 			reason += ", carrying your credentials (Authorization, Cookie, API key or token headers)"
 		}
+		shown, hidden := consentURL(c.u)
 		err := ask(ctx, d.client, consent, &ConsentRequest{
-			Action: ConsentCrossOrigin, Origin: d.Origin, URL: consentURL(c.u), Method: method,
-			Reason: reason, Credentials: c.creds, Subject: c.subject,
+			Action: ConsentCrossOrigin, Origin: d.Origin, URL: shown, Method: method,
+			Reason: reason, Credentials: c.creds, Subject: c.subject, hiddenQuery: hiddenQuery(c.u, hidden),
 		}, ErrConsentDenied)
 		if err != nil {
 			return err
@@ -339,9 +340,10 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 	if c.subject != "" {
 		reason = fmt.Sprintf("%s (%s)", reason, c.subject)
 	}
+	shown, hidden := consentURL(c.u)
 	return ask(ctx, d.client, consent, &ConsentRequest{
-		Action: ConsentWrite, Origin: d.Origin, URL: consentURL(c.u), Method: method,
-		Reason: reason, Credentials: c.creds && cross, Subject: c.subject,
+		Action: ConsentWrite, Origin: d.Origin, URL: shown, Method: method,
+		Reason: reason, Credentials: c.creds && cross, Subject: c.subject, hiddenQuery: hiddenQuery(c.u, hidden),
 	}, ErrConsentDenied)
 }
 

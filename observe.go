@@ -30,7 +30,8 @@ const (
 
 // Event is one thing a [Client] (or a store plugged into it) did, for logs, metrics and
 // traces. Only the fields that apply to the Kind are set. Every URL is redacted: no
-// userinfo, query or fragment.
+// userinfo, query or fragment (the consent events of an agent's call name its query
+// parameters, "?q=…&page=…", never their values).
 type Event struct {
 	Kind     EventKind
 	Origin   string        // the discovery origin, when known

@@ -228,16 +228,15 @@ func (o Origin) Resolve(ref string) (*url.URL, error) {
 	return base.ResolveReference(r), nil
 }
 
-// redact returns u as text without userinfo, query or fragment, and with any
-// credential in its path redacted, for error messages, warnings and consent prompts.
 // consentURL returns u for a consent prompt about the agent's own call: as redact does,
 // but with the query, so that the person sees what they approve ("?dry_run=true" or
 // not): each parameter as sent, except that the value of one whose name suggests a
 // credential (key, token, secret, signature, password, session, code) becomes "…",
-// and any credential the detectors find in the rest is redacted.
-func consentURL(u *url.URL) string {
+// and any credential the detectors find in the rest is redacted. hidden reports that
+// a value was replaced.
+func consentURL(u *url.URL) (shown string, hidden bool) {
 	if u == nil || u.RawQuery == "" {
-		return redact(u)
+		return redact(u), false
 	}
 	var q strings.Builder
 	for part := range strings.SplitSeq(u.RawQuery, "&") {
@@ -253,13 +252,34 @@ func consentURL(u *url.URL) string {
 		}
 		if ok && (credentialHeader(name, nil) || secretParam(name)) {
 			q.WriteString(part[:strings.IndexByte(part, '=')] + "=…")
+			hidden = true
 			continue
 		}
 		q.WriteString(part)
 	}
 	c := *u
 	c.User, c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = nil, "", false, "", ""
-	return secrets.Redact(c.String() + "?" + q.String())
+	return secrets.Redact(c.String() + "?" + escapeInvisible(q.String())), hidden
+}
+
+// escapeInvisible percent-encodes the control, format and bidi characters and line
+// separators url.Parse leaves raw in a query (U+202E, U+2028...): shown as they are,
+// they would reorder or hide the rest of a consent prompt.
+func escapeInvisible(s string) string {
+	if !strings.ContainsFunc(s, secrets.Invisible) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if !secrets.Invisible(r) {
+			b.WriteRune(r)
+			continue
+		}
+		for _, c := range []byte(string(r)) { // an invalid byte is U+FFFD here
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
 
 // secretParam reports query parameter names that carry credentials beyond those of
@@ -274,6 +294,8 @@ func secretParam(name string) bool {
 	return false
 }
 
+// redact returns u as text without userinfo, query or fragment, and with any
+// credential in its path redacted, for error messages, warnings and consent prompts.
 func redact(u *url.URL) string {
 	if u == nil {
 		return ""

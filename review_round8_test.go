@@ -40,9 +40,16 @@ func connectProxy(t *testing.T, target string) (*url.URL, *atomic.Int32) {
 			return
 		}
 		tunnels.Add(1)
-		w.WriteHeader(http.StatusOK)
+		// Hijack first, then answer on the raw connection: a status written through
+		// the ResponseWriter before hijacking could reach the client mixed with the
+		// tunnel's first bytes (a flake under load).
 		conn, _, err := http.NewResponseController(w).Hijack()
 		if err != nil {
+			up.Close()
+			return
+		}
+		if _, err := io.WriteString(conn, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
+			conn.Close()
 			up.Close()
 			return
 		}

@@ -126,7 +126,7 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	if entry == nil {
 		return nil, fmt.Errorf("discovery: the index lists no skill %q", name)
 	}
-	sk := &Skill{Entry: *entry, Verified: entry.HasDigests()}
+	sk := &Skill{Entry: *entry, Verified: verifiable(entry)}
 	switch {
 	case len(entry.Files) > 0: // v0.1.0 or interim: one request per file
 		var total int64
@@ -198,6 +198,23 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 		sk.Warnings = append(sk.Warnings, Warning{Code: "skill", URL: entry.URL, Message: d.String()})
 	}
 	return sk, nil
+}
+
+// verifiable reports whether everything GetSkill fetches for e is checked against a
+// digest the index publishes: each file of a file list, or the one artifact of a
+// skill-md or archive entry. IndexEntry.HasDigests is not enough: it is true for an
+// interim file list whose SKILL.md has a digest even when a lenient read dropped
+// another file's placeholder, and that file is fetched unchecked.
+func verifiable(e *agentskills.IndexEntry) bool {
+	if len(e.Files) > 0 {
+		for _, f := range e.Files {
+			if f.Digest == "" {
+				return false
+			}
+		}
+		return true
+	}
+	return e.Digest != ""
 }
 
 // fetchArtifact GETs a skill artifact through the Client's stack, capped at limit,

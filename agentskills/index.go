@@ -81,9 +81,11 @@ type IndexFile struct {
 // a fetch can be verified against them. It says nothing of a fetch that happened:
 // v0.1.0 entries have none, so label their content unverified.
 func (e IndexEntry) HasDigests() bool {
-	if e.Digest != "" {
-		return true
+	if len(e.Files) == 0 {
+		return e.Digest != ""
 	}
+	// A file list (interim entries): every file needs its own digest. Digest is then
+	// the SKILL.md's and says nothing of the others.
 	for _, f := range e.Files {
 		if f.Digest == "" {
 			return false

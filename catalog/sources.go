@@ -180,11 +180,12 @@ func (w *webSource) list(ctx context.Context) ([]item, []string, error) {
 	items := make([]item, 0, len(ix.Index.Skills))
 	var unverified []string
 	for _, e := range ix.Index.Skills {
+		digest, verified := webDigest(e)
 		items = append(items, item{Entry: Entry{
 			SkillName: e.Name, Description: e.Description, Kind: Web, From: ix.Origin.String(),
-			URI: e.URL, Digest: e.Digest, Verified: e.HasDigests(),
+			URI: e.URL, Digest: digest, Verified: verified,
 		}, src: w})
-		if !e.HasDigests() {
+		if !verified {
 			unverified = append(unverified, strconv.Quote(shorten(e.Name)))
 		}
 	}
@@ -197,6 +198,26 @@ func (w *webSource) list(ctx context.Context) ([]item, []string, error) {
 			ix.Origin, n, names)))
 	}
 	return items, warns, nil
+}
+
+// webDigest returns what an approval of the index entry e binds to, and whether every
+// file GetSkill fetches for it is checked against a published digest. A file list
+// (v0.1.0, interim) is bound as a set: an interim entry's Digest is its SKILL.md's
+// alone, and an approval bound to it would cover any other file. A list with a file
+// that has no digest (v0.1.0, or a placeholder a lenient read dropped) gives "": the
+// digest is of the content as fetched at activation.
+func webDigest(e agentskills.IndexEntry) (digest string, verified bool) {
+	if len(e.Files) == 0 {
+		return e.Digest, e.Digest != ""
+	}
+	set := map[string]string{}
+	for _, f := range e.Files {
+		if f.Digest == "" {
+			return "", false
+		}
+		set[f.Path] = f.Digest
+	}
+	return setDigest(set), true
 }
 
 func (w *webSource) activate(ctx context.Context, it *item) ([]byte, map[string]string, string, error) {

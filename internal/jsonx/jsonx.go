@@ -143,7 +143,9 @@ func Relax(data []byte) (out []byte, devs []Deviation, ok bool) {
 }
 
 // depth returns the deepest nesting of brackets and braces in data outside strings
-// (comments are not told apart: a bracket in one only makes the count safer).
+// and comments. Comments are skipped as hujson reads them: a quote inside one must not
+// start a string here, or the brackets after it would go uncounted and hujson would
+// recurse as deep as the document is long.
 func depth(data []byte) int {
 	d, most := 0, 0
 	in := false
@@ -155,6 +157,16 @@ func depth(data []byte) int {
 		case c == '"':
 			in = !in
 		case in:
+		case c == '/' && i+1 < len(data) && data[i+1] == '*':
+			end := bytes.Index(data[i+2:], []byte("*/"))
+			if end < 0 {
+				return most // unclosed: hujson refuses it
+			}
+			i += 2 + end + 1
+		case c == '/' && i+1 < len(data) && data[i+1] == '/':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
 		case c == '[' || c == '{':
 			d++
 			most = max(most, d)
