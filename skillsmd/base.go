@@ -186,8 +186,13 @@ func foldAt(l string, j int, word string) int {
 
 // labelAssign matches ["']?\s*[:=]\s* at j and returns its end. A label closing a
 // bracket and a full-width colon, as Chinese and Japanese documents write them
-// ("站点地址（Base URL）：https://x", "Base URL：x"), assign as well.
+// ("站点地址（Base URL）：https://x", "Base URL：x"), assign as well, and so does an
+// example in brackets after the label ("`ACME_API_URL` — the API base (e.g.
+// `https://api.acme.example`)"), the way a variable's description gives its value.
 func labelAssign(l string, j int) (int, bool) {
+	if r := l[j:]; strings.HasPrefix(r, " (e.g. ") || strings.HasPrefix(r, " (e.g., ") || strings.HasPrefix(r, " (for example ") {
+		return j + strings.IndexByte(r[1:], ' ') + 1, true
+	}
 	if j < len(l) && (l[j] == '"' || l[j] == '\'') {
 		j++ // taking the quote is the only way: a quote is neither blank nor ':' or '='
 	} else if j < len(l) && l[j] == ')' {
@@ -306,8 +311,9 @@ func (p *parser) tier() int {
 // scanLine looks for base and auth labels in one line of plain text. line returns
 // the line number, computed only when a placeholder is met.
 func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
-	if !hasLabelHint(l) {
-		return
+	example := exampleHint(l)
+	if !hasLabelHint(l) && !example {
+		return // a label with an example value in brackets has no ':' or '=' (see labelAssign)
 	}
 	if i := strings.Index(l, " | "); i > 0 && strings.TrimSpace(l[:i]) != "" && !strings.HasPrefix(strings.TrimSpace(l), "|") {
 		// "Base: x | Auth: Bearer y | Header: z": label statements side by side on one
@@ -320,7 +326,7 @@ func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
 	if labelFollows(l, "mcp") {
 		p.mcpLabels(l)
 	}
-	if labelFollows(l, "base") || labelFollows(l, "api") {
+	if labelFollows(l, "base") || labelFollows(l, "api") || example && labelFollowsAny(l, "base") {
 		if s := baseLeadIn(l); s > 0 {
 			// "API base for agents:" alone: the next line or block (a fence, a list)
 			// holds the value.
@@ -698,7 +704,7 @@ func isPlaceholder(v string) bool {
 // blockquote) for labels: consecutive label lines of one paragraph ("**Docs:** x",
 // "**API Base:** y") are separate statements, although the plain text joins them.
 func (p *parser) scanParagraph(n ast.Node, text string, tier int, authToo bool) {
-	if !hasLabelHint(text) {
+	if !hasLabelHint(text) && !exampleHint(text) {
 		return // the plain text holds every label the source lines do
 	}
 	p.scanLines(n, tier, authToo)
@@ -720,7 +726,7 @@ func (p *parser) scanLines(n ast.Node, tier int, authToo bool) {
 					p.baseFromNext([]string{stripMarkup(strings.TrimSpace(string(raw)))}, func() int { return p.lineOf(seg.Start) })
 				}
 			}
-			if !hasLabelHint(unsafeString(raw)) {
+			if !hasLabelHint(unsafeString(raw)) && !exampleHint(unsafeString(raw)) {
 				continue
 			}
 			l := stripMarkup(string(raw))
@@ -732,6 +738,12 @@ func (p *parser) scanLines(n ast.Node, tier int, authToo bool) {
 			p.scanLines(c, tier, authToo)
 		}
 	}
+}
+
+// exampleHint reports a line that may give a label's value as an example in brackets:
+// "the API base (e.g. `https://x`)" (see labelAssign).
+func exampleHint(l string) bool {
+	return strings.Contains(l, " (e.g") || strings.Contains(l, " (for example")
 }
 
 // hasLabelHint is a fast single pass for lines that may hold a base or auth label:
@@ -1038,6 +1050,15 @@ func (p *parser) tableRows(text string, n ast.Node) {
 			}
 			continue
 		}
+		if namedAPILabel(l) {
+			// "| Orchestrator API | https://x/api/proxy |": a service's API named in a
+			// table of resources. Read only when no label states the base (apiRowsBase).
+			if v, _ := rowValue(cells, false); v != "" && strings.HasPrefix(v, "http") && !pageURL(v) &&
+				len(p.apiRows) < maxVars {
+				p.apiRows = append(p.apiRows, v)
+			}
+			continue
+		}
 		if authRowLabels[l] && p.kind() != kindAuth {
 			if v := strings.TrimSpace(strings.ReplaceAll(cells, " | ", " ")); v != "" && v != "-" && v != "—" {
 				p.addAuth(strings.TrimSpace(label) + ": " + v)
@@ -1085,6 +1106,78 @@ func (p *parser) authColumn(text string) {
 	if len(vals) > 0 {
 		p.addAuth(strings.TrimSpace(cells[col]) + " (per endpoint): " + strings.Join(vals, ", "))
 	}
+}
+
+// namedAPILabel reports a normalised first cell that names one API of a service in a
+// word or two: "orchestrator api", "live api", "pnl api" (not "api", a base row).
+func namedAPILabel(l string) bool {
+	name, ok := strings.CutSuffix(l, " api")
+	return ok && name != "" && strings.Count(name, " ") <= 1 && name != "rest" && name != "http" && name != "base" &&
+		name != "web" && name != "openapi"
+}
+
+// apiRowsBase returns the base the table rows naming an API give (see namedAPILabel)
+// when they all point to one origin: the one URL, or the longest run of path segments
+// their URLs share ("Live API | x/api/pot/live", "Activity API | x/api/pot/activity"
+// give x/api/pot). Rows on different origins name different services: "".
+func (p *parser) apiRowsBase() string {
+	if len(p.apiRows) == 0 {
+		return ""
+	}
+	origin := urlOrigin(p.apiRows[0])
+	var prefix []string
+	for i, v := range p.apiRows {
+		if urlOrigin(v) != origin {
+			return ""
+		}
+		segs := strings.Split(strings.Trim(strings.TrimPrefix(v, origin), "/"), "/")
+		if i == 0 {
+			prefix = segs
+			continue
+		}
+		n := 0
+		for n < len(prefix) && n < len(segs) && prefix[n] == segs[n] {
+			n++
+		}
+		prefix = prefix[:n]
+	}
+	for i, s := range prefix {
+		if !cleanSegment(s) {
+			prefix = prefix[:i]
+			break
+		}
+	}
+	if len(prefix) == 0 || prefix[0] == "" {
+		return origin
+	}
+	return origin + "/" + strings.Join(prefix, "/")
+}
+
+// urlOrigin returns the scheme and host of an absolute URL ("https://x.example").
+func urlOrigin(v string) string {
+	scheme, rest, ok := strings.Cut(v, "://")
+	if !ok {
+		return ""
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	host, _, _ = strings.Cut(host, "?")
+	return scheme + "://" + strings.ToLower(host)
+}
+
+// maxBaseHosts is the most hosts the stated bases of a document may name: a guide to
+// a platform that states a base for each of three or more services ("Base URL" under
+// each of its sections) states none for the whole.
+const maxBaseHosts = 2
+
+// ambiguousBases reports stated bases on more than maxBaseHosts hosts.
+func (p *parser) ambiguousBases() bool {
+	var hosts []string
+	for _, c := range p.bases {
+		if o := urlOrigin(c.value); o != "" && !slices.Contains(hosts, o) {
+			hosts = append(hosts, o)
+		}
+	}
+	return len(hosts) > maxBaseHosts
 }
 
 // rowValue returns the first URL in the cells, or (when paths is true, or for a bare

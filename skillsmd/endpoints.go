@@ -33,10 +33,12 @@ var httpMethods = [...]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "
 func (p *parser) noteURLs(text string, n ast.Node, code bool) {
 	urls := strings.Contains(text, "://")
 	p.noteEndpoints(text, n, urls)
-	switch {
-	case urls:
+	if urls {
 		p.mcpIn(text, code)
-	case !code:
+	}
+	if !code {
+		// Also beside an absolute URL of another scheme or place ("use the
+		// deployment's `/mcp` URL ... fetch app://guide"): a word that is a path.
 		p.mcpPathsIn(text)
 	}
 }

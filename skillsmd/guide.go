@@ -25,7 +25,8 @@ const (
 	kindAuth
 	kindSafe
 	kindRisky
-	kindSafety // both: each item is sorted into safe or risky
+	kindSafety // both: each item is sorted into safe or risky, risky by default
+	kindRules  // general rules: an item is safe or risky only when it reads as one
 	kindLimits
 	kindMoreInfo
 	kindCredits
@@ -54,9 +55,9 @@ var headingKinds = []struct {
 	{"dangerous", kindRisky}, {"danger zone", kindRisky}, {"destructive", kindRisky},
 	{"irreversible actions", kindRisky}, {"sensitive actions", kindRisky},
 	{"never", kindSafety}, {"caution", kindSafety},
-	{"safety", kindSafety}, {"rules", kindSafety}, {"do not", kindSafety}, {"dont", kindSafety},
-	{"don t", kindSafety}, {"guardrails", kindSafety}, {"restrictions", kindSafety},
-	{"prohibited", kindSafety}, {"agent rules", kindSafety}, {"usage rules", kindSafety},
+	{"safety", kindSafety}, {"rules", kindRules}, {"do not", kindSafety}, {"dont", kindSafety},
+	{"don t", kindSafety}, {"guardrails", kindRules}, {"restrictions", kindSafety},
+	{"prohibited", kindSafety}, {"agent rules", kindRules}, {"usage rules", kindRules},
 	{"limits", kindLimits}, {"limit", kindLimits}, {"rate limits", kindLimits}, {"rate limit", kindLimits},
 	{"rate limiting", kindLimits}, {"quotas", kindLimits}, {"quota", kindLimits}, {"usage limits", kindLimits},
 	{"api", kindAPI}, {"endpoints", kindAPI}, {"api endpoints", kindAPI}, {"base url", kindAPI},
@@ -99,13 +100,34 @@ func classifyNormalized(h string) kind {
 	}
 	w, _, _ := strings.Cut(h, " ")
 	if w == "" || !isLowerASCII(w[0]) || len(w) >= 32 || headingWordLens[w[0]-'a']&(1<<len(w)) == 0 {
-		return kindOther
+		return prohibitionHeading(h)
 	}
 	for _, i := range headingsByWord[w] {
 		hk := headingKinds[i]
 		if h == hk.pattern || len(h) > len(hk.pattern) && h[len(hk.pattern)] == ' ' && strings.HasPrefix(h, hk.pattern) {
 			return hk.kind
 		}
+	}
+	return prohibitionHeading(h)
+}
+
+// prohibitionPhrases, found anywhere in a normalised heading, title a list of what an
+// agent must not do: "What agents CANNOT do", "What agents must not invent", "Things
+// you must never do". A heading saying what a tool does not do ("What this skill
+// does not do") is a description, not one.
+var prohibitionPhrases = [...]string{"cannot do", "can t do", "must not", "must never", "never do", "not allowed",
+	"do nots"}
+
+// prohibitionHeading returns kindRisky for a heading titling prohibitions, kindSafety
+// for one mixing both ("Do's and Don'ts"), else kindOther.
+func prohibitionHeading(h string) kind {
+	for _, w := range prohibitionPhrases {
+		if strings.Contains(h, w) && (len(h) == len(w) || hasWord(h, w)) {
+			return kindRisky
+		}
+	}
+	if hasWord(h, "donts") || hasWord(h, "don ts") {
+		return kindSafety
 	}
 	return kindOther
 }
@@ -247,7 +269,7 @@ func (p *parser) typedText(t string, n ast.Node) {
 		p.safe = append(p.safe, t)
 	case kindRisky:
 		p.risky = append(p.risky, t)
-	case kindSafety:
+	case kindSafety, kindRules:
 		p.sortSafety(t)
 	case kindLimits:
 		p.limits = append(p.limits, t)
@@ -258,8 +280,10 @@ func (p *parser) typedText(t string, n ast.Node) {
 	}
 }
 
-// typedItems files list items of the current section into the typed view.
-func (p *parser) typedItems(items []item) {
+// typedItems files list items of the current section into the typed view. Items a
+// lead-in paragraph introduced as risky ("Get explicit consent before:") are risky
+// actions, whatever the section.
+func (p *parser) typedItems(items []item, leadIn bool) {
 	for _, it := range items {
 		if it.refs.start >= 0 {
 			p.known = knownURLs{it.node, it.refs}
@@ -272,19 +296,48 @@ func (p *parser) typedItems(items []item) {
 		default:
 			p.typedText(it.text, it.node)
 		}
+		if leadIn && p.kind() != kindRisky {
+			p.addRisky(it.text)
+			continue
+		}
+		p.proseRisk(it.text, true)
 	}
 }
 
-// sortSafety files an item of a Safety-like section. The default is risky: a list of
-// prohibitions ("Genetic targeting", "Cognitive enhancement in minors") must never pass
-// for safe actions. Only items that read as permissions, with no word of caution, are
-// safe.
+// sortSafety files an item of a Safety-like section. In a section titled by a
+// prohibition or a warning ("Never", "Do not", "Safety floor", "Caution") the default
+// is risky: a list of prohibitions ("Genetic targeting", "Cognitive enhancement in
+// minors") must never pass for safe actions. In one of general rules ("Rules",
+// "Guardrails") an item is risky only when it reads as a caution ("Never...", "Ask
+// before...", "Do not...") or as a risky action (see proseRisk): "Respect rate
+// limits" or "Exit codes: 0 ok, 1 failed" are rules, not actions that need the user.
+// Only items that read as permissions, with no word of caution, are safe.
 func (p *parser) sortSafety(t string) {
-	if safeRule.MatchString(t) && !riskyRule.MatchString(t) {
+	switch {
+	case safeRule.MatchString(t) && !riskyRule.MatchString(t):
 		p.safe = append(p.safe, t)
-	} else {
+	case p.kind() == kindSafety:
+		p.risky = append(p.risky, t)
+	case rulesRisky.MatchString(t), shortNo(t), riskTrigger(t) && len(riskySentences(t, nil, false)) > 0:
 		p.risky = append(p.risky, t)
 	}
+}
+
+// rulesRisky matches a rule that forbids or asks first. Unlike riskyRule it names no
+// topic ("delete", "payment", "confirm"): in a list of general rules, "Call status at
+// the start to confirm the index is fresh" is no risky action.
+var rulesRisky = regexp.MustCompile(`(?i)\b(do not|don'?t|never|must not|should not|forbidden|prohibit|not allowed|requires? (the )?user)\b`)
+
+// shortNo reports a short rule that forbids by naming the thing: "No spam.", "No
+// slurs, no harassment, no spam." Not one saying what is not needed ("No auth
+// required for reads").
+func shortNo(t string) bool {
+	if len(t) <= 3 || !strings.EqualFold(t[:3], "no ") || len(strings.Fields(t)) > 8 {
+		return false
+	}
+	var lb [64]byte
+	l := lowerASCII(lb[:0], t)
+	return !strings.Contains(l, "need") && !strings.Contains(l, "requir")
 }
 
 // infoLinks adds the links of one item or paragraph to MoreInfo. The label is the text
@@ -529,8 +582,12 @@ func (p *parser) finish() {
 		d.Purpose = d.Summary
 	}
 	p.frontmatterBase()
-	d.BaseURL = p.pickBase()
-	if d.BaseURL == "" && p.placeholder == 0 {
+	if p.ambiguousBases() {
+		p.ambiguous = true // several services, each with its base: none is the document's
+	} else {
+		d.BaseURL = p.pickBase()
+	}
+	if d.BaseURL == "" && p.placeholder == 0 && !p.ambiguous {
 		// Below every statement: the value of the variable the endpoints start with
 		// ("POST {{ACME_API}}/x" with "ACME_API = \"https://...\""), then, last resort,
 		// the endpoints' common prefix.
@@ -540,6 +597,8 @@ func (p *parser) finish() {
 			// Most endpoints start with a variable the document never assigns
 			// ("{DESKTOP}/api/x"): the few written in full are not the base.
 			p.notePlaceholder(line)
+		} else if v := p.apiRowsBase(); v != "" {
+			d.BaseURL, p.fromRows = v, true // "| Orchestrator API | https://x/api/proxy |"
 		} else {
 			d.BaseURL = p.inferBase()
 			p.inferred = d.BaseURL != ""
@@ -653,6 +712,12 @@ func (p *parser) diagnose(size int) {
 	}
 	if p.varLine > 0 {
 		p.warn(p.varLine, WarnBaseInferred, "the document states no API base; BaseURL is the URL it assigns to the variable its endpoints start with")
+	}
+	if p.fromRows {
+		p.warn(0, WarnBaseInferred, "the document states no API base; BaseURL is the URL of the API a table row names (\"| Orchestrator API | URL |\")")
+	}
+	if p.ambiguous {
+		p.warn(0, WarnBaseAmbiguous, "the document states API bases on several hosts, one per service; none is its own, so BaseURL is empty")
 	}
 	if d.BaseURL == "" && !p.has(kindAPI) {
 		if at := firstEndpointMention(p.src); at >= 0 {

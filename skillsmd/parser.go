@@ -29,6 +29,7 @@ type parser struct {
 	record   bool            // appendInline records the links it meets (once per block)
 	inCode   bool            // appendInline is inside a code span: no escapes nor entities
 	authNext bool            // the paragraph just read introduces a header: the next code block is read for it
+	riskNext bool            // the paragraph just read introduces a list of risky actions (see riskyLeadIn)
 	refs     []linkRef       // what urlsIn would find in the text recorded in the current block
 	known    knownURLs       // a node whose URLs are in refs, for urlsIn
 	src      []byte
@@ -50,6 +51,9 @@ type parser struct {
 	vars         []varValue      // upper-case variables assigned an absolute URL (see templateBase)
 	varUses      []varUse        // template variables that start endpoints
 	varLine      int             // doc.BaseURL came from templateBase: line of the variable's first use
+	apiRows      []string        // URLs of table rows naming an API ("| Orchestrator API | URL |"), see apiRowsBase
+	fromRows     bool            // doc.BaseURL came from apiRowsBase
+	ambiguous    bool            // the stated bases name more than maxBaseHosts hosts: none is the document's
 
 	// The Document's lists, gathered in reused buffers and copied out once, each in
 	// one allocation, by flushLists: they are only ever appended to while the
@@ -93,7 +97,7 @@ func (p *parser) release() {
 		scratch: reuse(p.scratch), table: reuse(p.table), raw: reuse(p.raw), norm: reuse(p.norm),
 		kinds: reuse(p.kinds), texts: reuse(p.texts), stack: reuse(p.stack[:cap(p.stack)]),
 		bases: reuse(p.bases), endpoints: reuse(p.endpoints), vars: reuse(p.vars), varUses: reuse(p.varUses),
-		links: reuse(p.links), moreInfo: reuse(p.moreInfo),
+		links: reuse(p.links), moreInfo: reuse(p.moreInfo), apiRows: reuse(p.apiRows),
 		api: reuse(p.api), auth: reuse(p.auth), safe: reuse(p.safe), risky: reuse(p.risky), limits: reuse(p.limits),
 		itemTexts: reuse(p.itemTexts), itemSpans: reuse(p.itemSpans),
 	}
@@ -258,8 +262,8 @@ func (p *parser) kind() kind {
 // block adds one top-level block to the document.
 func (p *parser) block(n ast.Node) {
 	p.leadIn = false // a lead-in line's value in the same paragraph is read by scanLines
-	authNext := p.authNext
-	p.authNext = false
+	authNext, riskNext := p.authNext, p.riskNext
+	p.authNext, p.riskNext = false, false
 	p.refs, p.known = p.refs[:0], knownURLs{}
 	switch b := n.(type) {
 	case *ast.Heading:
@@ -315,7 +319,7 @@ func (p *parser) block(n ast.Node) {
 			p.authProse(it.text)
 			p.noteURLs(it.text, node, false)
 		}
-		p.typedItems(items)
+		p.typedItems(items, riskNext)
 	case *east.Table:
 		p.current()
 		p.record = true
@@ -437,16 +441,19 @@ func (p *parser) paragraph(b ast.Node) {
 	p.scanParagraph(b, t, p.tier(), true)
 	p.authProse(t)
 	p.authNext = headerLeadIn(t)
+	p.riskNext = riskyLeadIn(t)
 	p.sameOriginBase(t, p.tier())
 	p.noteURLs(t, b, false)
 	if summary {
 		p.doc.Summary = t
+		p.proseRisk(t, false)
 		return
 	}
 	if b.Kind() == ast.KindBlockquote {
 		p.addText(t)
 	}
 	p.typedText(t, b)
+	p.proseRisk(t, false)
 }
 
 // unspacedHeading reads a one-line paragraph of two to six "#" followed directly by a

@@ -111,6 +111,14 @@ var baseShapes = []struct {
 	{"auth9-header-lead-in.md", "Kettle Posts", "Publish|Read", "https://kettle.example.com/api", true, ""},
 	// Round 9 (held-out batch): an MCP server named by its path in a sentence.
 	{"base9-mcp-path.md", "Loom Board for Agents", "What this is|Files|Settings", "", false, skillsmd.WarnNoAPI},
+	// Round 10 (held-out batch): table rows naming a service's APIs ("| Live API | URL |").
+	{"base10-api-rows.md", "Acme Pot", "Quick Reference|Play", "https://pot.example.com/api/pot", false, ""},
+	// Round 10 (held-out batch): a base label on each of three services' sections.
+	{"base10-ambiguous.md", "Acme Platform", "Social|Prices|Launches", "", false, skillsmd.WarnBaseAmbiguous},
+	// Round 10 (held-out batch): a variable described as the API base, its value an example.
+	{"base10-example-label.md", "Acme Pools", "Configuration|Jobs", "https://api.pools.example.com", false, ""},
+	// Round 10 (held-out batch): the MCP path beside a URL of another scheme.
+	{"base10-mcp-path-scheme.md", "Acme Diary", "Log a meal", "", false, skillsmd.WarnNoAPI},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on
@@ -399,6 +407,55 @@ func TestUnspacedTitle(t *testing.T) {
 		warned := slices.ContainsFunc(d.Warnings, func(w skillsmd.Warning) bool { return w.Code == skillsmd.WarnHeadingSpace })
 		if d.Title != tc.title || warned != (tc.title == "Acme Shop") {
 			t.Errorf("%q: Title %q, warned %v", tc.doc, d.Title, warned)
+		}
+	}
+}
+
+// TestRound10Risky checks the round-10 risky-action classes (fixtures risky10-*): a
+// prohibition or an approval wherever a guide states it, the items a lead-in
+// introduces, prohibition headings, and general rules that are no risky actions.
+func TestRound10Risky(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ file, risky string }{
+		{"risky10-prose.md", "NEVER send your API key to any domain other than ledger.example.com.|" +
+			"Keep the key in a secret manager; never commit or echo it.|" +
+			"🔒 Security: Only send your key to https://ledger.example.com — never anywhere else!|" +
+			"If the receipt is unreadable, do not guess the amount.|Confirm with the user before expenses over $500.|" +
+			"Don't post into a closed period.|Before you start approving reports autonomously, get permission from your human!|" +
+			"Ask before an unrequested deletion.|A result from preview means the inputs are usable, not that the user asked " +
+			"for it: a human must approve every refund before it is sent.|Use --confirm to post a batch; the typed confirmation is required."},
+		{"risky10-rules.md", "Never book more than two rooms at once.|Do not share another member's calendar.|No spam.|" +
+			"Cancel another member's booking|Change a room's capacity"},
+		{"risky10-leadin.md", "Launching a new token|Buying tokens with the user's balance|sharing a wallet address|" +
+			"moving funds to a main network"},
+		{"risky10-cjk.md", "不支持技能目录的宿主可以显式读取本文件，但不得宣称已自动安装。|未授权时，把端口和影响给用户确认后再执行。|不要借机改熔丝或批量擦除。"},
+	} {
+		d := parse(t, tc.file)
+		if got := strings.Join(d.RiskyActions, "|"); got != tc.risky {
+			t.Errorf("%s: RiskyActions\n got %q\nwant %q", tc.file, got, tc.risky)
+		}
+	}
+	// What reads as no risky action: a description, a question, advice to remember,
+	// a login step, a state in a list of outcomes, a header name, a signature, a rule
+	// of a "Rules" list, a status heading.
+	for _, doc := range []string{
+		"# T\n\nThe relay never parses what it carries and never learns a room secret.\n",
+		"# T\n\nDon't have an account yet? Register first.\n",
+		"# T\n\nDon't forget to save your key. Never worry about rate limits.\n",
+		"# T\n\n## Login\n\nRun acme login; it prints a code the user approves in a browser.\n",
+		"# T\n\n## Outcomes\n\n- Approval required — go to step 5.\n- No approval needed for reads.\n",
+		"# T\n\nClients can use Authorization: Bearer <token>. If you can't sign EIP-3009 authorizations, ask your human to post.\n",
+		"# T\n\n## Rules\n\n- Respect rate limits.\n- Call status at the start to confirm the index is fresh.\n- No auth needed for reads.\n",
+		"# T\n\n## Troubleshooting\n\n### 403 Forbidden\n\nYou are not a member.\n",
+		"# T\n\n## What this tool does not do\n\n- it does not post for you\n",
+		"# T\n\n| Path | Note |\n|---|---|\n| USB | Do not flash it |\n\n```\n# never run this twice\n```\n",
+	} {
+		d, err := skillsmd.Parse([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.RiskyActions) != 0 {
+			t.Errorf("%q: RiskyActions %q", doc, d.RiskyActions)
 		}
 	}
 }

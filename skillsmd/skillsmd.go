@@ -35,22 +35,26 @@ import (
 //
 // The API base as written ("https://x/api/v1" or "/api/v1"; see ResolveBase), taken
 // from, in this order:
-//   - a label ("Base URL:", "**API Base:**", or a lead-in such as "API base for
-//     agents:" whose value is on the next line or block), a table row, a "Base URL"
-//     heading's section, or a frontmatter key (api_base, baseUrl..., also under
-//     metadata);
+//   - a label ("Base URL:", "**API Base:**", a lead-in such as "API base for
+//     agents:" whose value is on the next line or block, or one whose value is an
+//     example in brackets: "`ACME_API_URL` — the API base (e.g. URL)"), a table row,
+//     a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl...,
+//     also under metadata);
 //   - "/" from a sentence saying the base is the origin serving the document;
 //   - failing those, with a WarnBaseInferred warning: the URL the document assigns to
 //     the variable its endpoints start with ("POST {{ACME_API}}/x" and ACME_API =
-//     "https://...", or a shell default "${ACME_API:-https://...}/x"); else the common
-//     prefix of the absolute endpoint URLs (also "Endpoint: URL" items); else the URL
-//     of the one MCP, JSON-RPC or GraphQL endpoint, or of the one MCP endpoint a
-//     document that writes no other names.
+//     "https://...", or a shell default "${ACME_API:-https://...}/x"); else the URL
+//     (or the shared prefix of the URLs) of table rows naming a service's API on one
+//     origin ("| Live API | https://x/api/pot/live |"); else the common prefix of the
+//     absolute endpoint URLs (also "Endpoint: URL" items); else the URL of the one MCP,
+//     JSON-RPC or GraphQL endpoint, or of the one MCP endpoint a document that writes
+//     no other names.
 //
 // Never a documentation page, nor a URL on a placeholder host ("your-app.example", a
-// name without a dot: a WarnBasePlaceholder warning). "" when none, or when most
+// name without a dot: a WarnBasePlaceholder warning). "" when none, when most
 // endpoints start with a variable the document never assigns ("{HOST}/api/x", with a
-// WarnBasePlaceholder warning).
+// WarnBasePlaceholder warning), or when the stated bases name three or more hosts,
+// one per service of a platform (a WarnBaseAmbiguous warning).
 //
 // # Auth
 //
@@ -62,6 +66,21 @@ import (
 // routes use Authorization: Bearer ...", "Auth via x-key header") or saying none is
 // needed ("No auth required."), table rows, an endpoints table's Auth column ("Auth
 // (per endpoint): None, API Key") and frontmatter keys.
+//
+// # RiskyActions
+//
+// What needs the user's approval, and what is forbidden: the items and paragraphs of a
+// risky section ("Risky actions", "Requires approval", "What agents cannot do", "Must
+// not"), those of a prohibition or warning section ("Never", "Do not", "Safety",
+// "Caution") unless they read as permissions, and those of a rules section ("Rules",
+// "Guardrails") that read as cautions; then, wherever the guide puts them, the
+// sentences that open with a prohibition ("NEVER send your key to another domain",
+// "Keep the token in a vault; never commit it", "If x, do not y", "Agents must never
+// z", "不要…", "不得…") or make an action wait for a person ("Confirm with the user
+// before large payments", "Ask before deleting", "get explicit consent", "a human must
+// approve", "--confirm"), a short list item whole, and the items a sentence ending in
+// ":" introduces ("Get explicit consent before:"). Not a description ("The relay never
+// reads x"), a question, advice ("Don't forget"), code, a table cell or a heading.
 //
 // # MCP
 //
@@ -94,7 +113,7 @@ type Document struct {
 	API          []string   // the API section's items and paragraphs
 	Auth         []string   // the auth rules (see Auth in the type's doc)
 	SafeActions  []string   // actions the document calls safe
-	RiskyActions []string   // actions that need the user's approval, and prohibitions
+	RiskyActions []string   // what needs the user's approval, and prohibitions (see RiskyActions in the type's doc)
 	Limits       []string   // rate limits and other limits
 	MCP          []string   // MCP endpoints the document names, as written (see MCP in the type's doc)
 	MoreInfo     []InfoLink // documentation, mcp.json, support and spec links
@@ -180,6 +199,10 @@ const (
 	// prefix of the absolute endpoint URLs it documents ("GET https://x/api/a",
 	// "curl https://x/api/b" give "https://x/api"). Any stated base outranks it.
 	WarnBaseInferred = "base-inferred"
+	// WarnBaseAmbiguous: the document states API bases on three or more hosts, one per
+	// service of a platform ("Base URL" under each section), so none is its own and
+	// BaseURL is empty.
+	WarnBaseAmbiguous = "base-ambiguous"
 )
 
 // MaxRecommendedSize is the size above which a document gets a WarnTooLong warning.

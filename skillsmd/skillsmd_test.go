@@ -96,7 +96,10 @@ func TestTypedView(t *testing.T) {
 		check(t, "BaseURL", d.BaseURL, "https://tracker.example.com/api/v1")
 		check(t, "API", strings.Join(d.API, "|"), "Base URL: https://tracker.example.com/api/v1|Public reads: ticket status by ticket id|Writes: admin only")
 		check(t, "Auth", strings.Join(d.Auth, "|"), "Public status reads do not need auth.|Customer actions need a bearer token.|Do not put tokens in prompts, logs, or this file.")
-		check(t, "Risky", strings.Join(d.RiskyActions, "|"), "Ask before changing a ticket.|Do not guess a customer id.|Stop after three failed auth attempts.")
+		// The Auth section's prohibition is also a risky action (round 10: a prohibition
+		// counts wherever the guide puts it); it stays an auth rule too.
+		check(t, "Risky", strings.Join(d.RiskyActions, "|"), "Do not put tokens in prompts, logs, or this file.|"+
+			"Ask before changing a ticket.|Do not guess a customer id.|Stop after three failed auth attempts.")
 		check(t, "Safe", strings.Join(d.SafeActions, "|"), "")
 		check(t, "MoreInfo", infos(d), "mcp.json JSON discovery /.well-known/mcp.json|docs Docs https://tracker.example.com/docs")
 		check(t, "Warnings", codes(d), "")
@@ -108,7 +111,8 @@ func TestTypedView(t *testing.T) {
 		check(t, "Purpose", d.Purpose, "Acme Orders lets people place and track book orders.")
 		check(t, "BaseURL", d.BaseURL, "/api/v1")
 		check(t, "Safe", strings.Join(d.SafeActions, "|"), "GET /api/v1/orders/{id}|GET /api/v1/books")
-		check(t, "Risky", strings.Join(d.RiskyActions, "|"), "POST /api/v1/orders|DELETE /api/v1/orders/{id}")
+		check(t, "Risky", strings.Join(d.RiskyActions, "|"), "Do not put secrets, tokens, or private keys in this file.|"+
+			"POST /api/v1/orders|DELETE /api/v1/orders/{id}")
 		check(t, "Limits", strings.Join(d.Limits, "|"), "100 requests a minute.|Stop after repeated errors.")
 		check(t, "MoreInfo", infos(d), "docs Docs https://acme.example/docs|docs Docs https://acme.example/docs/orders|"+
 			"support Support https://acme.example/support|spec Spec https://colinknapp.com/specs/skill-discovery.html")
@@ -127,9 +131,11 @@ func TestTypedView(t *testing.T) {
 		check(t, "headings", headings(d), "|Overview|Rules|Do not|Rate limits|Changelog")
 		check(t, "levels", levels(d), "0,2,2,3,2,2")
 		check(t, "BaseURL", d.BaseURL, "https://api.acme.example/v2")
-		// Safety-like items are risky unless they read as permissions: the
-		// conservative side of a guess.
-		check(t, "Risky", strings.Join(d.RiskyActions, "|"), "Never delete a folder.|Nested: prefer the /v2 endpoints.|Ask before sharing a document outside the team.|Do not guess ids.")
+		// Items of "Rules" are risky when they read as cautions, safe when they read as
+		// permissions; "Nested: prefer the /v2 endpoints." is a rule, neither (round 10:
+		// general rules were the false risky actions). Items under "Do not" stay risky
+		// by default: the conservative side of a guess.
+		check(t, "Risky", strings.Join(d.RiskyActions, "|"), "Never delete a folder.|Ask before sharing a document outside the team.|Do not guess ids.")
 		check(t, "Safe", strings.Join(d.SafeActions, "|"), "Read any document.")
 		check(t, "Limits", strings.Join(d.Limits, "|"), "Ten calls a second per token.")
 		check(t, "links", links(d), "https://api.acme.example/v2|https://acme.example/reference|https://acme.example/status")
