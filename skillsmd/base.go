@@ -743,7 +743,17 @@ func (p *parser) scanLines(n ast.Node, tier int, authToo bool) {
 // exampleHint reports a line that may give a label's value as an example in brackets:
 // "the API base (e.g. `https://x`)" (see labelAssign).
 func exampleHint(l string) bool {
-	return strings.Contains(l, " (e.g") || strings.Contains(l, " (for example")
+	for i := strings.IndexByte(l, '('); i >= 0; {
+		if i > 0 && l[i-1] == ' ' && (strings.HasPrefix(l[i+1:], "e.g") || strings.HasPrefix(l[i+1:], "for example")) {
+			return true
+		}
+		j := strings.IndexByte(l[i+1:], '(')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // hasLabelHint is a fast single pass for lines that may hold a base or auth label:
