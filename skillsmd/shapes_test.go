@@ -226,7 +226,7 @@ func TestRound6Shapes(t *testing.T) {
 	check(t, "Auth", strings.Join(d.Auth, "|"), "Register to get a token. Save it: it cannot be recovered.|"+
 		"Include your token in all subsequent calls:|X-Pick-Token header|Or, from Python:|Authorization: Bearer")
 
-	for _, tc := range []struct{ doc, base, auth, mcp string }{
+	checkDocs(t, []docCase{
 		// The value on the next line of the label's paragraph.
 		{"# T\n\n**Base URL:**\n`https://x.example.com/v2`\n", "https://x.example.com/v2", "", ""},
 		{"# T\n\nThe base URL is:\nhttps://x.example.com/v3\n\n- Docs: https://docs.example.com\n", "https://x.example.com/v3", "", ""},
@@ -240,15 +240,7 @@ func TestRound6Shapes(t *testing.T) {
 		{"# T\n\n| Name | Value |\n|---|---|\n| Remote MCP | `https://m.example.com/mcp` |\n", "https://m.example.com/mcp", "", "https://m.example.com/mcp"},
 		// A local MCP package is not an endpoint.
 		{"# T\n\n- MCP server: `npx -y @acme/mcp`\n", "", "", ""},
-	} {
-		d, err := skillsmd.Parse([]byte(tc.doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.BaseURL != tc.base || strings.Join(d.Auth, "|") != tc.auth || strings.Join(d.MCP, "|") != tc.mcp {
-			t.Errorf("%q: BaseURL %q, Auth %q, MCP %q; want %q, %q, %q", tc.doc, d.BaseURL, d.Auth, d.MCP, tc.base, tc.auth, tc.mcp)
-		}
-	}
+	})
 }
 
 // TestRound8Shapes checks the details of the round-8 classes that the shape table
@@ -272,7 +264,7 @@ func TestRound8Shapes(t *testing.T) {
 	}
 	check(t, "Unspaced headings", strings.Join(hs, "|"), "致每一位会员|Booking|Cancellation")
 
-	for _, tc := range []struct{ doc, base, auth, mcp string }{
+	checkDocs(t, []docCase{
 		// A page about MCP, in prose or under an MCP label, is not an endpoint.
 		{"# T\n\nRead the MCP guide at https://x.example.com/docs/mcp first.\n", "", "", ""},
 		{"# T\n\n- MCP server: https://x.example.com/guides/mcp\n", "", "", ""},
@@ -290,15 +282,7 @@ func TestRound8Shapes(t *testing.T) {
 		{"# T\n\n```\ncurl \"${HOST:-localhost}/v1/a\"\ncurl \"${HOST:-localhost}/v1/b\"\n```\n", "", "", ""},
 		// One "#" is never a heading: "#hashtag" lines stay paragraphs.
 		{"# T\n\n#launch\n", "", "", ""},
-	} {
-		d, err := skillsmd.Parse([]byte(tc.doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.BaseURL != tc.base || strings.Join(d.Auth, "|") != tc.auth || strings.Join(d.MCP, "|") != tc.mcp {
-			t.Errorf("%q: BaseURL %q, Auth %q, MCP %q; want %q, %q, %q", tc.doc, d.BaseURL, d.Auth, d.MCP, tc.base, tc.auth, tc.mcp)
-		}
-	}
+	})
 	if d := parse(t, "heading8-unspaced.md"); len(d.Sections) != 3 {
 		t.Errorf("#kites stayed a paragraph? sections %d", len(d.Sections))
 	}
@@ -366,9 +350,7 @@ func TestRound9Shapes(t *testing.T) {
 		if h := headings(d); h != tc.headings && !(tc.headings == "" && strings.HasPrefix(h, "0 ") && !strings.Contains(h, "|")) {
 			t.Errorf("%q: headings %q, want %q", tc.doc, h, tc.headings)
 		}
-		if d.BaseURL != tc.base || strings.Join(d.Auth, "|") != tc.auth || strings.Join(d.MCP, "|") != tc.mcp {
-			t.Errorf("%q: BaseURL %q, Auth %q, MCP %q; want %q, %q, %q", tc.doc, d.BaseURL, d.Auth, d.MCP, tc.base, tc.auth, tc.mcp)
-		}
+		checkDoc(t, d, docCase{tc.doc, tc.base, tc.auth, tc.mcp})
 	}
 }
 
@@ -457,5 +439,29 @@ func TestRound10Risky(t *testing.T) {
 		if len(d.RiskyActions) != 0 {
 			t.Errorf("%q: RiskyActions %q", doc, d.RiskyActions)
 		}
+	}
+}
+
+// docCase is a document and what Parse must read from it: the base, the auth rules and
+// the MCP endpoints, each list joined with "|".
+type docCase struct{ doc, base, auth, mcp string }
+
+// checkDocs parses each case's document and checks it (checkDoc).
+func checkDocs(t *testing.T, cases []docCase) {
+	t.Helper()
+	for _, tc := range cases {
+		d, err := skillsmd.Parse([]byte(tc.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDoc(t, d, tc)
+	}
+}
+
+// checkDoc checks what d read against tc.
+func checkDoc(t *testing.T, d *skillsmd.Document, tc docCase) {
+	t.Helper()
+	if d.BaseURL != tc.base || strings.Join(d.Auth, "|") != tc.auth || strings.Join(d.MCP, "|") != tc.mcp {
+		t.Errorf("%q: BaseURL %q, Auth %q, MCP %q; want %q, %q, %q", tc.doc, d.BaseURL, d.Auth, d.MCP, tc.base, tc.auth, tc.mcp)
 	}
 }
