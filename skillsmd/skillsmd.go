@@ -491,16 +491,7 @@ func (d *Document) readFrontmatter(src []byte) []byte {
 	if !ok || len(bytes.TrimSpace(first)) != 3 {
 		return src
 	}
-	end := -1 // offset just past the closing delimiter line
-	for off := len(first) + 1; off < len(src); {
-		line, _, _ := bytes.Cut(src[off:], []byte("\n"))
-		next := off + len(line) + 1
-		if t := string(bytes.TrimSpace(line)); t == "---" || t == "..." {
-			end = min(next, len(src))
-			break
-		}
-		off = next
-	}
+	end := closingLine(src, len(first)+1, func(t string) bool { return t == "---" || t == "..." })
 	if end < 0 {
 		return src
 	}
@@ -532,16 +523,7 @@ func (d *Document) readTOMLFrontmatter(src []byte) []byte {
 	if !ok || len(bytes.TrimSpace(first)) != 3 {
 		return src
 	}
-	end := -1 // offset just past the closing delimiter line
-	for off := len(first) + 1; off < len(src); {
-		line, _, _ := bytes.Cut(src[off:], []byte("\n"))
-		next := off + len(line) + 1
-		if string(bytes.TrimSpace(line)) == "+++" {
-			end = min(next, len(src))
-			break
-		}
-		off = next
-	}
+	end := closingLine(src, len(first)+1, func(t string) bool { return t == "+++" })
 	if end < 0 {
 		return src
 	}
@@ -686,4 +668,18 @@ func jsonCompatible(v any) any {
 		return t.String()
 	}
 	return v
+}
+
+// closingLine returns the offset just past the first line of src at or after from
+// whose trimmed text isClose accepts (a frontmatter's closing delimiter), or -1.
+func closingLine(src []byte, from int, isClose func(string) bool) int {
+	for off := from; off < len(src); {
+		line, _, _ := bytes.Cut(src[off:], []byte("\n"))
+		next := off + len(line) + 1
+		if isClose(string(bytes.TrimSpace(line))) {
+			return min(next, len(src))
+		}
+		off = next
+	}
+	return -1
 }
