@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -653,7 +652,7 @@ func resolveArtifact(base *url.URL, ref string) (string, string) {
 	if u.Host == "" {
 		return "", "url has no host"
 	}
-	if localHost(u.Hostname()) && !localHost(base.Hostname()) {
+	if httpx.IsLocalHost(u.Hostname()) && !httpx.IsLocalHost(base.Hostname()) {
 		// "http://127.0.0.1:3000/r/x-skill.md" in a published index: the publisher's
 		// development server, and on the reader's machine some other service. Only an
 		// index on this machine or a private network may point there.
@@ -661,22 +660,6 @@ func resolveArtifact(base *url.URL, ref string) (string, string) {
 	}
 	u.Fragment, u.RawFragment = "", ""
 	return u.String(), ""
-}
-
-// localHost reports whether host names this machine or a private network: localhost
-// (and *.localhost, RFC 6761), or an IP address that is loopback, private (RFC 1918,
-// fc00::/7), link-local or unspecified.
-func localHost(host string) bool {
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	if httpx.IsLoopbackHost(host) || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return false
-	}
-	a = a.Unmap()
-	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsUnspecified()
 }
 
 // jsonMessage renders an encoding/json error; its messages name types and single

@@ -1,7 +1,6 @@
 package mcpjson
 
 import (
-	"net/netip"
 	"net/url"
 	"strings"
 
@@ -146,23 +145,8 @@ func reservedHost(host string) bool {
 }
 
 // publicHost reports a host that is neither loopback, private, link-local nor a local
-// name (.local, .internal, .lan, .home.arpa).
-func publicHost(host string) bool {
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	if httpx.IsLoopbackHost(host) || host == "" {
-		return false
-	}
-	if a, err := netip.ParseAddr(host); err == nil {
-		a = a.Unmap()
-		return !(a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified())
-	}
-	for _, s := range []string{".local", ".internal", ".lan", ".home.arpa", ".localhost"} {
-		if strings.HasSuffix(host, s) {
-			return false
-		}
-	}
-	return true
-}
+// name (httpx.IsLocalHost).
+func publicHost(host string) bool { return host != "" && !httpx.IsLocalHost(host) }
 
 // endpointKey identifies an endpoint for de-duplication: scheme and host lower-cased,
 // no trailing slash, no fragment.

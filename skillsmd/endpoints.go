@@ -1,7 +1,7 @@
 package skillsmd
 
 import (
-	"net/netip"
+	"net"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -193,18 +193,14 @@ func plainHost(h string) bool {
 	return true
 }
 
-// localHost reports a loopback, private or link-local host: where a document's
-// examples run against a developer's machine, never its public API.
+// localHost reports a host (with its port, if any) on this machine or a private
+// network: where a document's examples run against a developer's machine, never its
+// public API.
 func localHost(h string) bool {
-	name := h
-	if i := strings.LastIndexByte(h, ':'); i >= 0 {
-		name = h[:i]
+	if name, _, err := net.SplitHostPort(h); err == nil {
+		h = name
 	}
-	if httpx.IsLoopbackHost(name) {
-		return true
-	}
-	a, err := netip.ParseAddr(name)
-	return err == nil && (a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified())
+	return httpx.IsLocalHost(strings.Trim(h, "[]"))
 }
 
 // isDocumentName reports the last path segment of a document rather than an
