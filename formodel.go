@@ -275,7 +275,7 @@ func (d *Discovery) renderMCP(r *modelRender, origin string) {
 			u = ru.String()
 		}
 		line := fmt.Sprintf("%s: %s (%s, %s)", name, u, s.Transport, mcpjson.Relate(origin, u))
-		if a := authLine(s.Auth); a != "" {
+		if a := s.Auth.Describe(); a != "" {
 			line += "; auth: " + a
 		}
 		if len(s.Tools) > 0 {
@@ -304,7 +304,7 @@ func (d *Discovery) renderMCP(r *modelRender, origin string) {
 			}
 			line += ", " + mcpjson.Relate(origin, u).String()
 		}
-		if a := authLine(t.Auth); a != "" {
+		if a := t.Auth.Describe(); a != "" {
 			line += "; auth: " + a
 		}
 		if t.Description != "" {
@@ -313,28 +313,6 @@ func (d *Discovery) renderMCP(r *modelRender, origin string) {
 		tools = append(tools, line)
 	}
 	r.list("MCP tools (HTTP services; writes and other origins need the user's consent)", tools, "MCP tools")
-}
-
-// authLine says how a server or tool of mcp.json authenticates: the scheme, the header
-// an API key goes in, OAuth scopes. Never a credential: mcp.json holds none.
-func authLine(a *mcpjson.Auth) string {
-	if a == nil || a.Type == "" {
-		return ""
-	}
-	s := a.Type
-	switch {
-	case a.Header != "":
-		s += " in the " + a.Header + " header"
-	case a.Type == "api-key" || a.Type == "bearer":
-		s += " in the Authorization header"
-	}
-	if len(a.Scopes) > 0 {
-		s += ", scopes " + strings.Join(a.Scopes, " ")
-	}
-	if a.TokenEndpoint != "" {
-		s += ", token endpoint " + a.TokenEndpoint
-	}
-	return s
 }
 
 func renderIndex(r *modelRender, ix *SkillsIndex) {

@@ -17,6 +17,7 @@ package mcpjson
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/wellknown-dev/discovery/diag"
 	"github.com/wellknown-dev/discovery/internal/jsonx"
@@ -72,6 +73,31 @@ type Auth struct {
 	TokenEndpoint string
 	Scopes        []string
 	Header        string // API-key header; "" means Authorization
+}
+
+// Describe says how to authenticate, for a person or a model: the scheme, the header an
+// API key or token goes in, the OAuth scopes and token endpoint ("api-key in the
+// X-Api-Key header", "oauth2, scopes tickets.read, token endpoint https://..."); ""
+// for a nil Auth or one without a type. The values are the document's: clean them
+// before showing them.
+func (a *Auth) Describe() string {
+	if a == nil || a.Type == "" {
+		return ""
+	}
+	s := a.Type
+	switch {
+	case a.Header != "":
+		s += " in the " + a.Header + " header"
+	case a.Type == "api-key" || a.Type == "bearer":
+		s += " in the Authorization header"
+	}
+	if len(a.Scopes) > 0 {
+		s += ", scopes " + strings.Join(a.Scopes, " ")
+	}
+	if a.TokenEndpoint != "" {
+		s += ", token endpoint " + a.TokenEndpoint
+	}
+	return s
 }
 
 // Transport is a normalised MCP transport.

@@ -316,3 +316,23 @@ func TestSpecBrokenIsUnsupported(t *testing.T) {
 		t.Errorf("spec-broken: %+v, %v", d, err)
 	}
 }
+
+func TestAuthDescribe(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		a    *mcpjson.Auth
+		want string
+	}{
+		{nil, ""},
+		{&mcpjson.Auth{}, ""},
+		{&mcpjson.Auth{Type: "none"}, "none"},
+		{&mcpjson.Auth{Type: "api-key", Header: "X-Api-Key"}, "api-key in the X-Api-Key header"},
+		{&mcpjson.Auth{Type: "bearer"}, "bearer in the Authorization header"},
+		{&mcpjson.Auth{Type: "oauth2", Scopes: []string{"a", "b"}, TokenEndpoint: "https://id.example.com/token"},
+			"oauth2, scopes a b, token endpoint https://id.example.com/token"},
+	} {
+		if got := tc.a.Describe(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.a, got, tc.want)
+		}
+	}
+}

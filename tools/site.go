@@ -185,8 +185,8 @@ func renderMCP(origin string, doc *mcpjson.Document, room int, more string) stri
 		if s.Description != "" {
 			fmt.Fprintf(&b, "  Description: %s\n", clean(s.Description, maxDescText))
 		}
-		if s.Auth != nil && s.Auth.Type != "" {
-			fmt.Fprintf(&b, "  Auth: %s\n", clean(s.Auth.Type, maxField))
+		if a := s.Auth.Describe(); a != "" {
+			fmt.Fprintf(&b, "  Auth: %s\n", clean(a, maxField))
 		}
 		if len(s.Tools) > 0 {
 			names := make([]string, 0, len(s.Tools))

@@ -163,18 +163,16 @@ func (a *app) printServers(d *discovery.Discovery, asJSON bool) error {
 	return nil
 }
 
+// authText says how a server or tool authenticates (mcpjson.Auth.Describe over the
+// cleaned fields of au), or "not stated".
 func authText(au *authJSON) string {
 	if au == nil {
 		return "not stated"
 	}
-	s := au.Type
-	if len(au.Scopes) > 0 {
-		s += " (scopes " + strings.Join(au.Scopes, " ") + ")"
+	if d := (&mcpjson.Auth{Type: au.Type, Header: au.Header, Scopes: au.Scopes, TokenEndpoint: au.TokenEndpoint}).Describe(); d != "" {
+		return d
 	}
-	if au.Header != "" {
-		s += " (header " + au.Header + ")"
-	}
-	return s
+	return "not stated"
 }
 
 // mcpSkillsJSON is the --json output of "mcp skills" (listing).
