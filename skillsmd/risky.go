@@ -81,8 +81,8 @@ func riskySentences(t string, dst []string, all bool) []string {
 		}
 		s := strings.TrimSpace(t[start:end])
 		start = end
-		if s == "" || strings.HasSuffix(strings.TrimRight(s, "*_ "), "?") || !riskyClauses(s) {
-			continue // a question is no rule ("Don't have an account?")
+		if s == "" || strings.HasSuffix(strings.TrimRight(s, "*_ "), "?") || !riskyClauses(s) || aboutTheDocument(s) {
+			continue // a question is no rule ("Don't have an account?"), nor a note to the author
 		}
 		if start >= len(strings.TrimRight(t, " \t\n")) && (strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：")) {
 			continue // a lead-in: its list is what it introduces
@@ -635,4 +635,18 @@ func cjkClauseStart(before string) bool {
 	}
 	r, _ := utf8.DecodeLastRuneInString(before)
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// aboutTheDocument reports a sentence addressed to the document's author only, not
+// to an agent: "Do not put secrets, tokens or passwords in this file." (generators and
+// the spec's example write it in the Auth section); the agent has nothing to ask
+// first. A rule with other objects ("in prompts, logs, or this file") stays a rule.
+func aboutTheDocument(s string) bool {
+	t := strings.ToLower(strings.TrimRight(s, ".!*_ "))
+	for _, w := range []string{" in this file", " to this file", " in this document", " in this skills.md"} {
+		if strings.HasSuffix(t, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -465,3 +465,18 @@ func checkDoc(t *testing.T, d *skillsmd.Document, tc docCase) {
 		t.Errorf("%q: BaseURL %q, Auth %q, MCP %q; want %q, %q, %q", tc.doc, d.BaseURL, d.Auth, d.MCP, tc.base, tc.auth, tc.mcp)
 	}
 }
+
+// TestNotesToTheAuthorAreNoRules: "Do not put secrets in this file." is addressed to
+// whoever edits the guide; a model shown it first among the risky actions learns
+// nothing. A rule with other objects stays a rule.
+func TestNotesToTheAuthorAreNoRules(t *testing.T) {
+	t.Parallel()
+	d, err := skillsmd.Parse([]byte("# T\n\n## Auth\n\n- Send a bearer token.\n- Do not put secrets, tokens or passwords in this file.\n" +
+		"- Do not put tokens in prompts, logs, or this file.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(d.RiskyActions, "|"); got != "Do not put tokens in prompts, logs, or this file." {
+		t.Errorf("RiskyActions %q", got)
+	}
+}

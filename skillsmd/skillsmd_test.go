@@ -111,8 +111,9 @@ func TestTypedView(t *testing.T) {
 		check(t, "Purpose", d.Purpose, "Acme Orders lets people place and track book orders.")
 		check(t, "BaseURL", d.BaseURL, "/api/v1")
 		check(t, "Safe", strings.Join(d.SafeActions, "|"), "GET /api/v1/orders/{id}|GET /api/v1/books")
-		check(t, "Risky", strings.Join(d.RiskyActions, "|"), "Do not put secrets, tokens, or private keys in this file.|"+
-			"POST /api/v1/orders|DELETE /api/v1/orders/{id}")
+		// The Auth section's "Do not put secrets ... in this file." is a note to the
+		// author, not a rule for agents.
+		check(t, "Risky", strings.Join(d.RiskyActions, "|"), "POST /api/v1/orders|DELETE /api/v1/orders/{id}")
 		check(t, "Limits", strings.Join(d.Limits, "|"), "100 requests a minute.|Stop after repeated errors.")
 		check(t, "MoreInfo", infos(d), "docs Docs https://acme.example/docs|docs Docs https://acme.example/docs/orders|"+
 			"support Support https://acme.example/support|spec Spec https://colinknapp.com/specs/skill-discovery.html")
