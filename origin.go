@@ -283,15 +283,16 @@ func escapeInvisible(s string) string {
 }
 
 // secretParam reports query parameter names that carry credentials beyond those of
-// credentialHeader: signatures, sessions, OAuth codes.
+// credentialHeader: signatures, sessions, OAuth codes, passwords spelled short ("pwd",
+// "pass"), session ids ("sid").
 func secretParam(name string) bool {
 	n := strings.ToLower(name)
-	for _, w := range []string{"sig", "session", "code", "jwt", "otp", "access"} {
+	for _, w := range []string{"sig", "session", "code", "jwt", "otp", "access", "pwd", "pass"} {
 		if strings.Contains(n, w) {
 			return true
 		}
 	}
-	return false
+	return n == "sid" || strings.HasSuffix(n, "_sid") || strings.HasSuffix(n, "-sid")
 }
 
 // redact returns u as text without userinfo, query or fragment, and with any

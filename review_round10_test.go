@@ -97,8 +97,10 @@ func TestReviewRound10ConsentEventsHideQueryValues(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(prompts) != 1 || !strings.Contains(prompts[0], "pwd=hunter2") {
-		t.Errorf("prompt %q: the person should see the query", prompts)
+	// The person sees the query, but never a password's value.
+	if len(prompts) != 1 || !strings.Contains(prompts[0], "email=alice%40example.com") || !strings.Contains(prompts[0], "pwd=…") ||
+		strings.Contains(prompts[0], "hunter2") {
+		t.Errorf("prompt %q: the person should see the query, without the password", prompts)
 	}
 	for what, text := range map[string]string{"log": logs.String(), "events": strings.Join(events, " "), "error": inner.Error()} {
 		if strings.Contains(text, "hunter2") || strings.Contains(text, "alice") {
