@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/wellknown-dev/discovery/internal/lru"
+	"github.com/wellknown-dev/discovery/internal/netguard"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
@@ -234,7 +235,7 @@ type Client struct {
 	httpPrivate     *http.Client // the same stack with its own cache partition, for private origins
 	now             func() time.Time
 	closeIdleConns  func()
-	guard           *dialGuard                 // private-address guard shared by every transport
+	guard           *netguard.Guard            // private-address guard shared by every transport
 	agentBase       http.RoundTripper          // guarded default transport for Discovery.Transport(nil)
 	retryWait       [2]time.Duration           // backoff bounds (tests shorten them)
 	flight          *flight                    // collapses concurrent fetches of one URL
@@ -340,19 +341,13 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		}
 		allow[ch] = true
 	}
-	c.guard = newDialGuard(allow)
-	if hooks.lookup != nil {
-		c.guard.lookup = hooks.lookup
-	}
+	c.guard = netguard.New(netguard.Config{Allow: allow, Lookup: hooks.lookup, Dial: hooks.dial, Refuse: refusePrivate})
 	if hooks.memoBytes > 0 {
 		c.parsed = lru.New[*parsed](hooks.memoBytes)
 	}
 	if hooks.freshBytes > 0 {
 		c.fresh = [2]*lru.Cache[*freshEntry]{lru.New[*freshEntry](hooks.freshBytes), lru.New[*freshEntry](hooks.freshBytes)}
 		c.validated = [2]*lru.Cache[*validated]{lru.New[*validated](hooks.freshBytes), lru.New[*validated](hooks.freshBytes)}
-	}
-	if hooks.dial != nil {
-		c.guard.dial = hooks.dial
 	}
 	c.retryWait = [2]time.Duration{retryWaitMin, retryWaitMax}
 	if hooks.retryWaitMin > 0 {
@@ -374,9 +369,9 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		}
 	}
 	if base == nil {
-		base = newBaseTransport(c.guard)
+		base = c.guard.NewTransport()
 	} else {
-		base = c.guard.guardTransport(base)
+		base = c.guard.Wrap(base)
 	}
 	if o.WrapTransport != nil {
 		// Outside the guard: the wrapper sees every request, and every request it
@@ -466,23 +461,6 @@ func (c *Client) CloseIdleConnections() {
 	if c.usable() == nil {
 		c.closeIdleConns()
 	}
-}
-
-// newBaseTransport returns the default transport: the private-address guard as
-// dialer, TLS 1.2 or later with certificate verification, no proxy, bounded header
-// size and handshake time, and one connection pool per policy class.
-func newBaseTransport(g *dialGuard) *splitTransport {
-	return split(&http.Transport{
-		DialContext:            g.DialContext,
-		ForceAttemptHTTP2:      true,
-		MaxIdleConns:           100,
-		MaxIdleConnsPerHost:    4,
-		IdleConnTimeout:        90 * time.Second,
-		TLSHandshakeTimeout:    10 * time.Second,
-		ExpectContinueTimeout:  time.Second,
-		MaxResponseHeaderBytes: 64 << 10,
-		TLSClientConfig:        &tls.Config{MinVersion: tls.VersionTLS12},
-	})
 }
 
 // defaultClient backs the package-level Discover.

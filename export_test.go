@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/netip"
 	"time"
+
+	"github.com/wellknown-dev/discovery/internal/netguard"
 )
 
 // TestHooks replace name resolution, the connect step and the backoff bounds for the
@@ -22,4 +24,4 @@ func NewClientWithHooks(opts *Options, h TestHooks) (*Client, error) {
 }
 
 // IsPrivate exposes the address classifier.
-func IsPrivate(a netip.Addr) bool { return isPrivate(a) }
+func IsPrivate(a netip.Addr) bool { return netguard.IsPrivate(a) }

@@ -87,7 +87,7 @@ func (d *Discovery) Guard(opts *GuardOptions) http.RoundTripper {
 	case base == nil:
 		base = d.client.agentBase
 	default:
-		base = d.client.guard.guardTransport(base)
+		base = d.client.guardTransport(base)
 	}
 	if base == nil {
 		base = http.DefaultTransport
