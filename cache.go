@@ -1,19 +1,44 @@
 package discovery
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
+	"strings"
 	"time"
 
-	"github.com/wellknown-dev/discovery/internal/lru"
+	"github.com/wellknown-dev/discovery/internal/fetch"
 )
+
+// The stores a Client keeps its answers in: the HTTP cache (serialised responses, for
+// freshness and revalidation) and the last-good store (the newest copy of each
+// document that parsed and validated). Their implementations are in internal/fetch
+// (cachestore.go, laststore.go); this file holds the public interfaces and
+// constructors.
+
+// Cache stores serialised HTTP responses keyed by URL. Every gregjones/httpcache Cache
+// satisfies it. Implementations must be safe for concurrent use.
+type Cache interface {
+	// Get returns the response stored under key, if any.
+	Get(key string) (value []byte, ok bool)
+	// Set stores a response under key.
+	Set(key string, value []byte)
+	// Delete removes the response stored under key.
+	Delete(key string)
+}
+
+// DefaultMemoryCacheBytes bounds [NewMemoryCache] when it is given 0: serialised
+// responses, least recently used evicted first.
+const DefaultMemoryCacheBytes = 64 << 20
+
+// NewMemoryCache returns an in-memory [Cache] of maxBytes (keys and values; least
+// recently used entries go first), safe for concurrent use. 0:
+// DefaultMemoryCacheBytes.
+func NewMemoryCache(maxBytes int64) Cache {
+	if maxBytes == 0 {
+		maxBytes = DefaultMemoryCacheBytes
+	}
+	return fetch.NewMemoryCache(maxBytes)
+}
 
 // NewDiskCache returns a [Cache] that keeps responses as files under dir, created with
 // mode 0700 if missing. Files are written with mode 0600: cached documents are public,
@@ -32,90 +57,7 @@ func NewDiskCache(dir string) (Cache, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("discovery: NewDiskCache: %w", err)
 	}
-	return &diskCache{dir: dir}, nil
-}
-
-type diskCache struct{ dir string }
-
-// Entry framing: magic, key length (uint32), value length (uint64), SHA-256 of key and
-// value, then the key and the value.
-const (
-	diskMagic    = "discv1\x00\x00"
-	diskHeader   = len(diskMagic) + 4 + 8 + sha256.Size
-	maxDiskEntry = 64 << 20 // larger files are not ours: a miss
-)
-
-func (d *diskCache) path(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return filepath.Join(d.dir, hex.EncodeToString(sum[:]))
-}
-
-func frameSum(key string, value []byte) [sha256.Size]byte {
-	h := sha256.New()
-	h.Write([]byte(key))
-	h.Write(value)
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
-	return sum
-}
-
-// Get returns the entry stored under key; a missing, short, torn or corrupted file is
-// a miss.
-func (d *diskCache) Get(key string) ([]byte, bool) {
-	f, err := os.Open(d.path(key))
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() < int64(diskHeader) || st.Size() > maxDiskEntry {
-		return nil, false
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxDiskEntry+1))
-	if err != nil || len(data) < diskHeader || string(data[:len(diskMagic)]) != diskMagic {
-		return nil, false
-	}
-	h := data[len(diskMagic):]
-	klen, vlen := uint64(binary.BigEndian.Uint32(h)), binary.BigEndian.Uint64(h[4:])
-	rest := data[diskHeader:]
-	if klen > uint64(len(rest)) || vlen != uint64(len(rest))-klen {
-		return nil, false
-	}
-	k, v := string(rest[:klen]), rest[klen:]
-	if k != key || frameSum(k, v) != [sha256.Size]byte(h[12:12+sha256.Size]) {
-		return nil, false
-	}
-	return v, true
-}
-
-// Set stores value under key, atomically.
-func (d *diskCache) Set(key string, value []byte) {
-	buf := make([]byte, diskHeader, diskHeader+len(key)+len(value))
-	copy(buf, diskMagic)
-	binary.BigEndian.PutUint32(buf[len(diskMagic):], uint32(len(key)))
-	binary.BigEndian.PutUint64(buf[len(diskMagic)+4:], uint64(len(value)))
-	sum := frameSum(key, value)
-	copy(buf[len(diskMagic)+12:], sum[:])
-	buf = append(append(buf, key...), value...)
-	writeAtomic(d.dir, d.path(key), buf)
-}
-
-// Delete removes the entry stored under key.
-func (d *diskCache) Delete(key string) { os.Remove(d.path(key)) }
-
-// writeAtomic writes data to a temporary file in dir (mode 0600) and renames it to
-// name, so readers see the old file or the new one, never part of one.
-func writeAtomic(dir, name string, data []byte) {
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil || os.Rename(tmp.Name(), name) != nil {
-		os.Remove(tmp.Name())
-	}
+	return fetch.NewDiskCache(dir), nil
 }
 
 // LastGood is a copy of a document that parsed and validated, kept to be served when a
@@ -144,36 +86,18 @@ type LastGoodStore interface {
 	Delete(url string)
 }
 
-// DefaultMemoryLastGoodBytes bounds [NewMemoryLastGood]: URLs and bodies, least
-// recently used entries evicted first.
+// DefaultMemoryLastGoodBytes bounds [NewMemoryLastGood] when it is given 0: URLs and
+// bodies, least recently used entries evicted first.
 const DefaultMemoryLastGoodBytes = 32 << 20
 
-// NewMemoryLastGood returns an in-memory [LastGoodStore] bounded to
-// DefaultMemoryLastGoodBytes, safe for concurrent use.
-func NewMemoryLastGood() LastGoodStore { return NewMemoryLastGoodSize(DefaultMemoryLastGoodBytes) }
-
-// NewMemoryLastGoodSize is NewMemoryLastGood with a budget of maxBytes.
-func NewMemoryLastGoodSize(maxBytes int64) LastGoodStore {
-	return memoryLastGood{lru.New[LastGood](maxBytes)}
-}
-
-type memoryLastGood struct{ c *lru.Cache[LastGood] }
-
-// Load returns the entry for url, if any.
-func (m memoryLastGood) Load(url string) (LastGood, bool) { return m.c.Get(url) }
-
-// Store records doc as the entry for url, keeping a copy of its body.
-func (m memoryLastGood) Store(url string, doc LastGood) {
-	if old, ok := m.c.Get(url); ok && bytes.Equal(old.Body, doc.Body) {
-		doc.Body = old.Body // the same document again: only SavedAt moves
-	} else {
-		doc.Body = bytes.Clone(doc.Body)
+// NewMemoryLastGood returns an in-memory [LastGoodStore] of maxBytes, safe for
+// concurrent use. 0: DefaultMemoryLastGoodBytes.
+func NewMemoryLastGood(maxBytes int64) LastGoodStore {
+	if maxBytes == 0 {
+		maxBytes = DefaultMemoryLastGoodBytes
 	}
-	m.c.Set(url, doc, int64(len(url)+len(doc.Body)+len(doc.Kind)+len(doc.ContentType)+64))
+	return lastGoodStore{fetch.NewMemoryCopies(maxBytes)}
 }
-
-// Delete removes the entry for url.
-func (m memoryLastGood) Delete(url string) { m.c.Delete(url) }
 
 // NewDiskLastGood returns a [LastGoodStore] that keeps each copy as a file under dir
 // (created with mode 0700 if missing), so the last good documents survive a restart.
@@ -188,51 +112,48 @@ func NewDiskLastGood(dir string) (LastGoodStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("discovery: NewDiskLastGood: %w", err)
 	}
-	return &diskLastGood{dir: dir}, nil
+	return lastGoodStore{fetch.NewDiskCopies(dir)}, nil
 }
 
-type diskLastGood struct{ dir string }
-
-type diskEntry struct {
-	URL         string    `json:"url"` // the store's key
-	Kind        string    `json:"kind,omitempty"`
-	ContentType string    `json:"content_type"`
-	SavedAt     time.Time `json:"saved_at"`
-	Body        []byte    `json:"body"`
-	SHA256      string    `json:"sha256"` // of Body: a corrupted file is a miss
-}
-
-func (d *diskLastGood) path(url string) string {
-	sum := sha256.Sum256([]byte(url))
-	return filepath.Join(d.dir, hex.EncodeToString(sum[:])+".json")
+// lastGoodStore is a LastGoodStore over one of internal/fetch's stores of copies.
+type lastGoodStore struct {
+	s interface {
+		Load(url string) (fetch.Copy, bool)
+		Store(url string, doc fetch.Copy)
+		Delete(url string)
+	}
 }
 
 // Load returns the entry for url, if any.
-func (d *diskLastGood) Load(url string) (LastGood, bool) {
-	data, err := os.ReadFile(d.path(url))
-	if err != nil {
-		return LastGood{}, false
-	}
-	var e diskEntry
-	if json.Unmarshal(data, &e) != nil || e.URL != url {
-		return LastGood{}, false
-	}
-	if sum := sha256.Sum256(e.Body); e.SHA256 != hex.EncodeToString(sum[:]) {
-		return LastGood{}, false
-	}
-	return LastGood{Kind: e.Kind, Body: e.Body, ContentType: e.ContentType, SavedAt: e.SavedAt}, true
+func (l lastGoodStore) Load(url string) (LastGood, bool) {
+	c, ok := l.s.Load(url)
+	return LastGood(c), ok
 }
 
 // Store records doc as the entry for url.
-func (d *diskLastGood) Store(url string, doc LastGood) {
-	sum := sha256.Sum256(doc.Body)
-	data, err := json.Marshal(diskEntry{URL: url, Kind: doc.Kind, ContentType: doc.ContentType, SavedAt: doc.SavedAt, Body: doc.Body,
-		SHA256: hex.EncodeToString(sum[:])})
-	if err != nil {
-		return
-	}
-	writeAtomic(d.dir, d.path(url), data)
-}
+func (l lastGoodStore) Store(url string, doc LastGood) { l.s.Store(url, fetch.Copy(doc)) }
 
 // Delete removes the entry for url.
-func (d *diskLastGood) Delete(url string) { os.Remove(d.path(url)) }
+func (l lastGoodStore) Delete(url string) { l.s.Delete(url) }
+
+// privatePartition begins every key a Client stores, in its [Cache] and its
+// [LastGoodStore], for a document fetched for a private origin (see [IsPrivateKey]).
+const privatePartition = fetch.PrivatePrefix
+
+// IsPrivateKey reports whether key, as a Client stores it in its [Cache] or its
+// [LastGoodStore], belongs to a document fetched for a private origin (localhost, a
+// loopback or private IP literal). Such an origin names the machine's own network, so
+// its answers must never be shared with another machine: a store shared by several
+// machines (package redisstore's) keeps these keys local.
+func IsPrivateKey(key string) bool { return strings.HasPrefix(key, privatePartition) }
+
+// lgKey is the last-good store's key for the document at u fetched for origin o: the
+// URL, in the private partition when o is a private origin, and in the HTTP cache's
+// public partition otherwise (a Client with InsecureAllowPrivateHosts keeps its copies
+// apart from Clients without that list, as its cached answers are).
+func (c *Client) lgKey(o Origin, u string) string {
+	if privateOrigin(o) {
+		return privatePartition + u
+	}
+	return c.publicPartition + u
+}

@@ -542,7 +542,7 @@ func TestCaching(t *testing.T) {
 				fmt.Fprint(w, "# Skills\n")
 			}
 		}))
-		lg := discovery.NewMemoryLastGood()
+		lg := discovery.NewMemoryLastGood(0)
 		c := newClient(t, s, &discovery.Options{LastGood: lg})
 		if _, err := c.Discover(t.Context(), s.URL); err != nil {
 			t.Fatal(err)
@@ -561,7 +561,7 @@ func TestCaching(t *testing.T) {
 	t.Run("last good copy older than MaxStale", func(t *testing.T) {
 		t.Parallel()
 		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) }))
-		lg := discovery.NewMemoryLastGood()
+		lg := discovery.NewMemoryLastGood(0)
 		lg.Store(discovery.PrivatePartition+s.URL+discovery.SkillsPath, discovery.LastGood{Body: []byte("# Old\n"), SavedAt: time.Now().Add(-2 * time.Hour)})
 		c := newClient(t, s, &discovery.Options{LastGood: lg, MaxStale: time.Hour, MaxRetries: -1})
 		if _, err := c.Discover(t.Context(), s.URL); err == nil {

@@ -25,3 +25,6 @@ func NewClientWithHooks(opts *Options, h TestHooks) (*Client, error) {
 
 // IsPrivate exposes the address classifier.
 func IsPrivate(a netip.Addr) bool { return netguard.IsPrivate(a) }
+
+// PrivatePartition begins the keys of a private origin's documents (see IsPrivateKey).
+const PrivatePartition = privatePartition

@@ -1,117 +1,29 @@
 package discovery
 
 import (
-	"errors"
-	"io"
-	"net/http"
-	"sync"
+	"context"
 	"time"
 )
 
-// fleetTransport sits between the HTTP cache and the retries when Options.FleetLock is
-// set: of the processes sharing the Cache, the one that takes the lock for a URL goes
-// to the network (and the HTTP cache above stores the answer when the body has been
-// read, before the lock is released); the others wait until the lock is released, at
-// most FleetWait, and then ask the HTTP cache again, which now finds the fresh answer.
-// A waiter that still finds nothing fresh fetches for itself: sharing saves requests,
-// it never makes a fetch fail.
-type fleetTransport struct {
-	next   http.RoundTripper
-	c      *Client
-	prefix string    // the cache partition: locks are per policy class, as cache entries are
-	keep   *sync.Map // cache keys whose next Delete is httpcache reacting to errFleetRetry
+// Sharing fetches across a fleet of processes. The waiting and the lock handling are
+// the pipeline's (internal/fetch, fleet.go); this file holds the public side.
+
+// DefaultFleetWait is the wait used when Options.FleetWait is zero.
+const DefaultFleetWait = 3 * time.Second
+
+// FleetLock is a lock shared by the processes of a fleet, with an expiry so a holder
+// that dies blocks nobody past it (package redisstore implements it with SET NX PX).
+// Implementations must be safe for concurrent use and must bound each call in time;
+// an error is not a failure of the discovery: the process fetches for itself.
+type FleetLock interface {
+	// TryLock tries once to take the lock named key for ttl. When it is taken it
+	// returns acquired true and the function that releases it (only if still held by
+	// this taker).
+	TryLock(ctx context.Context, key string, ttl time.Duration) (release func(), acquired bool, err error)
+	// Held reports whether anyone holds the lock named key. A lock released a moment
+	// ago may be reported not held while TryLock still cannot take it: a store may
+	// keep a short "done" marker (redisstore keeps one for a second), so a process
+	// that just missed the answer asks the shared cache instead of fetching again.
+	Held(ctx context.Context, key string) (bool, error)
 }
 
-// keepingCache is the HTTP cache of a fleet Client. When a waiter hands errFleetRetry
-// to httpcache, httpcache takes it for a failed revalidation and deletes the entry:
-// the very entry the lock holder just stored. That one Delete is skipped.
-type keepingCache struct {
-	Cache
-	keep *sync.Map
-}
-
-// Delete removes key, unless the delete answers a fleet wait.
-func (k keepingCache) Delete(key string) {
-	if _, skip := k.keep.LoadAndDelete(key); skip {
-		return
-	}
-	k.Cache.Delete(key)
-}
-
-// errFleetRetry makes send ask the HTTP cache again after waiting for another process.
-var errFleetRetry = errors.New("discovery: another process fetched this document; asking the cache again")
-
-// fleetPoll bounds the interval between two checks of a lock held elsewhere.
-const (
-	fleetPollMin = 5 * time.Millisecond
-	fleetPollMax = 50 * time.Millisecond
-)
-
-// RoundTrip implements http.RoundTripper.
-func (f fleetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx := req.Context()
-	tr := traceOf(ctx)
-	lock := f.c.fleetLock
-	if lock == nil || tr == nil || tr.fleetDone || req.Method != http.MethodGet {
-		return f.next.RoundTrip(req)
-	}
-	key := f.prefix + req.URL.String()
-	release, acquired, err := lock.TryLock(ctx, key, f.c.fleetWait)
-	if err != nil {
-		return f.next.RoundTrip(req) // the lock's store reports its own failures
-	}
-	if acquired {
-		resp, err := f.next.RoundTrip(req)
-		if err != nil || resp == nil {
-			release()
-			return resp, err
-		}
-		// The HTTP cache stores the answer when the body reaches EOF, before its
-		// reader closes ours: released here, the waiters find it stored. On a 304 the
-		// cache answers with its own copy (stored before it returns) and drops this
-		// body, so send ties the release to the body it gets as well.
-		rel := sync.OnceFunc(release)
-		tr.fleetRelease = rel
-		resp.Body = &releasingBody{ReadCloser: resp.Body, release: rel}
-		return resp, nil
-	}
-	start := time.Now()
-	wait := fleetPollMin
-	deadline := time.NewTimer(f.c.fleetWait)
-	defer deadline.Stop()
-	for held := true; held; {
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, ctx.Err()
-		case <-deadline.C:
-			t.Stop()
-			held = false
-		case <-t.C:
-			if h, err := lock.Held(ctx, key); err != nil || !h {
-				held = false
-			}
-			wait = min(2*wait, fleetPollMax)
-		}
-	}
-	tr.fleetDone = true    // the next round fetches for itself if the cache has nothing fresh
-	key = req.URL.String() // httpcache's key for a GET
-	f.keep.Store(key, struct{}{})
-	tr.fleetKept = func() { f.keep.Delete(key) } // httpcache deletes only when it had a copy
-	f.c.emit(ctx, Event{Kind: EventFleetWait, Origin: tr.origin.String(), URL: redact(req.URL), Duration: time.Since(start)})
-	return nil, errFleetRetry
-}
-
-// releasingBody releases a fleet lock when the response body is closed.
-type releasingBody struct {
-	io.ReadCloser
-	release func()
-}
-
-// Close closes the body and releases the lock.
-func (b *releasingBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.release()
-	return err
-}

@@ -81,7 +81,7 @@ func TestFleetFetchesOnce(t *testing.T) {
 				w.Header().Set("Content-Type", "text/markdown")
 				_, _ = w.Write([]byte("# Fleet\n\nBase: `/api`\n"))
 			}))
-			cache := discovery.NewMemoryCache()
+			cache := discovery.NewMemoryCache(0)
 			if name == "disk" {
 				var err error
 				if cache, err = discovery.NewDiskCache(t.TempDir()); err != nil {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wellknown-dev/discovery/internal/fetch"
 )
 
 // TestMemoryIsBounded: a Client that visits many origins keeps its in-process tiers
@@ -32,7 +34,7 @@ func TestMemoryIsBounded(t *testing.T) {
 	}))
 	defer ts.Close()
 	const budget = 64 << 10
-	cache := NewMemoryCacheSize(budget)
+	cache := NewMemoryCache(budget)
 	// Every oN.example resolves to a public test address that the dial hook sends to
 	// the test server (whose certificate names none of them: verification is off for
 	// this test's transport only).
@@ -58,7 +60,7 @@ func TestMemoryIsBounded(t *testing.T) {
 			c.CloseIdleConnections()
 		}
 	}
-	if cost := cache.(memoryCache).c.Cost(); cost > budget || cost == 0 {
+	if cost := cache.(*fetch.MemoryCache).Cost(); cost > budget || cost == 0 {
 		t.Errorf("HTTP cache holds %d bytes, budget %d", cost, budget)
 	}
 	if cost := c.parsed.Cost(); cost > budget || cost == 0 {
@@ -89,7 +91,7 @@ func TestHeapBoundedAcrossManyOrigins(t *testing.T) {
 	pub := netip.MustParseAddr("203.0.113.9")
 	hooks := testHooks{memoBytes: budget, freshBytes: budget,
 		lookup: func(context.Context, string) ([]netip.Addr, error) { return []netip.Addr{pub}, nil }}
-	c, err := newClient(&Options{Cache: NewMemoryCacheSize(budget), LastGood: NewMemoryLastGoodSize(budget),
+	c, err := newClient(&Options{Cache: NewMemoryCache(budget), LastGood: NewMemoryLastGood(budget),
 		HTTPClient: &http.Client{Transport: site}}, hooks)
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ func TestRevalidationFromMemory(t *testing.T) {
 		w.Header().Set("Content-Type", "text/markdown")
 		_, _ = w.Write([]byte("# Doc " + version + "\n"))
 	}))
-	cache := discovery.NewMemoryCache()
+	cache := discovery.NewMemoryCache(0)
 	c := newClient(t, s, &discovery.Options{Cache: cache})
 	check := func(c *discovery.Client, source discovery.Source, status int, title string) {
 		t.Helper()
@@ -126,7 +126,7 @@ func TestUncachedDocumentsSkipTheCache(t *testing.T) {
 				w.Header().Set("Content-Type", "text/markdown")
 				_, _ = w.Write([]byte("# Doc\n"))
 			}))
-			cache := &countingCache{Cache: discovery.NewMemoryCache()}
+			cache := &countingCache{Cache: discovery.NewMemoryCache(0)}
 			c := newClient(t, s, &discovery.Options{Cache: cache})
 			u := discovery.PrivatePartition + s.URL + discovery.SkillsPath // a loopback origin's partition
 			check := func(source discovery.Source, status int) {

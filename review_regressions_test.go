@@ -89,7 +89,7 @@ func TestFleetWaitLeavesNoMark(t *testing.T) {
 		w.Header().Set("Content-Type", "text/markdown")
 		_, _ = w.Write([]byte("# Fleet\n"))
 	}))
-	shared := &countingDeletes{Cache: discovery.NewMemoryCache()}
+	shared := &countingDeletes{Cache: discovery.NewMemoryCache(0)}
 	opts := &discovery.Options{Cache: shared, FleetLock: &memLock{}, MaxRetries: -1, MaxStale: -1}
 	a, b := newClient(t, s, opts), newClient(t, s, opts)
 	var wg sync.WaitGroup
@@ -117,7 +117,7 @@ func TestSharedCacheKeepsAllowListsApart(t *testing.T) {
 	}))
 	origin := "https://example.com" + s.URL[strings.LastIndex(s.URL, ":"):] // resolves to 127.0.0.1 below
 	tlsOnly := &http.Transport{TLSClientConfig: s.Client().Transport.(*http.Transport).TLSClientConfig.Clone()}
-	shared := discovery.NewMemoryCache()
+	shared := discovery.NewMemoryCache(0)
 	mk := func(allow []string) *discovery.Client {
 		c, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: &http.Client{Transport: tlsOnly}, Cache: shared,
 			InsecureAllowPrivateHosts: allow, MaxRetries: -1}, discovery.TestHooks{Lookup: lookupLoopback})
@@ -146,7 +146,7 @@ func TestSharedLastGoodKeepsAllowListsApart(t *testing.T) {
 	}))
 	origin := "https://example.com" + s.URL[strings.LastIndex(s.URL, ":"):] // resolves to 127.0.0.1 for the first Client
 	tlsOnly := &http.Transport{TLSClientConfig: s.Client().Transport.(*http.Transport).TLSClientConfig.Clone()}
-	lg := discovery.NewMemoryLastGood()
+	lg := discovery.NewMemoryLastGood(0)
 	a, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: &http.Client{Transport: tlsOnly}, LastGood: lg,
 		InsecureAllowPrivateHosts: []string{"example.com"}, MaxRetries: -1}, discovery.TestHooks{Lookup: lookupLoopback})
 	if err != nil {

@@ -202,7 +202,7 @@ func TestReviewRound10FreshnessCapDateZone(t *testing.T) {
 			}))
 			// Two Clients of a fleet on one Cache (as on redisstore): the second has no
 			// copy of its own to revalidate, so the HTTP cache alone judges freshness.
-			cache := discovery.NewMemoryCache()
+			cache := discovery.NewMemoryCache(0)
 			c := newClient(t, s, &discovery.Options{MaxRetries: -1, Cache: cache, FleetLock: &memLock{}})
 			if _, err := c.Discover(t.Context(), s.URL); err != nil {
 				t.Fatal(err)

@@ -438,7 +438,7 @@ func TestHTTPCacheNeverAnswersFailures(t *testing.T) {
 				s.Config.ErrorLog = quietLog()
 				opts := tc.opts
 				opts.MaxRetries = -1
-				opts.Cache = discovery.NewMemoryCache()
+				opts.Cache = discovery.NewMemoryCache(0)
 				if hostileCache {
 					opts.Cache = staleIfErrorCache{opts.Cache}
 				}
@@ -857,7 +857,7 @@ func TestDiskCacheSharedUnderLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		clients[i] = newClient(t, s, &discovery.Options{Cache: cache, LastGood: discovery.NewMemoryLastGood()})
+		clients[i] = newClient(t, s, &discovery.Options{Cache: cache, LastGood: discovery.NewMemoryLastGood(0)})
 	}
 	var wg sync.WaitGroup
 	var bad atomic.Int32

@@ -7,10 +7,9 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/fetch"
 )
 
 // SkillsIndex is a site's Agent Skills index, as returned by [Client.ListSkills].
@@ -115,7 +114,7 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	}
 	// The whole call is bounded by SkillTimeout of network time: each request gets what
 	// is left, and time spent waiting for the user's consent is not counted.
-	budget := &skillBudget{left: c.skillTimeout}
+	budget := fetch.NewBudget(c.skillTimeout)
 	var entry *agentskills.IndexEntry
 	for i := range ix.Index.Skills {
 		if ix.Index.Skills[i].Name == name {
@@ -219,8 +218,8 @@ func verifiable(e *agentskills.IndexEntry) bool {
 
 // fetchArtifact GETs a skill artifact through the Client's stack, capped at limit,
 // asking ConsentArtifact first when it lives on another origin.
-func (c *Client) fetchArtifact(ctx context.Context, budget *skillBudget, o Origin, rawURL string, limit int64) ([]byte, string, error) {
-	if budget.spent() {
+func (c *Client) fetchArtifact(ctx context.Context, budget *fetch.Budget, o Origin, rawURL string, limit int64) ([]byte, string, error) {
+	if budget.Spent() {
 		return nil, "", fmt.Errorf("discovery: GetSkill used up Options.SkillTimeout (%s): %w", c.skillTimeout, context.DeadlineExceeded)
 	}
 	u, err := url.Parse(rawURL)
@@ -241,53 +240,24 @@ func (c *Client) fetchArtifact(ctx context.Context, budget *skillBudget, o Origi
 			return nil, "", err
 		}
 	}
-	tr := &fetchTrace{origin: o}
 	header := http.Header{"User-Agent": {c.userAgent},
 		"Accept": {"text/markdown, text/plain;q=0.9, application/gzip;q=0.8, application/zip;q=0.8, */*;q=0.1"}}
-	resp, cancel, err := c.send(ctx, tr, u.String(), header, c.docTimeout, budget)
-	defer cancel()
-	if err != nil {
-		return nil, "", &FetchError{URL: redact(u), Attempts: int(tr.attempts.Load()), Err: unwrapURLError(err)}
+	r := c.request(o, u.String(), header)
+	r.Budget, r.Limit = budget, limit
+	r.Read = func(resp *http.Response) bool {
+		return !strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/html")
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, "", &HTTPError{URL: redact(u), StatusCode: resp.StatusCode, Attempts: int(tr.attempts.Load())}
-	}
-	ctype := resp.Header.Get("Content-Type")
-	if strings.HasPrefix(strings.ToLower(ctype), "text/html") {
+	res, err := c.fetcher.Get(ctx, r)
+	switch ctype := res.Header.Get("Content-Type"); {
+	case res.Status == 0:
+		return nil, "", &FetchError{URL: redact(u), Attempts: res.Attempts, Err: unwrapURLError(err)}
+	case res.Status != http.StatusOK:
+		return nil, "", &HTTPError{URL: redact(u), StatusCode: res.Status, Attempts: res.Attempts}
+	case strings.HasPrefix(strings.ToLower(ctype), "text/html"):
 		return nil, "", &FetchError{URL: redact(u), Err: errors.New("discovery: an HTML page where a skill artifact was expected")}
+	case err != nil:
+		return nil, "", &FetchError{URL: redact(u), Attempts: res.Attempts, Err: err}
+	default:
+		return res.Body, ctype, nil
 	}
-	data, err := readCapped(resp.Body, limit)
-	if err != nil {
-		return nil, "", &FetchError{URL: redact(u), Attempts: int(tr.attempts.Load()), Err: err}
-	}
-	return data, ctype, nil
-}
-
-// skillBudget is the network time a GetSkill call has left. Consent is asked outside
-// it.
-type skillBudget struct {
-	mu   sync.Mutex
-	left time.Duration
-}
-
-// spent reports whether nothing is left.
-func (b *skillBudget) spent() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.left <= 0
-}
-
-// take returns the time a request may use, at most d.
-func (b *skillBudget) take(d time.Duration) time.Duration {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return max(min(d, b.left), time.Millisecond)
-}
-
-// charge deducts the time a request used.
-func (b *skillBudget) charge(d time.Duration) {
-	b.mu.Lock()
-	b.left -= d
-	b.mu.Unlock()
 }

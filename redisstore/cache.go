@@ -243,10 +243,10 @@ func (noCache) Get(string) ([]byte, bool) { return nil, false }
 func (noCache) Set(string, []byte)        {}
 func (noCache) Delete(string)             {}
 
-// localOnly reports a key of a private origin's document (discovery.PrivatePartition):
+// localOnly reports a key of a private origin's document (discovery.IsPrivateKey):
 // localhost and private addresses name each machine's own network, so what one process
 // fetched there must never answer another machine. Such keys stay in the local tier,
 // unless Options.SharePrivate.
 func (s *Store) localOnly(key string) bool {
-	return !s.share && strings.HasPrefix(key, discovery.PrivatePartition)
+	return !s.share && discovery.IsPrivateKey(key)
 }

@@ -157,7 +157,7 @@ type Options struct {
 	Observe discovery.ObserveFunc
 
 	// SharePrivate shares the documents of private origins (localhost, loopback and
-	// private IP literals: keys in discovery.PrivatePartition) through Redis too.
+	// private IP literals: keys for which discovery.IsPrivateKey is true) through Redis too.
 	// false (the default): they stay in each process's local tier, because localhost
 	// on one machine is not localhost on another. Set it only when every process
 	// sees the same private network (processes on one host, a test).
@@ -244,7 +244,7 @@ func New(rdb redis.UniversalClient, opts *Options) (*Store, error) {
 	}
 	local := o.LocalCache
 	if local == nil {
-		local = discovery.NewMemoryCache()
+		local = discovery.NewMemoryCache(0)
 	}
 	localLG := o.LocalLastGood
 	if localLG == nil {

@@ -256,7 +256,7 @@ func (a *app) scanClient(f scanFlags) (*discovery.Client, error) {
 		HTTPClient:          hc,
 		UserAgent:           "wellknown/" + discovery.Version,
 		Consent:             discovery.DenyAll,
-		Cache:               discovery.NewMemoryCacheSize(scanCacheBytes),
+		Cache:               discovery.NewMemoryCache(scanCacheBytes),
 		LastGood:            noLastGood{},
 		MaxStale:            -1,
 		MaxRetries:          1,

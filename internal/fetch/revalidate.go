@@ -1,4 +1,4 @@
-package discovery
+package fetch
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // Revalidation without the serialised form. httpcache revalidates a stale entry by
 // decoding the stored response, sending the conditional request and, on 304 Not
 // Modified, encoding and storing the whole response again: for a small document,
-// more work than the request itself. A Client that fetched a document keeps, in
+// more work than the request itself. A Fetcher that fetched a document keeps, in
 // memory, the validators and body of its last 200; when the document is stale again,
 // it sends the conditional request itself (below the HTTP cache, through the same
 // retries, redirects and guard) and answers a 304 from memory. Whatever else comes
@@ -32,20 +32,17 @@ import (
 // remembered copy go through it. Not used with a FleetLock: a fleet shares entries
 // through the shared cache, so they must be written and read there.
 
-// validatedBytes bounds the remembered copies.
-const validatedBytes = 16 << 20
-
 // validated is a document's last 200 answer, as the HTTP cache holds it, or, with
 // a nil header, the mark of a document the HTTP cache holds nothing of (uncached).
 type validated struct {
 	header http.Header // the response's header (no X-From-Cache)
 	body   []byte
-	until  time.Time // freshUntil(header), worked out once
+	until  time.Time // FreshUntil(header), worked out once
 }
 
 // newValidated keeps header and body, with their freshness.
 func newValidated(header http.Header, body []byte) *validated {
-	return &validated{header: header, body: body, until: freshUntil(header)}
+	return &validated{header: header, body: body, until: FreshUntil(header)}
 }
 
 // uncached marks a document whose last 200 was not worth storing: the HTTP cache
@@ -71,47 +68,47 @@ func (v *validated) conditional(h http.Header) bool {
 // revalidatable returns the remembered copy of u to revalidate, when the fetch may
 // use it: no fleet, and a copy with validators that is stale (a fresh one is the HTTP
 // cache's to serve), or the uncached mark.
-func (c *Client) revalidatable(u string, private bool) *validated {
-	if c.fleetLock != nil {
+func (f *Fetcher) revalidatable(u string, private bool) *validated {
+	if f.cfg.FleetLock != nil {
 		return nil
 	}
-	v, ok := c.validated[b2i(private)].Get(u)
+	v, ok := f.validated[b2i(private)].Get(u)
 	if !ok {
 		return nil
 	}
-	if !v.until.IsZero() && c.now().Before(v.until) {
+	if !v.until.IsZero() && f.cfg.Now().Before(v.until) {
 		return nil
 	}
 	return v
 }
 
 // remember records, after a 200 of u read in full (or of the URL u moved to), what the
-// next fetch of u may do
-// without the HTTP cache: revalidate a copy of the answer when it is a plain 200 of u
-// itself that carries validators and no Vary; fetch below the cache when the answer
-// was not worth storing (then, if it came through the HTTP cache, its entry is
-// dropped: throughCache); otherwise nothing (the HTTP cache handles u).
-func (c *Client) remember(u string, private, throughCache, moved bool, resp *http.Response, body []byte) {
-	if c.fleetLock != nil {
+// next fetch of u may do without the HTTP cache: revalidate a copy of the answer when
+// it is a plain 200 of u itself that carries validators and no Vary; fetch below the
+// cache when the answer was not worth storing (then, if it came through the HTTP
+// cache, its entry is dropped: throughCache); otherwise nothing (the HTTP cache
+// handles u).
+func (f *Fetcher) remember(u string, private, throughCache, moved bool, status int, header http.Header, body []byte) {
+	if f.cfg.FleetLock != nil {
 		return
 	}
-	copies := c.validated[b2i(private)]
-	if resp.StatusCode != http.StatusOK || moved {
+	copies := f.validated[b2i(private)]
+	if status != http.StatusOK || moved {
 		copies.Delete(u)
 		return
 	}
-	if !worthStoring(resp.Header, c.now()) {
-		if throughCache && !noStore(resp.Header) {
-			c.caches[b2i(private)].Delete(u) // httpcache stored a copy it can never answer with
+	if !worthStoring(header, f.cfg.Now()) {
+		if throughCache && !noStore(header) {
+			f.caches[b2i(private)].Delete(u) // httpcache stored a copy it can never answer with
 		}
 		copies.Set(u, uncached, int64(len(u)+128))
 		return
 	}
-	if resp.Header.Get("Vary") != "" || resp.Header.Get("Etag") == "" && resp.Header.Get("Last-Modified") == "" {
+	if header.Get("Vary") != "" || header.Get("Etag") == "" && header.Get("Last-Modified") == "" {
 		copies.Delete(u)
 		return
 	}
-	h := resp.Header.Clone()
+	h := header.Clone()
 	h.Del(httpcacheMark)
 	size := len(u) + len(body)
 	for k, vs := range h {
@@ -130,12 +127,13 @@ func worthStoring(h http.Header, now time.Time) bool {
 	if noStore(h) {
 		return false
 	}
-	return h.Get("Etag") != "" || h.Get("Last-Modified") != "" || now.Before(freshUntil(h))
+	return h.Get("Etag") != "" || h.Get("Last-Modified") != "" || now.Before(FreshUntil(h))
 }
 
-// revalidator is the RoundTripper of a fetch that revalidates a remembered copy, or
+// revalidator is the top layer of a round that revalidates a remembered copy, or
 // fetches a document the HTTP cache holds nothing of (v is uncached).
 type revalidator struct {
+	st     *state
 	v      *validated
 	below  http.RoundTripper // the stack under the HTTP cache
 	cache  Cache             // the HTTP cache partition of the fetch
@@ -156,25 +154,7 @@ func (r revalidator) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if resp.StatusCode == http.StatusNotModified && held {
-		// As httpcache does: the stored answer, with the 304's end-to-end headers.
-		// The header is shared, read-only, by the copy kept and the answer given; the
-		// answer is marked as the cache's through the trace, not a header.
-		h := r.v.header.Clone()
-		hop := hopByHop(resp.Header.Get("Connection"))
-		for k, vs := range resp.Header {
-			if !hop(k) {
-				h[k] = vs
-			}
-		}
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
-		resp.Body.Close()
-		r.copies.Set(u, newValidated(h, r.v.body), int64(len(u)+len(r.v.body)+512))
-		if tr := traceOf(req.Context()); tr != nil {
-			tr.fromMemory = true
-		}
-		return &http.Response{Status: "200 OK", StatusCode: http.StatusOK, Proto: resp.Proto, ProtoMajor: resp.ProtoMajor,
-			ProtoMinor: resp.ProtoMinor, Header: h, Body: io.NopCloser(bytes.NewReader(r.v.body)),
-			ContentLength: int64(len(r.v.body)), Request: resp.Request}, nil
+		return r.fromMemory(u, resp), nil
 	}
 	if resp.StatusCode != http.StatusOK {
 		if held {
@@ -201,6 +181,26 @@ func (r revalidator) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}}
 	return resp, nil
+}
+
+// fromMemory answers a 304 for u as httpcache does: the stored answer, with the 304's
+// end-to-end headers. The header is shared, read-only, by the copy kept and the answer
+// given; the answer is marked as the cache's in the fetch's state, not a header.
+func (r revalidator) fromMemory(u string, resp *http.Response) *http.Response {
+	h := r.v.header.Clone()
+	hop := hopByHop(resp.Header.Get("Connection"))
+	for k, vs := range resp.Header {
+		if !hop(k) {
+			h[k] = vs
+		}
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+	resp.Body.Close()
+	r.copies.Set(u, newValidated(h, r.v.body), int64(len(u)+len(r.v.body)+512))
+	r.st.fromMemory = true
+	return &http.Response{Status: "200 OK", StatusCode: http.StatusOK, Proto: resp.Proto, ProtoMajor: resp.ProtoMajor,
+		ProtoMinor: resp.ProtoMinor, Header: h, Body: io.NopCloser(bytes.NewReader(r.v.body)),
+		ContentLength: int64(len(r.v.body)), Request: resp.Request}
 }
 
 // noStore reports Cache-Control: no-store.

@@ -1,4 +1,4 @@
-package discovery
+package fetch
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 func TestFlight(t *testing.T) {
 	t.Parallel()
-	var f flight
+	var f Flight
 	var calls atomic.Int32 // fn runs
 	release := make(chan struct{})
 	fn := func(ctx context.Context) any {
@@ -24,13 +24,13 @@ func TestFlight(t *testing.T) {
 	}
 	lead := func(ctx context.Context, key string) (chan any, chan error) {
 		vals, errs := make(chan any, 1), make(chan error, 1)
-		go func() { v, err := f.do(ctx, key, fn); vals <- v; errs <- err }()
+		go func() { v, err := f.Do(ctx, key, fn); vals <- v; errs <- err }()
 		waitFor(t, func() bool { return f.waiters(key) == 0 }) // the call exists: this caller leads
 		return vals, errs
 	}
 	join := func(ctx context.Context, key string, n int) (chan any, chan error) {
 		vals, errs := make(chan any, 1), make(chan error, 1)
-		go func() { v, err := f.do(ctx, key, fn); vals <- v; errs <- err }()
+		go func() { v, err := f.Do(ctx, key, fn); vals <- v; errs <- err }()
 		waitFor(t, func() bool { return f.waiters(key) == n })
 		return vals, errs
 	}
@@ -70,7 +70,7 @@ func TestFlight(t *testing.T) {
 	started := make(chan struct{})
 	left := make(chan error, 1)
 	go func() {
-		_, err := f.do(ctx3, "j", func(ctx context.Context) any { close(started); <-ctx.Done(); return "stale" })
+		_, err := f.Do(ctx3, "j", func(ctx context.Context) any { close(started); <-ctx.Done(); return "stale" })
 		left <- err
 	}()
 	<-started
@@ -78,14 +78,14 @@ func TestFlight(t *testing.T) {
 	if err := <-left; err != context.Canceled {
 		t.Fatalf("the leader got %v", err)
 	}
-	v, err := f.do(context.Background(), "j", func(context.Context) any { return "fresh" })
+	v, err := f.Do(context.Background(), "j", func(context.Context) any { return "fresh" })
 	if err != nil || v != "fresh" {
 		t.Fatalf("next caller got %v, %v", v, err)
 	}
 }
 
 // waiters returns how many callers wait for key, or -1 when there is no call.
-func (f *flight) waiters(key string) int {
+func (f *Flight) waiters(key string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if c, ok := f.calls[key]; ok {
@@ -109,17 +109,17 @@ func waitFor(t *testing.T, cond func() bool) {
 // cannot recover in) becomes its value, and the flight forgets the call.
 func TestFlightPanicIsAValue(t *testing.T) {
 	t.Parallel()
-	var f flight
+	var f Flight
 	for range 2 {
-		v, err := f.do(context.Background(), "k", func(context.Context) any { panic("boom") })
+		v, err := f.Do(context.Background(), "k", func(context.Context) any { panic("boom") })
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e := internalError(v); e == nil || !strings.Contains(e.Error(), "boom") {
+		if e := InternalError(v); e == nil || !strings.Contains(e.Error(), "boom") {
 			t.Fatalf("value %v, error %v", v, e)
 		}
 	}
-	if v, _ := f.do(context.Background(), "k", func(context.Context) any { return 1 }); v != 1 {
+	if v, _ := f.Do(context.Background(), "k", func(context.Context) any { return 1 }); v != 1 {
 		t.Errorf("after a panic, the next call got %v", v)
 	}
 }

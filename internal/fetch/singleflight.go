@@ -1,4 +1,4 @@
-package discovery
+package fetch
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// flight collapses concurrent fetches of one key into one, as
+// Flight collapses concurrent fetches of one key into one, as
 // golang.org/x/sync/singleflight does: the first caller (the leader) runs the fetch on
 // its own goroutine, under its own context, and the callers that come while it runs
 // wait for its result. A waiting caller whose context ends leaves at once. A leader
@@ -15,8 +15,8 @@ import (
 // runs for nobody, and an impatient caller costs the others a restart, never a wrong
 // or cancelled answer. (Running the fetch on the leader's goroutine, rather than
 // handing it to another, saves two goroutine switches per fetch: about a twentieth of
-// a fetch over a pooled connection.)
-type flight struct {
+// a fetch over a pooled connection.) The zero Flight is ready to use.
+type Flight struct {
 	mu    sync.Mutex // guards calls and each call's waiters
 	calls map[string]*flightCall
 }
@@ -28,9 +28,10 @@ type flightCall struct {
 	waiters   int  // callers waiting, the leader not counted
 }
 
-// do runs fn once for all concurrent callers with the same key and returns its
-// result, or ctx's error if ctx ends first. fn gets the leader's context.
-func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context) any) (any, error) {
+// Do runs fn once for all concurrent callers with the same key and returns its
+// result, or ctx's error if ctx ends first. fn gets the leader's context. A panic in
+// fn becomes a value that [InternalError] describes.
+func (f *Flight) Do(ctx context.Context, key string, fn func(ctx context.Context) any) (any, error) {
 	for {
 		f.mu.Lock()
 		if f.calls == nil {
@@ -68,7 +69,7 @@ func (f *flight) do(ctx context.Context, key string, fn func(ctx context.Context
 }
 
 // lead runs fn for the call c and hands its value to the callers waiting.
-func (f *flight) lead(ctx context.Context, key string, c *flightCall, fn func(ctx context.Context) any) (any, error) {
+func (f *Flight) lead(ctx context.Context, key string, c *flightCall, fn func(ctx context.Context) any) (any, error) {
 	defer f.finish(key, c)
 	func() {
 		// No input may crash the process: a panic becomes the call's value, which
@@ -89,7 +90,7 @@ func (f *flight) lead(ctx context.Context, key string, c *flightCall, fn func(ct
 
 // finish removes c from the calls in flight (a caller that comes now starts a new
 // call), then wakes the callers waiting for it.
-func (f *flight) finish(key string, c *flightCall) {
+func (f *Flight) finish(key string, c *flightCall) {
 	f.mu.Lock()
 	if f.calls[key] == c {
 		delete(f.calls, key)
@@ -103,9 +104,9 @@ func (f *flight) finish(key string, c *flightCall) {
 // panicValue is the value of a call whose function panicked.
 type panicValue struct{ v any }
 
-// internalError describes a value a flight returned that its caller did not expect:
+// InternalError describes a value a flight returned that its caller did not expect:
 // a recovered panic, or a value of another type.
-func internalError(v any) error {
+func InternalError(v any) error {
 	if p, ok := v.(panicValue); ok {
 		return fmt.Errorf("discovery: internal error (recovered panic: %v); please report it", p.v)
 	}

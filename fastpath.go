@@ -1,0 +1,91 @@
+package discovery
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The fast path. A discovery whose documents were all fresh (max-age or Expires,
+// judged as the HTTP cache judges them) is kept, as returned, until the first of them
+// goes stale: a call for the same origin string within that window is answered from
+// memory, with neither the HTTP cache's serialised form nor the parser touched. It
+// answers what the HTTP cache would (Source cache, no request), without its cost.
+// Anything that is not a plain fresh answer (a stale copy, an error, a pointer that
+// was followed, an origin that needed consent) is never kept, so last-good, consent
+// and policy semantics are those of the slow path. The store is internal/fetch's
+// FastPath.
+
+// fastDiscover returns the kept discovery of origin, if it is still fresh.
+func (c *Client) fastDiscover(ctx context.Context, origin string, structured bool) (*Discovery, bool) {
+	kept, ok := c.fresh.Get(structured, origin)
+	if !ok || ctx.Err() != nil {
+		return nil, false
+	}
+	d := *kept
+	d.Fetches = slices.Clone(kept.Fetches)
+	d.Warnings = slices.Clone(kept.Warnings)
+	if c.observed() {
+		c.observeFast(ctx, &d)
+	}
+	return &d, true
+}
+
+// observeFast reports a fast answer as the slow path reports a fresh cache hit.
+func (c *Client) observeFast(ctx context.Context, d *Discovery) {
+	o := d.Origin.String()
+	ctx, end := c.trace(ctx, TraceDiscover, Event{Kind: EventDiscover, Origin: o})
+	for _, f := range d.Fetches {
+		e := Event{Kind: EventFetch, Origin: o, URL: f.URL, Doc: docKind(f.URL), Source: f.Source, Status: f.StatusCode}
+		fctx, fend := c.trace(ctx, TraceFetch, e)
+		c.emit(fctx, e)
+		fend(e)
+	}
+	e := Event{Kind: EventDiscover, Origin: o}
+	c.emit(ctx, e)
+	end(e)
+}
+
+// docKind names the kind of a well-known document by its URL.
+func docKind(u string) string {
+	switch {
+	case strings.HasSuffix(u, SkillsPath):
+		return skillsSpec.kind
+	case strings.HasSuffix(u, MCPPath):
+		return mcpSpec.kind
+	}
+	return ""
+}
+
+// keepFresh keeps d for the fast path when every document in it is fresh until a
+// common time; sizes are the body lengths of its documents.
+func (c *Client) keepFresh(origin string, structured bool, d *Discovery, until time.Time, size int) {
+	if until.IsZero() || !c.now().Before(until) {
+		return
+	}
+	k := *d
+	k.Fetches = slices.Clone(d.Fetches)
+	for i := range k.Fetches {
+		f := &k.Fetches[i]
+		f.Source, f.Attempts = SourceCache, 0
+		if f.StatusCode == http.StatusNotModified {
+			f.StatusCode = http.StatusOK
+		}
+	}
+	k.Warnings = slices.Clone(d.Warnings)
+	cost := int64(len(origin) + 512 + 2*size + 128*len(k.Warnings))
+	c.fresh.Keep(structured, origin, &k, until, cost)
+}
+
+// earliest returns the earlier of two freshness ends, where zero means not fresh.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || b.IsZero() {
+		return time.Time{}
+	}
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
