@@ -1,8 +1,8 @@
 package discovery
 
 import (
-	"context"
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"

@@ -26,4 +26,3 @@ type FleetLock interface {
 	// that just missed the answer asks the shared cache instead of fetching again.
 	Held(ctx context.Context, key string) (bool, error)
 }
-

@@ -47,7 +47,9 @@ func New(cfg Config) *Guard {
 		}
 	}
 	if g.refuse == nil {
-		g.refuse = func(host, addr string) error { return fmt.Errorf("netguard: %s resolves to %s, a private address", host, addr) }
+		g.refuse = func(host, addr string) error {
+			return fmt.Errorf("netguard: %s resolves to %s, a private address", host, addr)
+		}
 	}
 	return g
 }
