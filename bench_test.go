@@ -73,7 +73,7 @@ func rawGet(b *testing.B, hc *http.Client, u string) {
 // discoverCold discovers with nothing cached: a new Client, so an empty HTTP cache and
 // last-good store.
 func discoverCold(b *testing.B, hc *http.Client, origin string) {
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: hc, AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: hc, InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func BenchmarkRawGetKeepAlive(b *testing.B) {
 // call shows beside BenchmarkRawGetKeepAlive.
 func BenchmarkDiscoverNoStore(b *testing.B) {
 	s := benchSite(b, "no-store")
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func BenchmarkDiscoverNoStore(b *testing.B) {
 // reaches the server.
 func BenchmarkDiscoverFresh(b *testing.B) {
 	s := benchSite(b, "max-age=3600")
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func BenchmarkDiscoverFresh(b *testing.B) {
 // that must be revalidated on every call (ETag, max-age=0): a 304 each time.
 func BenchmarkDiscoverRevalidate(b *testing.B) {
 	s := revalidateSite(b)
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func revalidateSite(b *testing.B) *httptest.Server {
 // pairedRatio runs a bare keep-alive GET of the site's skills.md and a Discover of the
 // site in every iteration (see package benchpair) and reports their times and ratio.
 func pairedRatio(b *testing.B, url string, hc *http.Client, want discovery.Source) {
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: hc, AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: hc, InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
 	}

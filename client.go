@@ -107,14 +107,15 @@ type Options struct {
 	// machine's own network.
 	InsecureAllowPrivateHosts []string
 
-	// AllowPrivateOrigins lets the Client discover origins that are themselves private:
-	// localhost (and *.localhost) or a loopback or private IP literal, such as
+	// InsecureAllowPrivateOrigins lets the Client discover origins that are themselves
+	// private: localhost (and *.localhost) or a loopback or private IP literal, such as
 	// http://localhost:8080 or https://10.0.0.9. Such an origin, and its redirects and
 	// agent calls, may then reach private addresses. false (the default): they are
 	// refused with [ErrPrivateAddress], because a model that chooses origins can be
 	// talked into choosing http://localhost:8080/admin or https://169.254.169.254. Set
-	// it where a person types the origin (a command line, a local test).
-	AllowPrivateOrigins bool
+	// it only where a person chooses the origin (a command line, local development, a
+	// test), never for origins taken from model input or from documents.
+	InsecureAllowPrivateOrigins bool
 
 	// Logger receives one record per [Event], with stable keys (see [LogEvent]):
 	// fetches and retries at Debug, consent asked and answered at Info, stale answers,
@@ -149,7 +150,7 @@ type Options struct {
 // multiple goroutines.
 type Client struct {
 	consent         ConsentFunc
-	privateOrigins  bool // Options.AllowPrivateOrigins
+	privateOrigins  bool // Options.InsecureAllowPrivateOrigins
 	userAgent       string
 	maxBytes        int64
 	docTimeout      time.Duration
@@ -206,7 +207,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	}
 	c := &Client{
 		consent:        o.Consent,
-		privateOrigins: o.AllowPrivateOrigins,
+		privateOrigins: o.InsecureAllowPrivateOrigins,
 		userAgent:      cmp.Or(o.UserAgent, "discovery-go/"+Version),
 		maxBytes:       cmp.Or(o.MaxDocumentBytes, DefaultMaxDocumentBytes),
 		docTimeout:     cmp.Or(o.DocumentTimeout, DefaultDocumentTimeout),
@@ -328,7 +329,7 @@ func Discover(ctx context.Context, origin string) (*Discovery, error) {
 }
 
 // origin parses s as [ParseOrigin] does and refuses a private origin unless
-// Options.AllowPrivateOrigins is set.
+// Options.InsecureAllowPrivateOrigins is set.
 func (c *Client) origin(s string) (Origin, error) {
 	o, ok := originMemo.Get(s)
 	if !ok {

@@ -71,7 +71,7 @@
 //     *.localhost) or a loopback or private IP literal fails with [ErrPrivateAddress]
 //     before any request, because a model that chooses origins can be told to choose
 //     http://localhost:8080/admin or https://169.254.169.254. Set
-//     [Options.AllowPrivateOrigins] where a person chooses the origin.
+//     [Options.InsecureAllowPrivateOrigins] where a person chooses the origin.
 //   - No connection from a public origin reaches a private address: loopback, RFC 1918,
 //     link-local (cloud metadata at 169.254.169.254), CGNAT, unique-local, site-local,
 //     multicast, unspecified, or an IPv4-mapped, IPv4-compatible, IPv4-translated,
@@ -102,7 +102,7 @@
 //
 //   - Consent: a function that says yes allows that one action (a redirect to another
 //     origin, a connection to a listed server elsewhere, a cross-origin call, a write).
-//   - AllowPrivateOrigins: origins that are themselves private may be discovered.
+//   - InsecureAllowPrivateOrigins: origins that are themselves private may be discovered.
 //   - InsecureAllowPrivateHosts: the named hosts, and only they, may resolve to private
 //     addresses; naming a host does not make it a private origin.
 //   - HTTPClient: its Transport supplies TLS settings (say, a private root CA). An

@@ -30,7 +30,7 @@ func newExampleSite() *httptest.Server {
 func Example() {
 	ts := newExampleSite()
 	defer ts.Close()
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func Example() {
 func ExampleClient_Structured() {
 	ts := newExampleSite()
 	defer ts.Close()
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func Example_consent() {
 		fmt.Printf("asked: %s %s\n", req.Action, req.Method)
 		return req.Action != discovery.ConsentWrite, nil
 	}
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true, Consent: askUser})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true, Consent: askUser})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func ExampleClient_ListSkills() {
 	ts := httptest.NewTLSServer(mux)
 	defer ts.Close()
 
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -320,7 +320,7 @@ func runFault(t *testing.T, ca *testCA, cert *tls.Certificate, row faultCase) {
 		DocumentTimeout: 5 * time.Second,
 		Consent:         row.consent,
 		// The fault server is a loopback origin; rows marked public use example.com.
-		AllowPrivateOrigins: !row.public,
+		InsecureAllowPrivateOrigins: !row.public,
 	}
 	c, err := discovery.NewClientWithHooks(opts, hooks)
 	if err != nil {

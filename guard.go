@@ -101,7 +101,7 @@ func (d *Discovery) Guard(opts *GuardOptions) http.RoundTripper {
 
 // Guard returns the policy guard of [Discovery.Guard] for origin, which need not
 // publish anything: the same rules as for a Discovery of that origin, including the
-// refusal of private origins unless Options.AllowPrivateOrigins.
+// refusal of private origins unless Options.InsecureAllowPrivateOrigins.
 func (c *Client) Guard(origin string, opts *GuardOptions) (http.RoundTripper, error) {
 	if err := c.usable(); err != nil {
 		return nil, err

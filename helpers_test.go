@@ -71,7 +71,7 @@ func newClient(t *testing.T, s *site, opts *discovery.Options) *discovery.Client
 	if o.HTTPClient == nil {
 		o.HTTPClient = s.Client()
 	}
-	o.AllowPrivateOrigins = true // the test servers are on loopback
+	o.InsecureAllowPrivateOrigins = true // the test servers are on loopback
 	c, err := discovery.NewClient(&o)
 	if err != nil {
 		t.Fatal(err)

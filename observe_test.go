@@ -102,7 +102,7 @@ func TestEventsLogsAndSpans(t *testing.T) {
 		}
 	}))
 	rec := &recorder{}
-	opts := rec.options(discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true, MaxRetries: 1})
+	opts := rec.options(discovery.Options{HTTPClient: s.Client(), InsecureAllowPrivateOrigins: true, MaxRetries: 1})
 	c, err := discovery.NewClientWithHooks(opts, discovery.TestHooks{RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ type PrivateAddressError struct {
 	Host string // the host name or literal that was asked for
 	Addr string // the private address it resolved to
 	// Origin is true when the discovery origin itself is private (localhost or a
-	// private IP literal) and [Options.AllowPrivateOrigins] is off.
+	// private IP literal) and [Options.InsecureAllowPrivateOrigins] is off.
 	Origin bool
 }
 
@@ -26,7 +26,7 @@ type PrivateAddressError struct {
 func (e *PrivateAddressError) Error() string {
 	if e.Origin {
 		return fmt.Sprintf("discovery: origin %s is private (localhost or a private IP literal) and is refused by default; "+
-			"set Options.AllowPrivateOrigins when a person, not a model, chose it (local development)", e.Host)
+			"set Options.InsecureAllowPrivateOrigins when a person, not a model, chose it (local development)", e.Host)
 	}
 	if e.Host == e.Addr {
 		return fmt.Sprintf("discovery: %s is a private address; refused from a public origin (see Options.InsecureAllowPrivateHosts)", e.Addr)
@@ -43,7 +43,7 @@ func refusePrivate(host, addr string) error { return &PrivateAddressError{Host: 
 // privateOrigin reports whether o is itself a private origin: its host is localhost
 // or a private or loopback IP literal (a developer testing locally). Only such an
 // origin may reach any private address, and only when
-// [Options.AllowPrivateOrigins] let it be discovered at all. A host named in
+// [Options.InsecureAllowPrivateOrigins] let it be discovered at all. A host named in
 // Options.InsecureAllowPrivateHosts is not a private origin: that host, and only it,
 // may resolve to a private address.
 func privateOrigin(o Origin) bool { return netguard.PrivateHost(o.Host) }

@@ -88,7 +88,7 @@ func TestRound6LocatedSkillFileKeepsTheGuards(t *testing.T) {
 		default:
 			http.NotFound(w, r)
 		}
-	}), discovery.Options{Consent: discovery.AllowAll, AllowPrivateOrigins: true, MaxRetries: -1})
+	}), discovery.Options{Consent: discovery.AllowAll, InsecureAllowPrivateOrigins: true, MaxRetries: -1})
 	loop.Store(e.loop)
 	ix, err := e.c.ListSkills(t.Context(), e.public)
 	if err != nil {
@@ -119,7 +119,7 @@ func TestRound6LocatedSkillFileKeepsTheGuards(t *testing.T) {
 	}
 
 	// Without consent, the other origin is not contacted at all.
-	deny := newPublicEnv(t, e.s.Config.Handler, discovery.Options{AllowPrivateOrigins: true, MaxRetries: -1})
+	deny := newPublicEnv(t, e.s.Config.Handler, discovery.Options{InsecureAllowPrivateOrigins: true, MaxRetries: -1})
 	for _, s := range ix.Index.Skills {
 		if _, err := deny.c.GetSkill(t.Context(), ix, s.Name); !errors.Is(err, discovery.ErrConsentDenied) {
 			t.Errorf("GetSkill(%s) without consent: error = %v, want ErrConsentDenied", s.Name, err)

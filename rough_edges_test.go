@@ -90,7 +90,7 @@ func TestRoughEdges(t *testing.T) {
 		t.Parallel()
 		plain := httptest.NewServer(docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
 		defer plain.Close()
-		c, _ := discovery.NewClient(&discovery.Options{AllowPrivateOrigins: true, MaxRetries: -1})
+		c, _ := discovery.NewClient(&discovery.Options{InsecureAllowPrivateOrigins: true, MaxRetries: -1})
 		bare := strings.TrimPrefix(plain.URL, "http://")
 		_, err := c.Discover(context.Background(), bare)
 		if err == nil || !strings.Contains(err.Error(), "try http://"+bare) {

@@ -222,7 +222,7 @@ func TestPooledConnectionsKeepThePolicy(t *testing.T) {
 				default:
 					http.NotFound(w, r)
 				}
-			}), discovery.Options{Consent: discovery.AllowAll, AllowPrivateOrigins: true, MaxRetries: -1})
+			}), discovery.Options{Consent: discovery.AllowAll, InsecureAllowPrivateOrigins: true, MaxRetries: -1})
 			loopURL.Store(e.loop)
 			warmUp := func() {
 				if warm { // a local origin, legitimately: its connection goes to a pool
@@ -337,7 +337,7 @@ func TestPrivateOriginsRefusedByDefault(t *testing.T) {
 		if !errors.Is(err, discovery.ErrPrivateAddress) || !errors.As(err, &pe) || !pe.Origin {
 			t.Errorf("Discover(%q): error = %v", origin, err)
 		}
-		if !strings.Contains(fmt.Sprint(err), "AllowPrivateOrigins") {
+		if !strings.Contains(fmt.Sprint(err), "InsecureAllowPrivateOrigins") {
 			t.Errorf("Discover(%q): the error does not say what to do: %v", origin, err)
 		}
 		if _, err := c.ListSkills(t.Context(), origin); !errors.Is(err, discovery.ErrPrivateAddress) {
@@ -354,12 +354,12 @@ func TestPrivateOriginsRefusedByDefault(t *testing.T) {
 		t.Errorf("package-level Discover: error = %v", err)
 	}
 	// Set by a person's tool, the local origin works.
-	c, err = discovery.NewClient(&discovery.Options{HTTPClient: hc, AllowPrivateOrigins: true})
+	c, err = discovery.NewClient(&discovery.Options{HTTPClient: hc, InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Discover(t.Context(), s.URL); err != nil {
-		t.Errorf("with AllowPrivateOrigins: %v", err)
+		t.Errorf("with InsecureAllowPrivateOrigins: %v", err)
 	}
 }
 
@@ -986,7 +986,7 @@ func TestCacheAndFlightKeepThePolicy(t *testing.T) {
 	}))
 	loop = s.URL
 	var asks atomic.Int32
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true, MaxRetries: -1,
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), InsecureAllowPrivateOrigins: true, MaxRetries: -1,
 		InsecureAllowPrivateHosts: []string{"example.com"},
 		Consent:                   func(context.Context, *discovery.ConsentRequest) (bool, error) { asks.Add(1); return true, nil }})
 	if err != nil {

@@ -138,7 +138,7 @@ func TestSoak(t *testing.T) {
 		fmt.Fprint(w, goodSkills)
 	}))
 	s.Config.ErrorLog = quietLog()
-	c, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true},
+	c, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: s.Client(), InsecureAllowPrivateOrigins: true},
 		discovery.TestHooks{RetryWaitMin: time.Millisecond, RetryWaitMax: 2 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

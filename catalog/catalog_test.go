@@ -56,7 +56,7 @@ func webSite(t *testing.T, name string) (*httptest.Server, *discovery.Client) {
 		}
 	}))
 	t.Cleanup(ts.Close)
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func mcpSession(t *testing.T, fsys fstest.MapFS) *mcpclient.Session {
 	}
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
-	c, err := discovery.NewClient(&discovery.Options{AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestUnverifiedWebSkillsWarn(t *testing.T) {
 		}
 	}))
 	t.Cleanup(ts.Close)
-	client, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true})
+	client, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func TestReviewRound10InterimApprovalBindsEveryFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			open := func() *catalog.Catalog {
-				client, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true})
+				client, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true})
 				if err != nil {
 					t.Fatal(err)
 				}

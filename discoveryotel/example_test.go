@@ -43,7 +43,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	opts := &discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true}
+	opts := &discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true}
 	inst.Apply(opts)
 	c, err := discovery.NewClient(opts)
 	if err != nil {

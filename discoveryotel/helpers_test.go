@@ -250,7 +250,7 @@ func newClient(t *testing.T, s *site, e *env, opts *discovery.Options) *discover
 		o = *opts
 	}
 	o.HTTPClient = s.Client()
-	o.AllowPrivateOrigins = true // the test server is on loopback
+	o.InsecureAllowPrivateOrigins = true // the test server is on loopback
 	e.inst.Apply(&o)
 	c, err := discovery.NewClient(&o)
 	if err != nil {

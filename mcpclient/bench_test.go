@@ -35,7 +35,7 @@ func bigSkill(b *testing.B) *httptest.Server {
 // a 512-file, 16 MiB skill through the guarded session.
 func BenchmarkReadSkillVerified(b *testing.B) {
 	ts := bigSkill(b)
-	c, err := discovery.NewClient(&discovery.Options{AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
 	}

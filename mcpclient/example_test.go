@@ -22,7 +22,7 @@ func Example() {
 	defer ts.Close()
 
 	ctx := context.Background()
-	c, _ := discovery.NewClient(&discovery.Options{AllowPrivateOrigins: true}) // a loopback test server
+	c, _ := discovery.NewClient(&discovery.Options{InsecureAllowPrivateOrigins: true}) // a loopback test server
 	s, err := mcpclient.ConnectURL(ctx, c, ts.URL+"/mcp", false, nil)
 	if err != nil {
 		fmt.Println(err)

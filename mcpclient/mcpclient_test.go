@@ -20,7 +20,7 @@ import (
 
 func localClient(t *testing.T, consent discovery.ConsentFunc) *discovery.Client {
 	t.Helper()
-	c, err := discovery.NewClient(&discovery.Options{AllowPrivateOrigins: true, Consent: consent})
+	c, err := discovery.NewClient(&discovery.Options{InsecureAllowPrivateOrigins: true, Consent: consent})
 	if err != nil {
 		t.Fatal(err)
 	}

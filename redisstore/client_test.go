@@ -56,7 +56,7 @@ func TestDiscoverRoundTrips(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true,
+		c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true,
 			Cache: s.Cache(), LastGood: s.LastGood(), FleetLock: s.FleetLock()})
 		if err != nil {
 			t.Fatal(err)
@@ -128,7 +128,7 @@ func TestPrivateOriginsStayLocal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true,
+		c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true,
 			Cache: s.Cache(), LastGood: s.LastGood(), FleetLock: s.FleetLock()})
 		if err != nil {
 			t.Fatal(err)

@@ -42,7 +42,7 @@ func Example() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true,
+		c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true,
 			Cache: store.Cache(), LastGood: store.LastGood(), FleetLock: store.FleetLock()})
 		if err != nil {
 			log.Fatal(err)

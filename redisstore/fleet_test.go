@@ -348,14 +348,14 @@ func TestFleetChild(t *testing.T) {
 	}
 	transport := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}
 	c, err := discovery.NewClient(&discovery.Options{
-		HTTPClient:          &http.Client{Transport: transport},
-		AllowPrivateOrigins: true,
-		Cache:               store.Cache(),
-		LastGood:            store.LastGood(),
-		FleetLock:           store.FleetLock(),
-		FleetWait:           5 * time.Second, // generous: the holder's fetch takes milliseconds
-		Logger:              logger,
-		Observe:             observe,
+		HTTPClient:                  &http.Client{Transport: transport},
+		InsecureAllowPrivateOrigins: true,
+		Cache:                       store.Cache(),
+		LastGood:                    store.LastGood(),
+		FleetLock:                   store.FleetLock(),
+		FleetWait:                   5 * time.Second, // generous: the holder's fetch takes milliseconds
+		Logger:                      logger,
+		Observe:                     observe,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -50,7 +50,7 @@
 // skill's instructions must stay intact), without control and bidi characters.
 //
 // The origins a model passes are subject to the discovery Client's policy: a Client
-// without discovery.Options.AllowPrivateOrigins refuses localhost and private
+// without discovery.Options.InsecureAllowPrivateOrigins refuses localhost and private
 // addresses, which is what an agent whose model chooses origins should use.
 //
 // # Concurrency

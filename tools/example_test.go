@@ -25,9 +25,9 @@ func Example() {
 		fmt.Fprint(w, "# Tracker\n\nRead repair tickets.\n\n## API\n\n- Base URL: /api/v1\n\n## Safety\n\n- Ask before changing a ticket.\n")
 	}))
 	defer ts.Close()
-	// A test server on loopback: AllowPrivateOrigins. An agent whose model chooses the
+	// A test server on loopback: InsecureAllowPrivateOrigins. An agent whose model chooses the
 	// origins leaves it off.
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		log.Fatal(err)
 	}

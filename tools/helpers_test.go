@@ -81,7 +81,7 @@ func newSite(t testing.TB, docs map[string]doc) *site {
 		fmt.Fprint(w, d.body)
 	}))
 	t.Cleanup(s.Close)
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func localCatalog(t testing.TB, opts *catalog.Options) *catalog.Catalog {
 	}
 	ms := httptest.NewServer(srv.Handler())
 	t.Cleanup(ms.Close)
-	c, err := discovery.NewClient(&discovery.Options{AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		t.Fatal(err)
 	}

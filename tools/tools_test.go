@@ -209,7 +209,7 @@ func TestDiscoverSite(t *testing.T) {
 	})
 	t.Run("private origin refused", func(t *testing.T) {
 		t.Parallel()
-		c, err := discovery.NewClient(&discovery.Options{HTTPClient: full.Client()}) // no AllowPrivateOrigins
+		c, err := discovery.NewClient(&discovery.Options{HTTPClient: full.Client()}) // no InsecureAllowPrivateOrigins
 		if err != nil {
 			t.Fatal(err)
 		}

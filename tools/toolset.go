@@ -121,7 +121,7 @@ var handlers = map[string]func(t *Toolset, ctx context.Context, in *compiled, in
 
 // New returns a Toolset over client and cat. A nil client or cat is allowed: the
 // tools that need it fail with [ErrNotConfigured]. Build client with
-// discovery.Options.AllowPrivateOrigins only where a person chooses the origins: a
+// discovery.Options.InsecureAllowPrivateOrigins only where a person chooses the origins: a
 // model that chooses them can be talked into private addresses.
 func New(client *discovery.Client, cat *catalog.Catalog, opts *Options) *Toolset {
 	var o Options

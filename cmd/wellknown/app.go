@@ -173,7 +173,7 @@ func (a *app) clientFor(opts *discovery.Options, allowPrivate bool) (*discovery.
 	if opts != nil {
 		o = *opts
 	}
-	o.AllowPrivateOrigins = allowPrivate
+	o.InsecureAllowPrivateOrigins = allowPrivate
 	if o.Consent == nil {
 		o.Consent = a.consent()
 	}
@@ -410,7 +410,7 @@ func plural(n int, noun string) string {
 }
 
 // privateHint rewrites the SDK's advice on a refused private origin ("set
-// Options.AllowPrivateOrigins", an option a command-line user cannot set) into hint,
+// Options.InsecureAllowPrivateOrigins", an option a command-line user cannot set) into hint,
 // the command's own words: its flag, or why it refuses.
 func privateHint(err error, hint string) string {
 	msg := err.Error()
@@ -418,7 +418,7 @@ func privateHint(err error, hint string) string {
 	if !errors.As(err, &pe) || !pe.Origin {
 		return msg
 	}
-	const sdk = "set Options.AllowPrivateOrigins when a person, not a model, chose it (local development)"
+	const sdk = "set Options.InsecureAllowPrivateOrigins when a person, not a model, chose it (local development)"
 	if strings.Contains(msg, sdk) {
 		return strings.Replace(msg, sdk, hint, 1)
 	}

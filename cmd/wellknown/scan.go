@@ -253,17 +253,17 @@ func (a *app) scanClient(f scanFlags) (*discovery.Client, error) {
 	}
 	requests := newHostLimiter(f.perHost)
 	return discovery.NewClient(&discovery.Options{
-		HTTPClient:          hc,
-		UserAgent:           "wellknown/" + discovery.Version,
-		Consent:             discovery.DenyAll,
-		Cache:               discovery.NewMemoryCache(scanCacheBytes),
-		LastGood:            noLastGood{},
-		MaxStale:            -1,
-		MaxRetries:          1,
-		MaxRetryAfter:       min(f.timeout/4, discovery.DefaultMaxRetryAfter),
-		AttemptTimeout:      min(f.timeout, discovery.DefaultAttemptTimeout),
-		DocumentTimeout:     f.timeout,
-		AllowPrivateOrigins: !f.publicOnly,
+		HTTPClient:                  hc,
+		UserAgent:                   "wellknown/" + discovery.Version,
+		Consent:                     discovery.DenyAll,
+		Cache:                       discovery.NewMemoryCache(scanCacheBytes),
+		LastGood:                    noLastGood{},
+		MaxStale:                    -1,
+		MaxRetries:                  1,
+		MaxRetryAfter:               min(f.timeout/4, discovery.DefaultMaxRetryAfter),
+		AttemptTimeout:              min(f.timeout, discovery.DefaultAttemptTimeout),
+		DocumentTimeout:             f.timeout,
+		InsecureAllowPrivateOrigins: !f.publicOnly,
 		WrapTransport: func(rt http.RoundTripper) http.RoundTripper {
 			return &politeTransport{base: rt, hosts: requests}
 		},

@@ -94,7 +94,7 @@ func (a *app) newMCPServer(ctx context.Context, f serveFlags) (*mcp.Server, erro
 		HTTPClient: hc,
 		UserAgent:  "wellknown/" + discovery.Version,
 		// The model picks the origins: private ones only when the person said so.
-		AllowPrivateOrigins: f.allowPrivate,
+		InsecureAllowPrivateOrigins: f.allowPrivate,
 		Consent: func(_ context.Context, req *discovery.ConsentRequest) (bool, error) {
 			a.notef("consent to %s: %s", describeConsent(req), answer[a.yes])
 			return a.yes, nil

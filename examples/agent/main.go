@@ -45,7 +45,7 @@ func run(ctx context.Context, out io.Writer, localDir string) error {
 		fmt.Fprintf(out, "  [consent %s: %s] yes\n", r.Action, r.Reason)
 		return true, nil
 	}
-	client, err := discovery.NewClient(&discovery.Options{HTTPClient: demo.httpShop, Consent: askUser, AllowPrivateOrigins: true})
+	client, err := discovery.NewClient(&discovery.Options{HTTPClient: demo.httpShop, Consent: askUser, InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		return err
 	}

@@ -80,7 +80,7 @@ func mode(asJSON, model bool) output {
 // run discovers origin (the embedded demo when empty) and returns the exit status.
 func run(ctx context.Context, out io.Writer, origin string, how output, structured, yes bool) int {
 	// A person types the origin here, so a local one (http://localhost:8080) is fine.
-	opts := &discovery.Options{Consent: consent(yes), AllowPrivateOrigins: true}
+	opts := &discovery.Options{Consent: consent(yes), InsecureAllowPrivateOrigins: true}
 	if origin == "" {
 		ts := demoServer()
 		defer ts.Close()

@@ -125,7 +125,7 @@ func newServer(ctx context.Context, cfg config, logw io.Writer) (*mcp.Server, er
 	client, err := discovery.NewClient(&discovery.Options{
 		HTTPClient: cfg.httpClient,
 		// The model picks the origins: private ones only when the person said so.
-		AllowPrivateOrigins: cfg.private,
+		InsecureAllowPrivateOrigins: cfg.private,
 		Consent: func(_ context.Context, req *discovery.ConsentRequest) (bool, error) {
 			logger.Printf("consent to %s %s: %s", req.Action, req.Reason, answer[cfg.yes])
 			return cfg.yes, nil

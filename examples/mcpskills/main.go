@@ -116,7 +116,7 @@ func run(ctx context.Context, out io.Writer, target string, cfg config) int {
 			return cfg.yes, nil
 		},
 		// A person (or the conformance suite) types the URL here: local ones are fine.
-		AllowPrivateOrigins: true,
+		InsecureAllowPrivateOrigins: true,
 	}
 	if target == "" {
 		endpoint, stop, err := demoServer()

@@ -62,7 +62,7 @@ func run(ctx context.Context, out io.Writer, origin, get string, asJSON, yes boo
 		return yes, nil
 	},
 		// A person types the origin here, so a local one (http://localhost:8080) is fine.
-		AllowPrivateOrigins: true,
+		InsecureAllowPrivateOrigins: true,
 	}
 	if origin == "" {
 		ts, err := demoServer()
