@@ -116,13 +116,7 @@ func NewDiskLastGood(dir string) (LastGoodStore, error) {
 }
 
 // lastGoodStore is a LastGoodStore over one of internal/fetch's stores of copies.
-type lastGoodStore struct {
-	s interface {
-		Load(url string) (fetch.Copy, bool)
-		Store(url string, doc fetch.Copy)
-		Delete(url string)
-	}
-}
+type lastGoodStore struct{ s fetch.Copies }
 
 // Load returns the entry for url, if any.
 func (l lastGoodStore) Load(url string) (LastGood, bool) {
@@ -135,6 +129,25 @@ func (l lastGoodStore) Store(url string, doc LastGood) { l.s.Store(url, fetch.Co
 
 // Delete removes the entry for url.
 func (l lastGoodStore) Delete(url string) { l.s.Delete(url) }
+
+// copiesOf returns s as the pipeline's store of last good copies.
+func copiesOf(s LastGoodStore) fetch.Copies {
+	if l, ok := s.(lastGoodStore); ok {
+		return l.s
+	}
+	return lastGoodCopies{s}
+}
+
+// lastGoodCopies is a caller's LastGoodStore as the pipeline's store of copies.
+type lastGoodCopies struct{ s LastGoodStore }
+
+func (l lastGoodCopies) Load(key string) (fetch.Copy, bool) {
+	lg, ok := l.s.Load(key)
+	return fetch.Copy(lg), ok
+}
+
+func (l lastGoodCopies) Store(key string, c fetch.Copy) { l.s.Store(key, LastGood(c)) }
+func (l lastGoodCopies) Delete(key string)              { l.s.Delete(key) }
 
 // privatePartition begins every key a Client stores, in its [Cache] and its
 // [LastGoodStore], for a document fetched for a private origin (see [IsPrivateKey]).

@@ -20,7 +20,6 @@ import (
 	"github.com/wellknown-dev/discovery/internal/fetch"
 	"github.com/wellknown-dev/discovery/internal/lru"
 	"github.com/wellknown-dev/discovery/internal/netguard"
-	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Version is the version of this module, sent in the default User-Agent.
@@ -166,7 +165,7 @@ type Client struct {
 	guard           *netguard.Guard             // private-address guard shared by every transport
 	agentBase       http.RoundTripper           // guarded transport for Discovery.Transport(nil)
 	flight          *fetch.Flight               // collapses concurrent fetches of one document
-	parsed          *lru.Cache[*parsed]         // (kind, URL) → the newest parse of each document, bounded
+	docs            *fetch.Documents            // the pipeline's document layer: status, content, parse memo, last good
 	fresh           *fetch.FastPath[*Discovery] // origin string → a fresh discovery (Discover, Structured)
 	publicPartition string                      // the public partition's key prefix ("" without InsecureAllowPrivateHosts)
 }
@@ -220,7 +219,6 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		tracer:         o.Trace,
 		now:            time.Now,
 		flight:         &fetch.Flight{},
-		parsed:         lru.New[*parsed](cmp.Or(hooks.memoBytes, parseMemoBytes)),
 		fresh:          fetch.NewFastPath[*Discovery](cmp.Or(hooks.freshBytes, freshBytes), time.Now),
 		guard:          netguard.New(netguard.Config{Allow: allow, Lookup: hooks.lookup, Dial: hooks.dial, Refuse: refusePrivate}),
 	}
@@ -233,6 +231,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	c.publicPartition = publicPartition(allow)
 	c.agentBase = c.baseTransport(&o)
 	c.fetcher = fetch.New(c.pipelineConfig(&o, hooks))
+	c.docs = fetch.NewDocuments(c.fetcher, c.documentConfig(cmp.Or(hooks.memoBytes, parseMemoBytes)))
 	return c, nil
 }
 
@@ -357,24 +356,10 @@ func (c *Client) usable() error {
 	return nil
 }
 
-// redactString redacts a URL given as text (secrets.RedactURL): no userinfo, query or
-// fragment; unparsable text is dropped entirely.
-func redactString(s string) string {
-	if len(s) > 2048 {
-		return secrets.RedactURL(s)
-	}
-	if r, ok := redactMemo.Get(s); ok {
-		return r
-	}
-	r := secrets.RedactURL(s)
-	redactMemo.Set(s, r, int64(len(s)+len(r)+64))
-	return r
-}
+// redactString redacts a URL given as text: no userinfo, query or fragment;
+// unparsable text is dropped entirely.
+func redactString(s string) string { return fetch.RedactURL(s) }
 
 // originMemo keeps the parse of the origin strings seen last: ParseOrigin (IDNA,
 // canonical hosts) costs microseconds, and an agent names the same few origins.
 var originMemo = lru.New[Origin](1 << 20)
-
-// redactMemo keeps the redacted form of the URLs seen last: every fetch reports its
-// URL several times, and scanning a URL for secrets costs microseconds.
-var redactMemo = lru.New[string](1 << 20)

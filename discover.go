@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/discovery/diag"
+	"github.com/wellknown-dev/discovery/internal/fetch"
 	"github.com/wellknown-dev/discovery/internal/httpx"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/skillsmd"
@@ -312,62 +313,60 @@ func hintPlainHTTP(origin string, o Origin, err error) error {
 	return err
 }
 
-// docSpec describes how to fetch and parse one kind of document.
+// docSpec describes one kind of document: how the pipeline fetches and parses it
+// (fetch.Kind: Name names the document type in every cache key, as one URL may be
+// fetched as several kinds), and the well-known path it lives at. T is the type its
+// parser returns.
 type docSpec[T any] struct {
-	kind   string // names the document type in every cache key: one URL may be fetched as several kinds
-	path   string
-	accept string
-	typeOK func(mediaType string) bool
-	parse  func(data []byte, docURL string) (*T, []Warning, error) // docURL: where it was served from
+	fetch.Kind
+	path string
 }
 
-var skillsSpec = docSpec[skillsmd.Document]{
-	kind:   "skills.md",
-	path:   SkillsPath,
-	accept: "text/markdown, text/plain;q=0.9",
-	typeOK: func(mt string) bool { return mt == "text/markdown" || mt == "text/plain" || mt == "text/x-markdown" },
-	parse: func(data []byte, _ string) (*skillsmd.Document, []Warning, error) {
+var skillsSpec = docSpec[skillsmd.Document]{path: SkillsPath, Kind: fetch.Kind{
+	Name:   "skills.md",
+	Accept: "text/markdown, text/plain;q=0.9",
+	TypeOK: func(mt string) bool { return mt == "text/markdown" || mt == "text/plain" || mt == "text/x-markdown" },
+	Parse: func(data []byte, _ string) (any, []fetch.Warning, error) {
 		doc, err := skillsmd.Parse(data)
 		if err != nil {
 			return nil, nil, err
 		}
-		var ws []Warning
+		var ws []fetch.Warning
 		for _, w := range doc.Warnings {
-			ws = append(ws, Warning{Code: w.Code, Line: w.Line, Message: w.Message})
+			ws = append(ws, fetch.Warning{Code: w.Code, Line: w.Line, Message: w.Message})
 		}
 		return doc, ws, nil
 	},
-}
+}}
 
-var mcpSpec = docSpec[mcpjson.Document]{
-	kind:   "mcp.json",
-	path:   MCPPath,
-	accept: "application/json",
-	typeOK: func(mt string) bool {
+var mcpSpec = docSpec[mcpjson.Document]{path: MCPPath, Kind: fetch.Kind{
+	Name:   "mcp.json",
+	Accept: "application/json",
+	TypeOK: func(mt string) bool {
 		return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
 	},
-	parse: func(data []byte, docURL string) (*mcpjson.Document, []Warning, error) {
+	Parse: func(data []byte, docURL string) (any, []fetch.Warning, error) {
 		// With the document's URL, endpoints that cannot be meant for a public site
 		// (private addresses, example domains, the document itself) are skipped.
 		doc, err := mcpjson.ParseWithOptions(data, mcpjson.Options{URL: docURL})
 		if err != nil {
 			return nil, nil, err
 		}
-		var ws []Warning
+		var ws []fetch.Warning
 		for _, p := range doc.Warnings {
 			where := p.Pointer
 			if where == "" {
 				where = "(document)" // as mcpjson.Problem.String writes it
 			}
-			ws = append(ws, Warning{Code: WarnMCP, Message: where + ": " + p.Message})
+			ws = append(ws, fetch.Warning{Code: WarnMCP, Message: where + ": " + p.Message})
 		}
 		return doc, ws, nil
 	},
-}
+}}
 
-// key is the cache key of the document at u: its kind and its URL. The flight and the
-// parse memo are keyed by it, never by the URL alone, because a site can make one URL
-// answer as several kinds (an mcp.json pointer naming the site's own skills.md or
-// skills index), and a value cached for one kind must never be read back as another.
-// The last-good store is keyed by URL, and each copy records its kind (LastGood.Kind).
-func (s docSpec[T]) key(u string) string { return s.kind + " " + u }
+// key is the flight key of the document at u: its kind and its URL, never the URL
+// alone, because a site can make one URL answer as several kinds (an mcp.json pointer
+// naming the site's own skills.md or skills index), and a value fetched as one kind
+// must never be read back as another. The last-good store is keyed by URL, and each
+// copy records its kind (LastGood.Kind).
+func (s docSpec[T]) key(u string) string { return s.Name + " " + u }

@@ -52,9 +52,9 @@ func (c *Client) observeFast(ctx context.Context, d *Discovery) {
 func docKind(u string) string {
 	switch {
 	case strings.HasSuffix(u, SkillsPath):
-		return skillsSpec.kind
+		return skillsSpec.Name
 	case strings.HasSuffix(u, MCPPath):
-		return mcpSpec.kind
+		return mcpSpec.Name
 	}
 	return ""
 }

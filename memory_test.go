@@ -63,7 +63,7 @@ func TestMemoryIsBounded(t *testing.T) {
 	if cost := cache.(*fetch.MemoryCache).Cost(); cost > budget || cost == 0 {
 		t.Errorf("HTTP cache holds %d bytes, budget %d", cost, budget)
 	}
-	if cost := c.parsed.Cost(); cost > budget || cost == 0 {
+	if cost := c.docs.MemoCost(); cost > budget || cost == 0 {
 		t.Errorf("parse memo holds %d bytes, budget %d", cost, budget)
 	}
 }

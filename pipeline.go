@@ -63,6 +63,33 @@ func (c *Client) pipelineConfig(o *Options, hooks testHooks) fetch.Config {
 	return cfg
 }
 
+// documentConfig returns the configuration of the Client's document layer, whose
+// parse memo holds memoBytes.
+func (c *Client) documentConfig(memoBytes int64) fetch.DocConfig {
+	return fetch.DocConfig{
+		UserAgent: c.userAgent,
+		MaxBytes:  c.maxBytes,
+		Timeout:   c.docTimeout,
+		MaxStale:  c.maxStale,
+		LastGood:  copiesOf(c.lastGood),
+		MemoBytes: memoBytes,
+		FetchError: func(shown string, attempts int, err error) error {
+			return &FetchError{URL: shown, Attempts: attempts, Err: err}
+		},
+		HTTPError: func(shown string, status, attempts int, retryAfter time.Duration) error {
+			herr := &HTTPError{URL: shown, StatusCode: status, Attempts: attempts}
+			if retryAfter > c.maxRetryAfter {
+				herr.Err = fmt.Errorf("%w (%s > %s)", ErrRetryAfterTooLong, retryAfter, c.maxRetryAfter)
+			}
+			return herr
+		},
+		PolicyError: policyError,
+		OnStale: func(ctx context.Context, r *fetch.Request, shown string, cause error) {
+			c.emit(ctx, Event{Kind: EventStale, Origin: Origin(r.Origin).String(), URL: shown, Doc: r.Doc, Err: cause})
+		},
+	}
+}
+
 // checkHop is the origin policy for every redirect hop of a fetch, the hops-th of it:
 // at most five hops, never from https to http, only to a URL that is an origin; and
 // the site's userinfo is never sent (net/http would turn it into an Authorization

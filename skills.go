@@ -70,22 +70,22 @@ func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, e
 
 // indexSpec parses an index fetched from u.
 func indexSpec(u string) docSpec[agentskills.Index] {
-	return docSpec[agentskills.Index]{
-		kind:   "skills-index",
-		accept: "application/json",
-		typeOK: mcpSpec.typeOK,
-		parse: func(data []byte, _ string) (*agentskills.Index, []Warning, error) {
+	return docSpec[agentskills.Index]{Kind: fetch.Kind{
+		Name:   "skills-index",
+		Accept: "application/json",
+		TypeOK: mcpSpec.TypeOK,
+		Parse: func(data []byte, _ string) (any, []fetch.Warning, error) {
 			ix, err := agentskills.ParseIndex(data, u, agentskills.Lenient)
 			if err != nil {
 				return nil, nil, err
 			}
-			var ws []Warning
+			var ws []fetch.Warning
 			for _, d := range ix.Diagnostics {
-				ws = append(ws, Warning{Code: "skills-index", Message: d.String()})
+				ws = append(ws, fetch.Warning{Code: "skills-index", Message: d.String()})
 			}
 			return ix, ws, nil
 		},
-	}
+	}}
 }
 
 // maxSkillFile bounds one SKILL.md fetched from a v0.1.0 or interim index.
