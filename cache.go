@@ -130,15 +130,7 @@ func (l lastGoodStore) Store(url string, doc LastGood) { l.s.Store(url, fetch.Co
 // Delete removes the entry for url.
 func (l lastGoodStore) Delete(url string) { l.s.Delete(url) }
 
-// copiesOf returns s as the pipeline's store of last good copies.
-func copiesOf(s LastGoodStore) fetch.Copies {
-	if l, ok := s.(lastGoodStore); ok {
-		return l.s
-	}
-	return lastGoodCopies{s}
-}
-
-// lastGoodCopies is a caller's LastGoodStore as the pipeline's store of copies.
+// lastGoodCopies is a LastGoodStore as the pipeline's store of copies.
 type lastGoodCopies struct{ s LastGoodStore }
 
 func (l lastGoodCopies) Load(key string) (fetch.Copy, bool) {

@@ -3,16 +3,12 @@ package discovery
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"net"
 	"net/http"
 	"net/netip"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -48,7 +44,7 @@ type Options struct {
 	// nil: a private transport with TLS 1.2 or later, certificate verification, no proxy
 	// and no cookies. The client is never modified: its CheckRedirect is replaced by the
 	// origin policy and its Jar is ignored (discovery fetches carry no cookies or
-	// credentials, MD-C-2).
+	// credentials).
 	HTTPClient *http.Client
 
 	// UserAgent is sent on every discovery fetch. "": "discovery-go/" + [Version].
@@ -151,12 +147,9 @@ type Client struct {
 	consent         ConsentFunc
 	privateOrigins  bool // Options.InsecureAllowPrivateOrigins
 	userAgent       string
-	maxBytes        int64
 	docTimeout      time.Duration
 	skillTimeout    time.Duration
 	maxRetryAfter   time.Duration
-	maxStale        time.Duration
-	lastGood        LastGoodStore
 	logger          *slog.Logger
 	observe         ObserveFunc
 	tracer          TraceFunc
@@ -208,12 +201,9 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		consent:        o.Consent,
 		privateOrigins: o.InsecureAllowPrivateOrigins,
 		userAgent:      cmp.Or(o.UserAgent, "discovery-go/"+Version),
-		maxBytes:       cmp.Or(o.MaxDocumentBytes, DefaultMaxDocumentBytes),
 		docTimeout:     cmp.Or(o.DocumentTimeout, DefaultDocumentTimeout),
 		skillTimeout:   cmp.Or(o.SkillTimeout, DefaultSkillTimeout),
 		maxRetryAfter:  cmp.Or(o.MaxRetryAfter, DefaultMaxRetryAfter),
-		maxStale:       cmp.Or(o.MaxStale, DefaultMaxStale),
-		lastGood:       o.LastGood,
 		logger:         o.Logger,
 		observe:        o.Observe,
 		tracer:         o.Trace,
@@ -225,13 +215,10 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 	if c.consent == nil {
 		c.consent = DenyAll
 	}
-	if c.lastGood == nil {
-		c.lastGood = NewMemoryLastGood(0)
-	}
-	c.publicPartition = publicPartition(allow)
+	c.publicPartition = fetch.PublicPrefix(allow)
 	c.agentBase = c.baseTransport(&o)
 	c.fetcher = fetch.New(c.pipelineConfig(&o, hooks))
-	c.docs = fetch.NewDocuments(c.fetcher, c.documentConfig(cmp.Or(hooks.memoBytes, parseMemoBytes)))
+	c.docs = fetch.NewDocuments(c.fetcher, c.documentConfig(&o, cmp.Or(hooks.memoBytes, parseMemoBytes)))
 	return c, nil
 }
 
@@ -269,20 +256,6 @@ func allowedHosts(hosts []string) (map[string]bool, error) {
 		allow[ch] = true
 	}
 	return allow, nil
-}
-
-// publicPartition is the key prefix of the public partition of the Client's caches
-// and last-good store. A Client that lets named hosts resolve privately
-// (InsecureAllowPrivateHosts) keeps its public answers apart: a Client without that
-// list, sharing the Cache, must not be answered with an intranet document its own
-// guard would refuse.
-func publicPartition(allow map[string]bool) string {
-	if len(allow) == 0 {
-		return ""
-	}
-	hosts := slices.Sorted(maps.Keys(allow))
-	sum := sha256.Sum256([]byte(strings.Join(hosts, "\n")))
-	return "allow-" + hex.EncodeToString(sum[:8]) + " "
 }
 
 // baseTransport returns the transport every request of the Client ends in: the

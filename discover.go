@@ -18,7 +18,7 @@ import (
 	"github.com/wellknown-dev/discovery/skillsmd"
 )
 
-// Well-known paths, always at the origin root (SD 1.5).
+// Well-known paths, always at the origin root.
 const (
 	SkillsPath = "/.well-known/skills.md"
 	MCPPath    = "/.well-known/mcp.json"
@@ -145,8 +145,9 @@ func (c *Client) followPointer(ctx context.Context, o Origin, mcp *outcome[mcpjs
 }
 
 // Discover fetches /.well-known/skills.md from origin and, only when it is not
-// published (404, 410, or an HTML page in its place), /.well-known/mcp.json (SD-C-2,
-// SD-C-4). origin is anything [ParseOrigin] accepts.
+// published (404, 410, or an HTML page in its place), /.well-known/mcp.json: the
+// guide for people and agents comes first, the structured document only in its
+// absence. origin is anything [ParseOrigin] accepts.
 //
 // When the network fails after retries, or the server answers 5xx or 429, or sends a
 // document that does not parse, Discover returns the last good copy (Fetch.Source ==
@@ -214,24 +215,9 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 // discoverOrigin is discover after the origin has been checked.
 func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, structured bool) (*Discovery, error) {
 	d := &Discovery{Origin: o, consent: c.consent, client: c}
-
-	var skills outcome[skillsmd.Document]
-	var mcp outcome[mcpjson.Document]
-	if structured {
-		var wg sync.WaitGroup
-		m := new(outcome[mcpjson.Document]) // mcp itself stays on the stack in the plain case
-		wg.Go(func() { *m = fetchDoc(ctx, c, o, mcpSpec) })
-		skills = fetchDoc(ctx, c, o, skillsSpec)
-		wg.Wait()
-		mcp = *m
-	} else {
-		skills = fetchDoc(ctx, c, o, skillsSpec)
-		if skills.err != nil {
-			return nil, hintPlainHTTP(origin, o, skills.err)
-		}
-		if skills.doc == nil {
-			mcp = fetchDoc(ctx, c, o, mcpSpec)
-		}
+	skills, mcp, err := c.fetchBoth(ctx, o, origin, structured)
+	if err != nil {
+		return nil, err
 	}
 	var pointed *outcome[mcpjson.Document]
 	if mcp.doc != nil && mcp.doc.Shape == mcpjson.ShapePointer {
@@ -248,24 +234,7 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 		d.Warnings = append(d.Warnings, mcp.warnings...)
 	}
 	if pointed != nil {
-		d.Fetches = append(d.Fetches, pointed.fetch)
-		d.Warnings = append(d.Warnings, pointed.warnings...)
-		switch {
-		case pointed.doc != nil && (pointed.doc.Shape == mcpjson.ShapeUnknown || pointed.doc.Shape == mcpjson.ShapeNone):
-			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
-				Message: "the document it points to is not an mcp.json this SDK can read (shape " + string(pointed.doc.Shape) + "); not used"})
-		case pointed.doc != nil && pointed.doc.Shape != mcpjson.ShapePointer:
-			d.MCP, d.mcpURL = pointed.doc, pointed.final
-		case pointed.doc != nil:
-			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
-				Message: "the document it points to is a pointer too; not followed further"})
-		case pointed.err != nil:
-			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
-				Message: "the document it points to could not be used as mcp.json: " + pointed.err.Error()})
-		default:
-			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
-				Message: fmt.Sprintf("the document it points to is not published (HTTP %d, or an HTML page)", pointed.fetch.StatusCode)})
-		}
+		d.usePointed(pointed)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -279,11 +248,11 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 		}
 		return nil, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, SkillsPath, MCPPath)
 	}
-	for i, f := range []outcome[struct{}]{{fetch: skills.fetch, err: skills.err}, {fetch: mcp.fetch, err: mcp.err}} {
-		if f.err != nil {
-			d.Warnings = append(d.Warnings, Warning{Code: WarnFetch, URL: f.fetch.URL, Message: f.err.Error()})
+	for i, f := range []Fetch{{URL: skills.fetch.URL, Err: skills.err}, {URL: mcp.fetch.URL, Err: mcp.err}} {
+		if f.Err != nil {
+			d.Warnings = append(d.Warnings, Warning{Code: WarnFetch, URL: f.URL, Message: f.Err.Error()})
 			if i < len(d.Fetches) {
-				d.Fetches[i].Err = f.err
+				d.Fetches[i].Err = f.Err
 			}
 		}
 	}
@@ -297,6 +266,52 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 		c.keepFresh(origin, structured, d, until, skills.size+mcp.size)
 	}
 	return d, nil
+}
+
+// fetchBoth fetches skills.md and mcp.json as the call asks: both in parallel
+// (Structured), or mcp.json only when skills.md is not published (Discover, which
+// fails at once when skills.md failed).
+func (c *Client) fetchBoth(ctx context.Context, o Origin, origin string, structured bool) (
+	skills outcome[skillsmd.Document], mcp outcome[mcpjson.Document], err error) {
+	if structured {
+		var wg sync.WaitGroup
+		m := new(outcome[mcpjson.Document]) // mcp itself stays on the stack in the plain case
+		wg.Go(func() { *m = fetchDoc(ctx, c, o, mcpSpec) })
+		skills = fetchDoc(ctx, c, o, skillsSpec)
+		wg.Wait()
+		return skills, *m, nil
+	}
+	skills = fetchDoc(ctx, c, o, skillsSpec)
+	if skills.err != nil {
+		return skills, mcp, hintPlainHTTP(origin, o, skills.err)
+	}
+	if skills.doc == nil {
+		mcp = fetchDoc(ctx, c, o, mcpSpec)
+	}
+	return skills, mcp, nil
+}
+
+// usePointed records the outcome of following mcp.json's pointer: the document it
+// points to replaces the pointer when it is an mcp.json this SDK can read; otherwise a
+// warning says why not.
+func (d *Discovery) usePointed(pointed *outcome[mcpjson.Document]) {
+	d.Fetches = append(d.Fetches, pointed.fetch)
+	d.Warnings = append(d.Warnings, pointed.warnings...)
+	var msg string
+	switch {
+	case pointed.doc != nil && (pointed.doc.Shape == mcpjson.ShapeUnknown || pointed.doc.Shape == mcpjson.ShapeNone):
+		msg = "the document it points to is not an mcp.json this SDK can read (shape " + string(pointed.doc.Shape) + "); not used"
+	case pointed.doc != nil && pointed.doc.Shape != mcpjson.ShapePointer:
+		d.MCP, d.mcpURL = pointed.doc, pointed.final
+		return
+	case pointed.doc != nil:
+		msg = "the document it points to is a pointer too; not followed further"
+	case pointed.err != nil:
+		msg = "the document it points to could not be used as mcp.json: " + pointed.err.Error()
+	default:
+		msg = fmt.Sprintf("the document it points to is not published (HTTP %d, or an HTML page)", pointed.fetch.StatusCode)
+	}
+	d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL, Message: msg})
 }
 
 // hintPlainHTTP adds a hint to err when origin was typed without a scheme, names a

@@ -9,30 +9,23 @@ import (
 	"github.com/wellknown-dev/discovery/internal/fetch"
 )
 
-// Fetching one discovery document. The rules (what a status means, what is published,
-// parsing, the last good copy) are the pipeline's document layer (internal/fetch,
-// document.go); this file shares concurrent fetches, reports them, and turns the
-// pipeline's answer into the root's types.
+// Fetching one discovery document. The rules (statuses, what is published, parsing,
+// the last good copy) are the pipeline's document layer (internal/fetch/document.go);
+// this file shares concurrent fetches, reports them, and converts the answer.
 
 // fetchDoc retrieves one well-known document of origin o.
 func fetchDoc[T any](ctx context.Context, c *Client, o Origin, spec docSpec[T]) outcome[T] {
-	os := o.String()
-	return fetchSharedKey(ctx, c, o, os+spec.path, spec, spec.Name+" "+os+spec.path+" for "+os)
+	return fetchShared(ctx, c, o, o.String()+spec.path, spec)
 }
 
-// fetchShared is fetchURL with concurrent fetches of the same URL collapsed into one
-// request. Each caller gets its own copy of the outcome; the parsed document is shared
+// fetchShared is fetchURL with concurrent fetches of the same document collapsed into
+// one request. Callers share a fetch only for the same kind, URL and discovery origin
+// (the origin sets the private-address policy and the consent decisions of the
+// fetch). Each caller gets its own copy of the outcome; the parsed document is shared
 // and read-only.
 func fetchShared[T any](ctx context.Context, c *Client, o Origin, u string, spec docSpec[T]) outcome[T] {
-	return fetchSharedKey(ctx, c, o, u, spec, spec.key(u)+" for "+o.String())
-}
-
-// fetchSharedKey is fetchShared with the flight key built by the caller: callers share a
-// fetch only for the same kind, URL and discovery origin (the origin sets the
-// private-address policy and the consent decisions of the fetch).
-func fetchSharedKey[T any](ctx context.Context, c *Client, o Origin, u string, spec docSpec[T], key string) outcome[T] {
 	shown := redactString(u)
-	v, err := c.flight.Do(ctx, key, func(ctx context.Context) any { return fetchURL(ctx, c, o, u, spec) })
+	v, err := c.flight.Do(ctx, spec.key(u)+" for "+o.String(), func(ctx context.Context) any { return fetchURL(ctx, c, o, u, spec) })
 	if err != nil {
 		return outcome[T]{fetch: Fetch{URL: shown}, err: fmt.Errorf("discovery: GET %s: %w", shown, err)}
 	}

@@ -8,15 +8,13 @@ import (
 	"time"
 )
 
-// The fast path. A discovery whose documents were all fresh (max-age or Expires,
-// judged as the HTTP cache judges them) is kept, as returned, until the first of them
-// goes stale: a call for the same origin string within that window is answered from
-// memory, with neither the HTTP cache's serialised form nor the parser touched. It
-// answers what the HTTP cache would (Source cache, no request), without its cost.
-// Anything that is not a plain fresh answer (a stale copy, an error, a pointer that
-// was followed, an origin that needed consent) is never kept, so last-good, consent
-// and policy semantics are those of the slow path. The store is internal/fetch's
-// FastPath.
+// The fast path (its store is internal/fetch's FastPath). A discovery whose documents
+// were all fresh, as the HTTP cache judges them, is kept as returned until the first
+// of them goes stale; a call for the same origin string meanwhile is answered from
+// memory, as the HTTP cache would answer it (Source cache, no request), without its
+// cost. Anything that is not a plain fresh answer (a stale copy, an error, a followed
+// pointer, a consented redirect) is never kept: last-good, consent and policy
+// semantics are those of the slow path.
 
 // fastDiscover returns the kept discovery of origin, if it is still fresh.
 func (c *Client) fastDiscover(ctx context.Context, origin string, structured bool) (*Discovery, bool) {

@@ -5,8 +5,7 @@ import (
 	"time"
 )
 
-// Sharing fetches across a fleet of processes. The waiting and the lock handling are
-// the pipeline's (internal/fetch, fleet.go); this file holds the public side.
+// Sharing fetches across a fleet (the waiting is the pipeline's: internal/fetch).
 
 // DefaultFleetWait is the wait used when Options.FleetWait is zero.
 const DefaultFleetWait = 3 * time.Second

@@ -98,38 +98,26 @@ func LogEvent(ctx context.Context, logger *slog.Logger, e Event) {
 	if !logger.Enabled(ctx, level) {
 		return
 	}
-	attrs := make([]slog.Attr, 0, 8)
-	attrs = append(attrs, slog.String("event", string(e.Kind)))
-	if e.Origin != "" {
-		attrs = append(attrs, slog.String("origin", e.Origin))
+	attrs := append(make([]slog.Attr, 0, 8), slog.String("event", string(e.Kind)))
+	add := func(set bool, a slog.Attr) {
+		if set {
+			attrs = append(attrs, a)
+		}
 	}
-	if e.URL != "" {
-		attrs = append(attrs, slog.String("url", e.URL))
-	}
-	if e.Doc != "" {
-		attrs = append(attrs, slog.String("doc", e.Doc))
-	}
+	add(e.Origin != "", slog.String("origin", e.Origin))
+	add(e.URL != "", slog.String("url", e.URL))
+	add(e.Doc != "", slog.String("doc", e.Doc))
 	if e.Source != 0 {
 		attrs = append(attrs, slog.String("source", e.Source.String()))
 	}
-	if e.Status != 0 {
-		attrs = append(attrs, slog.Int("status", e.Status))
-	}
-	if e.Attempts != 0 {
-		attrs = append(attrs, slog.Int("attempts", e.Attempts))
-	}
-	if e.Attempt != 0 {
-		attrs = append(attrs, slog.Int("attempt", e.Attempt))
-	}
+	add(e.Status != 0, slog.Int("status", e.Status))
+	add(e.Attempts != 0, slog.Int("attempts", e.Attempts))
+	add(e.Attempt != 0, slog.Int("attempt", e.Attempt))
 	if e.Action != 0 {
 		attrs = append(attrs, slog.String("action", e.Action.String()))
 	}
-	if e.Kind == EventConsentAnswered {
-		attrs = append(attrs, slog.Bool("granted", e.Granted))
-	}
-	if e.Duration != 0 {
-		attrs = append(attrs, slog.Duration("duration", e.Duration))
-	}
+	add(e.Kind == EventConsentAnswered, slog.Bool("granted", e.Granted))
+	add(e.Duration != 0, slog.Duration("duration", e.Duration))
 	if e.Err != nil {
 		attrs = append(attrs, slog.String("err", secrets.ScrubError(e.Err.Error())))
 	}

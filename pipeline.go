@@ -54,8 +54,12 @@ func (c *Client) pipelineConfig(o *Options, hooks testHooks) fetch.Config {
 		CheckHop:       checkHop,
 		AskRedirect:    c.askRedirect,
 		Permanent:      func(err error) bool { return policyError(err) || errors.Is(err, ErrInvalidOrigin) },
-		OnRetry:        c.onRetry,
-		OnFleetWait:    c.onFleetWait,
+		OnRetry: func(ctx context.Context, r *fetch.Request, u *url.URL, retry, status int) {
+			c.emit(ctx, Event{Kind: EventRetry, Origin: Origin(r.Origin).String(), URL: redact(u), Attempt: retry, Doc: r.Doc, Status: status})
+		},
+		OnFleetWait: func(ctx context.Context, r *fetch.Request, u *url.URL, waited time.Duration) {
+			c.emit(ctx, Event{Kind: EventFleetWait, Origin: Origin(r.Origin).String(), URL: redact(u), Duration: waited})
+		},
 	}
 	if o.FleetLock != nil {
 		cfg.FleetLock = o.FleetLock
@@ -63,15 +67,19 @@ func (c *Client) pipelineConfig(o *Options, hooks testHooks) fetch.Config {
 	return cfg
 }
 
-// documentConfig returns the configuration of the Client's document layer, whose
-// parse memo holds memoBytes.
-func (c *Client) documentConfig(memoBytes int64) fetch.DocConfig {
+// documentConfig returns the configuration of the Client's document layer for
+// options o, whose parse memo holds memoBytes.
+func (c *Client) documentConfig(o *Options, memoBytes int64) fetch.DocConfig {
+	lastGood := o.LastGood
+	if lastGood == nil {
+		lastGood = NewMemoryLastGood(0)
+	}
 	return fetch.DocConfig{
 		UserAgent: c.userAgent,
-		MaxBytes:  c.maxBytes,
+		MaxBytes:  cmp.Or(o.MaxDocumentBytes, DefaultMaxDocumentBytes),
 		Timeout:   c.docTimeout,
-		MaxStale:  c.maxStale,
-		LastGood:  copiesOf(c.lastGood),
+		MaxStale:  cmp.Or(o.MaxStale, DefaultMaxStale),
+		LastGood:  lastGoodCopies{lastGood},
 		MemoBytes: memoBytes,
 		FetchError: func(shown string, attempts int, err error) error {
 			return &FetchError{URL: shown, Attempts: attempts, Err: err}
@@ -128,22 +136,6 @@ func (c *Client) askRedirect(ctx context.Context, from, to fetch.Origin, next *u
 	return nil
 }
 
-// onRetry reports a retry as EventRetry.
-func (c *Client) onRetry(ctx context.Context, r *fetch.Request, u *url.URL, retry, status int) {
-	c.emit(ctx, Event{Kind: EventRetry, Origin: Origin(r.Origin).String(), URL: redact(u), Attempt: retry, Doc: r.Doc, Status: status})
-}
-
-// onFleetWait reports a wait for another process's fetch as EventFleetWait.
-func (c *Client) onFleetWait(ctx context.Context, r *fetch.Request, u *url.URL, waited time.Duration) {
-	c.emit(ctx, Event{Kind: EventFleetWait, Origin: Origin(r.Origin).String(), URL: redact(u), Duration: waited})
-}
-
-// request returns the pipeline request of a GET of u for origin o.
-func (c *Client) request(o Origin, u string, header http.Header) *fetch.Request {
-	return &fetch.Request{URL: u, Origin: fetch.Origin(o), Private: privateOrigin(o), Header: header,
-		Timeout: c.docTimeout, Limit: c.maxBytes}
-}
-
 // policyError reports a fetch the policy refused: a redirect off the origin or to
 // http, too many hops, a private address, consent denied or its callback failing. It
 // is never retried, and no last good copy may paper over it.
@@ -151,13 +143,4 @@ func policyError(err error) bool {
 	return errors.Is(err, ErrCrossOrigin) || errors.Is(err, ErrInsecureOrigin) ||
 		errors.Is(err, ErrTooManyRedirects) || errors.Is(err, ErrConsentDenied) ||
 		errors.Is(err, errConsentHook) || errors.Is(err, ErrPrivateAddress)
-}
-
-// unwrapURLError drops the *url.Error layer the pipeline adds: its text repeats the
-// URL, which FetchError already names.
-func unwrapURLError(err error) error {
-	if ue, ok := err.(*url.Error); ok {
-		return ue.Err
-	}
-	return err
 }

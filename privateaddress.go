@@ -8,9 +8,8 @@ import (
 	"github.com/wellknown-dev/discovery/internal/netguard"
 )
 
-// The private-address guard itself (the dialer that checks every address connected
-// to, and the per-policy connection pools) is package internal/netguard. This file
-// holds the root's side of it: the error it reports and the policy it applies.
+// The root's side of the private-address guard (the dialer and the per-policy pools
+// are package internal/netguard): the error it reports and the policy it applies.
 
 // PrivateAddressError reports a connection refused by the private-address guard. It
 // wraps [ErrPrivateAddress].

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/internal/fetch"
@@ -112,9 +111,6 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	if ctx == nil {
 		return nil, errNilContext
 	}
-	// The whole call is bounded by SkillTimeout of network time: each request gets what
-	// is left, and time spent waiting for the user's consent is not counted.
-	budget := fetch.NewBudget(c.skillTimeout)
 	var entry *agentskills.IndexEntry
 	for i := range ix.Index.Skills {
 		if ix.Index.Skills[i].Name == name {
@@ -126,60 +122,13 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 		return nil, fmt.Errorf("discovery: the index lists no skill %q", name)
 	}
 	sk := &Skill{Entry: *entry, Verified: verifiable(entry)}
-	switch {
-	case len(entry.Files) > 0: // v0.1.0 or interim: one request per file
-		var total int64
-		for i, f := range entry.Files {
-			if i >= agentskills.DefaultMaxEntries {
-				return nil, fmt.Errorf("%w: more than %d files", agentskills.ErrArchiveTooLarge, agentskills.DefaultMaxEntries)
-			}
-			data, _, err := c.fetchArtifact(ctx, budget, ix.Origin, f.URL, maxSkillFile)
-			if err != nil {
-				return nil, err
-			}
-			if f.Digest != "" {
-				if err := agentskills.Verify(data, -1, f.Digest); err != nil {
-					return nil, fmt.Errorf("discovery: %s: %w", redactString(f.URL), err)
-				}
-			}
-			total += int64(len(data))
-			if total > agentskills.DefaultMaxBytes {
-				return nil, fmt.Errorf("%w: files total more than %d bytes", agentskills.ErrArchiveTooLarge, agentskills.DefaultMaxBytes)
-			}
-			sk.Files = append(sk.Files, agentskills.File{Path: f.Path, Data: data})
-		}
-	case entry.Type == agentskills.TypeArchive:
-		data, ctype, err := c.fetchArtifact(ctx, budget, ix.Origin, entry.URL, agentskills.DefaultMaxBytes)
-		if err != nil {
-			return nil, err
-		}
-		if err := agentskills.Verify(data, -1, entry.Digest); err != nil {
-			return nil, fmt.Errorf("discovery: %s: %w", redactString(entry.URL), err)
-		}
-		a, err := agentskills.ReadArchive(data, agentskills.FormatOf(ctype, entry.URL), agentskills.Limits{})
-		if err != nil {
-			return nil, fmt.Errorf("discovery: %s: %w", redactString(entry.URL), err)
-		}
-		if md, ok := a.Get(agentskills.SkillFile); ok {
-			sk.Files = append(sk.Files, agentskills.File{Path: agentskills.SkillFile, Data: md})
-		}
-		for _, f := range a.Files {
-			if f.Path != agentskills.SkillFile {
-				sk.Files = append(sk.Files, f)
-			}
-		}
-	default: // a single SKILL.md
-		data, _, err := c.fetchArtifact(ctx, budget, ix.Origin, entry.URL, maxSkillFile)
-		if err != nil {
-			return nil, err
-		}
-		if entry.Digest != "" { // "": an index read leniently that gives none (labelled below)
-			if err := agentskills.Verify(data, -1, entry.Digest); err != nil {
-				return nil, fmt.Errorf("discovery: %s: %w", redactString(entry.URL), err)
-			}
-		}
-		sk.Files = []agentskills.File{{Path: agentskills.SkillFile, Data: data}}
+	// The whole call is bounded by SkillTimeout of network time: each request gets what
+	// is left, and time spent waiting for the user's consent is not counted.
+	files, err := c.skillFiles(ctx, fetch.NewBudget(c.skillTimeout), ix.Origin, entry)
+	if err != nil {
+		return nil, err
 	}
+	sk.Files = files
 	if !sk.Verified {
 		why := "the index publishes no digests (v0.1.0)"
 		if ix.Index.Version != agentskills.V010 {
@@ -197,6 +146,74 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 		sk.Warnings = append(sk.Warnings, Warning{Code: "skill", URL: entry.URL, Message: d.String()})
 	}
 	return sk, nil
+}
+
+// skillFiles fetches the files of the skill entry lists, each checked against its
+// digest when the index gives one (an archive is never read without one): a v0.1.0
+// or interim file list (one request per file), an archive (unpacked in memory,
+// SKILL.md first) or a single SKILL.md.
+func (c *Client) skillFiles(ctx context.Context, budget *fetch.Budget, o Origin, entry *agentskills.IndexEntry) ([]agentskills.File, error) {
+	verify := func(data []byte, digest, u string) error {
+		if err := agentskills.Verify(data, -1, digest); err != nil {
+			return fmt.Errorf("discovery: %s: %w", redactString(u), err)
+		}
+		return nil
+	}
+	var files []agentskills.File
+	switch {
+	case len(entry.Files) > 0:
+		var total int64
+		for i, f := range entry.Files {
+			if i >= agentskills.DefaultMaxEntries {
+				return nil, fmt.Errorf("%w: more than %d files", agentskills.ErrArchiveTooLarge, agentskills.DefaultMaxEntries)
+			}
+			data, _, err := c.fetchArtifact(ctx, budget, o, f.URL, maxSkillFile)
+			if err != nil {
+				return nil, err
+			}
+			if f.Digest != "" {
+				if err := verify(data, f.Digest, f.URL); err != nil {
+					return nil, err
+				}
+			}
+			if total += int64(len(data)); total > agentskills.DefaultMaxBytes {
+				return nil, fmt.Errorf("%w: files total more than %d bytes", agentskills.ErrArchiveTooLarge, agentskills.DefaultMaxBytes)
+			}
+			files = append(files, agentskills.File{Path: f.Path, Data: data})
+		}
+	case entry.Type == agentskills.TypeArchive:
+		data, ctype, err := c.fetchArtifact(ctx, budget, o, entry.URL, agentskills.DefaultMaxBytes)
+		if err != nil {
+			return nil, err
+		}
+		if err := verify(data, entry.Digest, entry.URL); err != nil {
+			return nil, err
+		}
+		a, err := agentskills.ReadArchive(data, agentskills.FormatOf(ctype, entry.URL), agentskills.Limits{})
+		if err != nil {
+			return nil, fmt.Errorf("discovery: %s: %w", redactString(entry.URL), err)
+		}
+		if md, ok := a.Get(agentskills.SkillFile); ok {
+			files = append(files, agentskills.File{Path: agentskills.SkillFile, Data: md})
+		}
+		for _, f := range a.Files {
+			if f.Path != agentskills.SkillFile {
+				files = append(files, f)
+			}
+		}
+	default:
+		data, _, err := c.fetchArtifact(ctx, budget, o, entry.URL, maxSkillFile)
+		if err != nil {
+			return nil, err
+		}
+		if entry.Digest != "" { // "": an index read leniently that gives none (labelled unverified)
+			if err := verify(data, entry.Digest, entry.URL); err != nil {
+				return nil, err
+			}
+		}
+		files = []agentskills.File{{Path: agentskills.SkillFile, Data: data}}
+	}
+	return files, nil
 }
 
 // verifiable reports whether everything GetSkill fetches for e is checked against a
@@ -240,24 +257,7 @@ func (c *Client) fetchArtifact(ctx context.Context, budget *fetch.Budget, o Orig
 			return nil, "", err
 		}
 	}
-	header := http.Header{"User-Agent": {c.userAgent},
-		"Accept": {"text/markdown, text/plain;q=0.9, application/gzip;q=0.8, application/zip;q=0.8, */*;q=0.1"}}
-	r := c.request(o, u.String(), header)
-	r.Budget, r.Limit = budget, limit
-	r.Read = func(resp *http.Response) bool {
-		return !strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/html")
-	}
-	res, err := c.fetcher.Get(ctx, r)
-	switch ctype := res.Header.Get("Content-Type"); {
-	case res.Status == 0:
-		return nil, "", &FetchError{URL: redact(u), Attempts: res.Attempts, Err: unwrapURLError(err)}
-	case res.Status != http.StatusOK:
-		return nil, "", &HTTPError{URL: redact(u), StatusCode: res.Status, Attempts: res.Attempts}
-	case strings.HasPrefix(strings.ToLower(ctype), "text/html"):
-		return nil, "", &FetchError{URL: redact(u), Err: errors.New("discovery: an HTML page where a skill artifact was expected")}
-	case err != nil:
-		return nil, "", &FetchError{URL: redact(u), Attempts: res.Attempts, Err: err}
-	default:
-		return res.Body, ctype, nil
-	}
+	return c.docs.Artifact(ctx, &fetch.Request{URL: u.String(), Origin: fetch.Origin(o), Private: privateOrigin(o),
+		Timeout: c.docTimeout, Budget: budget, Limit: limit, Header: http.Header{"User-Agent": {c.userAgent},
+			"Accept": {"text/markdown, text/plain;q=0.9, application/gzip;q=0.8, application/zip;q=0.8, */*;q=0.1"}}}, redact(u))
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wellknown-dev/discovery/internal/lru"
@@ -318,6 +319,27 @@ func RedactURL(s string) string {
 }
 
 var redactMemo = lru.New[string](1 << 20)
+
+// Artifact GETs r, a file the root asked for beside the documents (a skill artifact):
+// it must come with a 200 and not be an HTML page. It returns the body and its
+// Content-Type; shown is r.URL redacted, for errors.
+func (d *Documents) Artifact(ctx context.Context, r *Request, shown string) ([]byte, string, error) {
+	isHTML := func(ctype string) bool { return strings.HasPrefix(strings.ToLower(ctype), "text/html") }
+	r.Read = func(resp *http.Response) bool { return !isHTML(resp.Header.Get("Content-Type")) }
+	res, err := d.f.Get(ctx, r)
+	switch ctype := res.Header.Get("Content-Type"); {
+	case res.Status == 0:
+		return nil, "", d.cfg.FetchError(shown, res.Attempts, unwrapURLError(err))
+	case res.Status != http.StatusOK:
+		return nil, "", d.cfg.HTTPError(shown, res.Status, res.Attempts, 0)
+	case isHTML(ctype):
+		return nil, "", d.cfg.FetchError(shown, 0, errors.New("discovery: an HTML page where a skill artifact was expected"))
+	case err != nil:
+		return nil, "", d.cfg.FetchError(shown, res.Attempts, err)
+	default:
+		return res.Body, ctype, nil
+	}
+}
 
 // MemoCost returns the bytes the parse memo holds.
 func (d *Documents) MemoCost() int64 { return d.parsed.Cost() }

@@ -22,10 +22,15 @@ package fetch
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/wellknown-dev/discovery/internal/lru"
@@ -100,6 +105,20 @@ type Fetcher struct {
 // origin names the machine's own network, so its answers must never answer a public
 // origin's request, nor be shared with another machine.
 const PrivatePrefix = "private-origin "
+
+// PublicPrefix returns the key prefix of the public partition of a Client's caches
+// and last-good store: "" unless hosts may resolve privately (allow, the canonical
+// hosts of Options.InsecureAllowPrivateHosts). Such a Client keeps its public answers
+// apart: a Client without that list, sharing the Cache, must not be answered with an
+// intranet document its own guard would refuse.
+func PublicPrefix(allow map[string]bool) string {
+	if len(allow) == 0 {
+		return ""
+	}
+	hosts := slices.Sorted(maps.Keys(allow))
+	sum := sha256.Sum256([]byte(strings.Join(hosts, "\n")))
+	return "allow-" + hex.EncodeToString(sum[:8]) + " "
+}
 
 // validatedBytes bounds the copies remembered for revalidation, per partition.
 const validatedBytes = 16 << 20
