@@ -19,7 +19,9 @@ var errTooLarge = errors.New("too large")
 // same-origin redirects only and record the redirects asked about.
 func newTestFetcher(t *testing.T, ts *httptest.Server, asked *atomic.Int32) *Fetcher {
 	t.Helper()
-	originOf := func(u *url.URL) (Origin, error) { return Origin{Scheme: u.Scheme, Host: u.Hostname(), Port: u.Port()}, nil }
+	originOf := func(u *url.URL) (Origin, error) {
+		return Origin{Scheme: u.Scheme, Host: u.Hostname(), Port: u.Port()}, nil
+	}
 	return New(Config{
 		Base:           ts.Client().Transport,
 		Cache:          NewMemoryCache(1 << 20),

@@ -39,8 +39,10 @@ func TestDialPolicy(t *testing.T) {
 	t.Parallel()
 	var dialled []string
 	g := New(Config{
-		Allow:  map[string]bool{"intranet.example": true},
-		Lookup: func(context.Context, string) ([]netip.Addr, error) { return []netip.Addr{netip.MustParseAddr("10.0.0.9")}, nil },
+		Allow: map[string]bool{"intranet.example": true},
+		Lookup: func(context.Context, string) ([]netip.Addr, error) {
+			return []netip.Addr{netip.MustParseAddr("10.0.0.9")}, nil
+		},
 		Dial: func(_ context.Context, _, address string) (net.Conn, error) {
 			dialled = append(dialled, address)
 			return nil, errors.New("not connected in a test")
