@@ -33,6 +33,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gregjones/httpcache"
+	"github.com/hashicorp/go-retryablehttp"
+
 	"github.com/wellknown-dev/discovery/internal/lru"
 	"github.com/wellknown-dev/discovery/internal/netguard"
 )
@@ -295,13 +298,15 @@ func (f *Fetcher) send(parent context.Context, st *state, u string, header http.
 // returns the answer the fetch must see.
 func (f *Fetcher) round(st *state, req *http.Request) (*http.Response, error) {
 	p := b2i(st.req.Private)
-	below := &belowCache{st: st, next: &retryableRoundTripper{st: st}}
+	s := new(roundStack) // every layer of the round in one allocation
+	s.below = belowCache{st: st, next: s.retryLayer(st)}
 	var top http.RoundTripper
 	if st.reval != nil {
-		top = revalidator{st: st, v: st.reval, below: below, cache: f.caches[p], copies: f.validated[p], now: f.cfg.Now}
+		s.reval = revalidator{st: st, v: st.reval, below: &s.below, cache: f.caches[p], copies: f.validated[p], now: f.cfg.Now}
+		top = &s.reval
 		st.reval = nil // one round: a redirect's target goes through the HTTP cache
 	} else {
-		top = f.httpCache(st, p, below)
+		top = s.httpCache(f, st, p)
 	}
 	st.belowErr, st.belowResp = nil, nil // what the cache sees below is per round
 	resp, err := top.RoundTrip(req)
@@ -322,6 +327,19 @@ func (f *Fetcher) round(st *state, req *http.Request) (*http.Response, error) {
 		st.fleetKept = nil
 	}
 	return resp, err
+}
+
+// roundStack holds the layers of one round, top to bottom, so that building them
+// costs one allocation.
+type roundStack struct {
+	cache   httpcache.Transport
+	reval   revalidator
+	fleet   fleetTransport
+	below   belowCache
+	retryRT retryablehttp.RoundTripper
+	retry   retryablehttp.Client
+	inner   http.Client
+	attempt attemptTransport
 }
 
 // closeIdle closes the idle connections of rt, when it has any.

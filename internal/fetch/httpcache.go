@@ -27,14 +27,17 @@ import (
 // httpcacheMark is the header httpcache sets on answers from its cache.
 const httpcacheMark = "X-From-Cache"
 
-// httpCache returns the HTTP cache layer of a round over below, in partition p.
-func (f *Fetcher) httpCache(st *state, p int, below http.RoundTripper) http.RoundTripper {
-	next, cache := below, f.caches[p]
+// httpCache sets up the HTTP cache layer of a round in s, over s.below, in partition
+// p, and returns it.
+func (s *roundStack) httpCache(f *Fetcher, st *state, p int) http.RoundTripper {
+	var next http.RoundTripper = &s.below
+	cache := f.caches[p]
 	if marks := f.fleetKeep[p]; marks != nil {
-		next = &fleetTransport{st: st, next: below, marks: marks}
-		cache = keepingCache{Cache: cache, marks: marks}
+		s.fleet = fleetTransport{st: st, next: next, marks: marks}
+		next, cache = &s.fleet, keepingCache{Cache: cache, marks: marks}
 	}
-	return &httpcache.Transport{Transport: next, Cache: cache, MarkCachedResponses: true}
+	s.cache = httpcache.Transport{Transport: next, Cache: cache, MarkCachedResponses: true}
+	return &s.cache
 }
 
 // belowCache sits between the HTTP cache and the retries (see the file comment).

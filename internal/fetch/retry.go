@@ -28,18 +28,14 @@ import (
 //   - its inner http.Client follows the redirects (the library calls its Do), so the
 //     origin policy is that client's CheckRedirect.
 
-// retryableRoundTripper is the retry layer of one round.
-type retryableRoundTripper struct{ st *state }
-
-// RoundTrip implements http.RoundTripper.
-func (t *retryableRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	st := t.st
+// retryLayer sets up the retry layer of a round in s, over the attempt layer (whose
+// inner http.Client follows the redirects), and returns it.
+func (s *roundStack) retryLayer(st *state) http.RoundTripper {
 	cfg := &st.f.cfg
-	rc := &retryablehttp.Client{
-		HTTPClient: &http.Client{
-			Transport:     &attemptTransport{st: st, base: cfg.Base, timeout: cfg.AttemptTimeout},
-			CheckRedirect: st.checkRedirect,
-		},
+	s.attempt = attemptTransport{st: st, base: cfg.Base, timeout: cfg.AttemptTimeout}
+	s.inner = http.Client{Transport: &s.attempt, CheckRedirect: st.checkRedirect}
+	s.retry = retryablehttp.Client{
+		HTTPClient:     &s.inner,
 		RetryWaitMin:   cfg.RetryWait[0],
 		RetryWaitMax:   cfg.RetryWait[1],
 		RetryMax:       cfg.MaxRetries,
@@ -48,7 +44,8 @@ func (t *retryableRoundTripper) RoundTrip(req *http.Request) (*http.Response, er
 		ErrorHandler:   giveUp,
 		RequestLogHook: st.logRequest,
 	}
-	return (&retryablehttp.RoundTripper{Client: rc}).RoundTrip(req)
+	s.retryRT.Client = &s.retry
+	return &s.retryRT
 }
 
 // logRequest counts attempts and reports each retry.

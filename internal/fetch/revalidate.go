@@ -142,7 +142,7 @@ type revalidator struct {
 }
 
 // RoundTrip implements http.RoundTripper.
-func (r revalidator) RoundTrip(req *http.Request) (*http.Response, error) {
+func (r *revalidator) RoundTrip(req *http.Request) (*http.Response, error) {
 	u := req.URL.String()               // the HTTP cache's key for a GET
 	held := r.v.conditional(req.Header) // the cache holds a copy of u
 	resp, err := r.below.RoundTrip(req)
@@ -186,7 +186,7 @@ func (r revalidator) RoundTrip(req *http.Request) (*http.Response, error) {
 // fromMemory answers a 304 for u as httpcache does: the stored answer, with the 304's
 // end-to-end headers. The header is shared, read-only, by the copy kept and the answer
 // given; the answer is marked as the cache's in the fetch's state, not a header.
-func (r revalidator) fromMemory(u string, resp *http.Response) *http.Response {
+func (r *revalidator) fromMemory(u string, resp *http.Response) *http.Response {
 	h := r.v.header.Clone()
 	hop := hopByHop(resp.Header.Get("Connection"))
 	for k, vs := range resp.Header {
