@@ -268,9 +268,8 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 	return d, nil
 }
 
-// fetchBoth fetches skills.md and mcp.json as the call asks: both in parallel
-// (Structured), or mcp.json only when skills.md is not published (Discover, which
-// fails at once when skills.md failed).
+// fetchBoth fetches both documents in parallel (Structured), or mcp.json only when
+// skills.md is not published (Discover, which fails at once when skills.md failed).
 func (c *Client) fetchBoth(ctx context.Context, o Origin, origin string, structured bool) (
 	skills outcome[skillsmd.Document], mcp outcome[mcpjson.Document], err error) {
 	if structured {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wellknown-dev/discovery/internal/fence"
 	"github.com/wellknown-dev/discovery/mcpjson"
+	"github.com/wellknown-dev/discovery/skillsmd"
 )
 
 // DefaultModelBudget is the byte budget of [Discovery.ForModel] when none is given.
@@ -200,7 +201,22 @@ func (d *Discovery) renderSkills(r *modelRender, origin string) {
 	}
 	r.list("API", s.API, "API items")
 	r.list("Limits", s.Limits, "limits")
-	// Sections whose content is not in the lists above: shortened, not dropped.
+	renderSections(r, s)
+	var links []string
+	for _, l := range s.MoreInfo {
+		u, err := Origin.Resolve(d.Origin, l.URL)
+		if err != nil || u.User != nil || (u.Scheme != "https" && u.Scheme != "http") {
+			continue // never hand a model a javascript: or credential-bearing link
+		}
+		links = append(links, l.Label+": "+u.String())
+	}
+	r.list("Links", links, "links")
+}
+
+// renderSections renders the sections of s whose content is not in the lists already
+// given: shortened, not dropped; the sections that do not fit are named in the cut
+// line.
+func renderSections(r *modelRender, s *skillsmd.Document) {
 	mapped := map[string]bool{}
 	for _, l := range [][]string{s.RiskyActions, s.SafeActions, s.Auth, s.API, s.Limits} {
 		for _, it := range l {
@@ -244,15 +260,6 @@ func (d *Discovery) renderSkills(r *modelRender, origin string) {
 		}
 		r.cut = append(r.cut, fmt.Sprintf("%d sections (%s)", len(left), names))
 	}
-	var links []string
-	for _, l := range s.MoreInfo {
-		u, err := Origin.Resolve(d.Origin, l.URL)
-		if err != nil || u.User != nil || (u.Scheme != "https" && u.Scheme != "http") {
-			continue // never hand a model a javascript: or credential-bearing link
-		}
-		links = append(links, l.Label+": "+u.String())
-	}
-	r.list("Links", links, "links")
 }
 
 func (d *Discovery) renderMCP(r *modelRender, origin string) {

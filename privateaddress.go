@@ -53,8 +53,5 @@ func withDialPolicy(ctx context.Context, o Origin) context.Context {
 	return netguard.WithPolicy(ctx, privateOrigin(o))
 }
 
-// guardTransport returns base with the private-address guard on every connection
-// (see netguard.Guard.Wrap).
-func (c *Client) guardTransport(base http.RoundTripper) http.RoundTripper {
-	return c.guard.Wrap(base)
-}
+// guardTransport returns base with the private-address guard on every connection.
+func (c *Client) guardTransport(base http.RoundTripper) http.RoundTripper { return c.guard.Wrap(base) }
