@@ -189,7 +189,7 @@ func (t *Toolset) Call(ctx context.Context, name string, input json.RawMessage) 
 	}
 	res, err := e.run(t, ctx, schemas[name], input)
 	if err != nil {
-		return Result{}, err
+		return Result{}, t.fail(name, err)
 	}
 	res.Text = bound(res.Text, t.budget)
 	return res, nil
