@@ -103,7 +103,7 @@ func TestPublishedTextIsFenced(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	s.Name = "acme " + hostile // as an mcp.json would name it
+	s.Name = "acme " + hostile                             // as an mcp.json would name it
 	if err := cat.AddMCP(t.Context(), "", s); err != nil { // labelled with that name
 		t.Fatal(err)
 	}
