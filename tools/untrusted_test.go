@@ -103,8 +103,9 @@ func TestPublishedTextIsFenced(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	s.Name = "acme " + hostile                             // as an mcp.json would name it
-	if err := cat.AddMCP(t.Context(), "", s); err != nil { // labelled with that name
+	// Labelled with the server's name as an mcp.json would give it.
+	s.Name = "acme " + hostile
+	if err := cat.AddMCP(t.Context(), "", s); err != nil {
 		t.Fatal(err)
 	}
 	if err := cat.AddMCP(t.Context(), "", failingSession(t)); err != nil {
