@@ -116,6 +116,9 @@ func TestPublishedTextIsFenced(t *testing.T) {
 		agentskills.IndexPath: {"application/json", fmt.Sprintf(`{"$schema": %q, "skills": [{"name": "ledger", "type": "skill-md", "description": %q, "url": "ledger/SKILL.md", "digest": %q}]}`,
 			agentskills.SchemaV020, hostile, agentskills.Digest([]byte(md)))},
 		"/.well-known/agent-skills/ledger/SKILL.md": {"text/markdown", md},
+		discovery.SkillsPath:                        {"text/markdown", "# Shop " + quoted + "\n\n" + hostile + "\n\n## " + quoted + "\n\n- " + hostile + "\n"},
+		discovery.MCPPath: {"application/json", fmt.Sprintf(`{"servers": [{"name": %q, "url": "/mcp", "transport": "http", "description": %q, "tools": [%q]}]}`,
+			"shop "+hostile, hostile, hostile)},
 	})
 	ts := tools.New(site.client, cat, nil)
 
@@ -123,6 +126,9 @@ func TestPublishedTextIsFenced(t *testing.T) {
 		tool, input string
 		wantErr     bool
 	}{
+		{"discover_site", fmt.Sprintf(`{"origin": %q}`, site.URL), false},
+		{"discover_site", fmt.Sprintf(`{"origin": %q, "structured": true}`, site.URL), false},
+		{"list_mcp_servers", fmt.Sprintf(`{"origin": %q}`, site.URL), false},
 		{"list_skills", `{}`, false},
 		{"list_skills", fmt.Sprintf(`{"origin": %q}`, site.URL), false},
 		{"read_skill", `{"name": "deploy"}`, false},
