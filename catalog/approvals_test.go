@@ -203,6 +203,18 @@ func TestApprovalBindsWhatWasRead(t *testing.T) {
 			if data, err := c.ReadFile(t.Context(), "deploy", "run.sh"); !errors.Is(err, catalog.ErrNeedsApproval) {
 				t.Errorf("run.sh read after the swap: %q, %v", data, err)
 			}
+			// Activating it again does not take the new run.sh on the old approval.
+			if _, err := c.Activate(t.Context(), "deploy"); !errors.Is(err, catalog.ErrNeedsApproval) {
+				t.Errorf("activated again after run.sh changed: %v", err)
+			}
+			approve(t, c, "deploy")
+			if data, err := c.ReadFile(t.Context(), "deploy", "run.sh"); err != nil || !strings.Contains(string(data), "evil") {
+				t.Errorf("run.sh once the user approved the new one: %q, %v", data, err)
+			}
+			// Unchanged content needs no new approval.
+			if _, err := c.Activate(t.Context(), "deploy"); err != nil {
+				t.Errorf("activated again, nothing changed: %v", err)
+			}
 		})
 	}
 }

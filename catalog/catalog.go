@@ -128,6 +128,7 @@ type Catalog struct {
 	items   map[string]item // by Entry.Name
 	active  map[string]*Activation
 	session map[string]string // approvals for the Catalog's lifetime only (dynamic skills): key → digest
+	pinned  map[string]*pins  // skills that list no files, by key: the files read under the current approval
 	warns   []string
 }
 
@@ -140,7 +141,8 @@ func New(opts *Options) *Catalog {
 	if o.Trust == nil {
 		o.Trust = []Kind{Local, Web, MCP}
 	}
-	return &Catalog{opts: o, items: map[string]item{}, active: map[string]*Activation{}, session: map[string]string{}}
+	return &Catalog{opts: o, items: map[string]item{}, active: map[string]*Activation{}, session: map[string]string{},
+		pinned: map[string]*pins{}}
 }
 
 // item is an entry with the means to read it.
@@ -357,25 +359,33 @@ type Activation struct {
 
 	listedDigest string
 	files        map[string]string // path → digest of the content approved (nil: the skill lists no files)
-	seen         *pins             // a skill that lists no files: what each file's first read returned
+	seen         *pins             // a skill that lists no files: the files read, as the approval covers them
 }
 
 // pins binds the files of a skill that lists none: the first read of a path fixes the
-// content handed out for it until the skill is activated again.
+// content handed out for it, and the skill's approval then covers it as read.
 type pins struct {
 	mu sync.Mutex // guards m
 	m  map[string]string
 }
 
-// bind returns the digest path is bound to, binding it to digest on its first read.
-func (p *pins) bind(path, digest string) string {
+// bind returns the digest path is bound to, binding it to digest on its first read,
+// and the digest of every file bound, when path was new ("" otherwise).
+func (p *pins) bind(path, digest string) (want, set string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if d, ok := p.m[path]; ok {
-		return d
+		return d, ""
 	}
 	p.m[path] = digest
-	return digest
+	return digest, setDigest(p.m)
+}
+
+// paths returns the paths bound.
+func (p *pins) paths() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Sorted(maps.Keys(p.m))
 }
 
 // Activate reads the SKILL.md of the skill named name, verifies it, and, when the
@@ -397,15 +407,31 @@ func (c *Catalog) Activate(ctx context.Context, name string) (*Activation, error
 		return nil, err
 	}
 	mdDigest := agentskills.Digest(md)
+	read := map[string]string{agentskills.SkillFile: mdDigest}
 	var seen *pins
 	if files == nil {
-		seen = &pins{m: map[string]string{agentskills.SkillFile: mdDigest}}
+		// The skill lists no files: its approval covers the SKILL.md and the files
+		// read under the previous approval, as they are now.
+		c.mu.Lock()
+		prev := c.pinned[it.Key()]
+		c.mu.Unlock()
+		if prev != nil {
+			for _, p := range prev.paths() {
+				if p == agentskills.SkillFile {
+					continue
+				}
+				if data, err := it.src.read(ctx, &it, p); err == nil {
+					read[p] = agentskills.Digest(data)
+				} // a file gone is left out: the digest differs, and the user is asked
+			}
+		}
+		seen = &pins{m: maps.Clone(read)}
+		digest = setDigest(read)
 	} else {
 		files[agentskills.SkillFile] = mdDigest // the bytes handed out now
 	}
 	if digest == "" {
 		// Nothing published to bind to: bind to what was read.
-		read := map[string]string{agentskills.SkillFile: mdDigest}
 		for p, d := range files {
 			if d == "" {
 				return nil, fmt.Errorf("catalog: skill %q: file %q was not read at activation: nothing to bind an approval to",
@@ -421,6 +447,9 @@ func (c *Catalog) Activate(ctx context.Context, name string) (*Activation, error
 	a := &Activation{Entry: it.Entry, SkillMD: md, Files: others(files), Digest: digest, listedDigest: it.Digest, files: files, seen: seen}
 	c.mu.Lock()
 	c.active[name] = a
+	if seen != nil {
+		c.pinned[it.Key()] = seen
+	}
 	c.mu.Unlock()
 	return a, nil
 }
@@ -455,7 +484,17 @@ func (c *Catalog) ReadFile(ctx context.Context, name, path string) ([]byte, erro
 	}
 	got := agentskills.Digest(data)
 	if a.seen != nil {
-		want = a.seen.bind(path, got)
+		var set string
+		want, set = a.seen.bind(path, got)
+		if set != "" && c.opts.Approvals != nil {
+			// The approval now covers this file as first read, for this Catalog's
+			// lifetime: activating the skill again reads it again, and a change asks.
+			c.mu.Lock()
+			if c.pinned[it.Key()] == a.seen {
+				c.session[it.Key()] = set
+			}
+			c.mu.Unlock()
+		}
 	}
 	if want == "" || got != want {
 		return nil, fmt.Errorf("%w: file %q of skill %q changed since it was activated; activate it again",
