@@ -394,7 +394,8 @@ func (p *pins) paths() []string {
 // digest is the one the listing published (the content is checked against it), or,
 // when the listing gives none (a draft MCP listing, a dynamic skill, an index without
 // digests), one computed over the SKILL.md and the files read now: any change to
-// them asks for approval again.
+// them asks for approval again. For a skill that lists no files, the files read
+// under its previous approval are read again and bound too.
 func (c *Catalog) Activate(ctx context.Context, name string) (*Activation, error) {
 	c.mu.Lock()
 	it, ok := c.items[name]
@@ -458,7 +459,9 @@ func (c *Catalog) Activate(ctx context.Context, name string) (*Activation, error
 // in Activation.Files), verified as its source allows. Files are read only when asked.
 // A file is handed out only as it was when the skill was activated (and approved): a
 // file changed since is refused with [ErrNeedsApproval]. For a skill that lists no
-// files, the first read of each file after the activation fixes what it may be.
+// files, the first read of each file after the activation fixes what it may be, and
+// the approval covers it as read from then on (for the Catalog's lifetime): activating
+// the skill again reads it again, and a change asks for approval.
 func (c *Catalog) ReadFile(ctx context.Context, name, path string) ([]byte, error) {
 	c.mu.Lock()
 	it, ok := c.items[name]
