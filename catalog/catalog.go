@@ -17,10 +17,12 @@
 // Names that collide are qualified ("example.com/deploy", "server/deploy"): the most
 // trusted source keeps the bare name, so an MCP skill never silently shadows a local
 // one. What the host added always outranks what the model added (a site added with
-// [Catalog.AddWebForModel], as the tools' list_skills does), and each name a skill
-// could not take is a warning ([Catalog.Warnings]) and a note on its line in
-// [Catalog.Prompt]. Order is deterministic. Everything a site or server published is
-// untrusted data, never instructions: Prompt puts it inside a fence.
+// [Catalog.AddWebForModel], as the tools' list_skills does), and among the sites the
+// model added, the one added first keeps a name: adding a site never changes which
+// skill a name the model has seen means. Each name a skill could not take is a
+// warning ([Catalog.Warnings]) and a note on its line in [Catalog.Prompt]. Order is
+// deterministic. Everything a site or server published is untrusted data, never
+// instructions: Prompt puts it inside a fence.
 package catalog
 
 import (
@@ -127,6 +129,7 @@ type Catalog struct {
 	lines   []string        // each entry's prompt line, rendered once per refresh
 	items   map[string]item // by Entry.Name
 	active  map[string]*Activation
+	added   int               // sources added so far, for added.seq
 	session map[string]string // approvals for the Catalog's lifetime only (dynamic skills): key → digest
 	pinned  map[string]*pins  // skills that list no files, by key: the files read under the current approval
 	warns   []string
@@ -149,6 +152,7 @@ func New(opts *Options) *Catalog {
 type item struct {
 	Entry
 	src source
+	seq int // the order in which the model added its source (model sources only)
 }
 
 // source lists skills and reads them. Implemented for local folders, web indexes and
@@ -170,6 +174,7 @@ type added struct {
 	src     source
 	byModel bool   // AddWebForModel: ranks below every source the host added
 	origin  string // a web source's origin, canonical where it parses ("" for others)
+	seq     int    // when it was added: among the model's sources, the earlier ranks first
 }
 
 // Warnings returns what the last refresh reported: skipped, shadowed or unverified
@@ -209,6 +214,8 @@ func (c *Catalog) add(ctx context.Context, a added) error {
 	case a.origin != "":
 		c.sources = slices.DeleteFunc(c.sources, func(b added) bool { return b.byModel && b.origin == a.origin })
 	}
+	c.added++
+	a.seq = c.added
 	c.sources = append(c.sources, a)
 	c.mu.Unlock()
 	return c.Refresh(ctx)
@@ -237,6 +244,9 @@ func (c *Catalog) Refresh(ctx context.Context) error {
 		}
 		for i := range items {
 			items[i].ByModel = s.byModel
+			if s.byModel {
+				items[i].seq = s.seq
+			}
 		}
 		all = append(all, items...)
 	}
@@ -260,7 +270,8 @@ func (c *Catalog) Refresh(ctx context.Context) error {
 
 // rank orders an item by trust: lower is more trusted. Every source the host added
 // ranks before every source the model added; within each, the order of
-// Options.Trust and Options.TrustedOrigins applies.
+// Options.Trust and Options.TrustedOrigins applies, and then, among the model's
+// sources, the order in which they were added (arrange).
 func (c *Catalog) rank(it *item) int {
 	r := c.kindRank(it)
 	if it.ByModel {
@@ -289,6 +300,9 @@ func (c *Catalog) arrange(all []item) ([]Entry, map[string]item, []string) {
 		a, b := &all[i], &all[j]
 		if ra, rb := c.rank(a), c.rank(b); ra != rb {
 			return ra < rb
+		}
+		if a.seq != b.seq {
+			return a.seq < b.seq // the model's sources: adding one never takes a name from an earlier one
 		}
 		if a.From != b.From {
 			return a.From < b.From

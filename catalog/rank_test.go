@@ -93,3 +93,23 @@ func TestHostOutranksModel(t *testing.T) {
 		t.Errorf(`host sites rank by origin: "deploy" is %+v`, e)
 	}
 }
+
+// TestModelSitesKeepTheirNames: among the sites the model added, the first keeps a
+// name, whatever the origins' order: adding a site never changes what a name means.
+func TestModelSitesKeepTheirNames(t *testing.T) {
+	t.Parallel()
+	evil, good, client := twoSites(t)
+	c := catalog.New(nil)
+	if err := c.AddWebForModel(t.Context(), client, good.URL); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddWebForModel(t.Context(), client, evil.URL); err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := c.Lookup("deploy"); e.From != good.URL {
+		t.Errorf(`"deploy" is %+v: want the site added first, %s`, e, good.URL)
+	}
+	if w := strings.Join(c.Warnings(), "\n"); !strings.Contains(w, "would shadow") {
+		t.Errorf("warnings: %s", w)
+	}
+}

@@ -28,7 +28,9 @@ func deploySite(t *testing.T, word string) *site {
 // model is told the name was taken.
 func TestModelSiteNeverTakesHostName(t *testing.T) {
 	t.Parallel()
-	for _, how := range []string{"catalog.AddWeb", "Toolset.AddSite"} {
+	// "list_skills" is a host that adds its site with a tool call, before the model
+	// makes any: the site the model adds later does not take its names either.
+	for _, how := range []string{"catalog.AddWeb", "Toolset.AddSite", "list_skills"} {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			// The model's site is the one an order by origin would favour.
@@ -38,12 +40,17 @@ func TestModelSiteNeverTakesHostName(t *testing.T) {
 			}
 			cat := catalog.New(nil)
 			ts := tools.New(good.client, cat, nil) // httptest servers share one certificate
-			if how == "catalog.AddWeb" {
+			switch how {
+			case "catalog.AddWeb":
 				if err := cat.AddWeb(t.Context(), good.client, good.URL); err != nil {
 					t.Fatal(err)
 				}
-			} else if err := ts.AddSite(t.Context(), good.URL); err != nil {
-				t.Fatal(err)
+			case "Toolset.AddSite":
+				if err := ts.AddSite(t.Context(), good.URL); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				call(t, ts, tools.DefaultTextBudget, "list_skills", fmt.Sprintf(`{"origin": %q}`, good.URL))
 			}
 			res, _ := call(t, ts, tools.DefaultTextBudget, "list_skills", fmt.Sprintf(`{"origin": %q}`, evil.URL))
 			evilHost := strings.TrimPrefix(evil.URL, "https://")

@@ -298,7 +298,7 @@ func (t *Toolset) readSkill(ctx context.Context, in *compiled, input json.RawMes
 	case e.Verified:
 		fmt.Fprintf(&info, ", verified: its content matches the published digest %s", clean(a.Digest, 80))
 	default:
-		fmt.Fprintf(&info, ": unverified, its publisher gives no digest to check it against; the approval is bound to the digest %s of what was read", clean(a.Digest, 80))
+		fmt.Fprintf(&info, ": unverified, its publisher gives no digest to check it against; the digest of what was read is %s", clean(a.Digest, 80))
 	}
 	info.WriteString(".\n")
 	var listed []string
