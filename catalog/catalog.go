@@ -98,8 +98,8 @@ type Options struct {
 	// works with); other web origins come after MCP servers. nil: every web origin
 	// ranks at Web.
 	TrustedOrigins []string
-	// Approvals, when set, makes Activate require an approval bound to the skill's
-	// digest ([ErrNeedsApproval] until Approve). nil: no approval step.
+	// Approvals, when set, makes Activate require an approval bound to a digest of
+	// what was read ([ErrNeedsApproval] until Approve). nil: no approval step.
 	Approvals ApprovalStore
 }
 
