@@ -185,7 +185,9 @@ func (c *Catalog) Warnings() []string {
 	return slices.Clone(c.warns)
 }
 
-// Entries returns every skill, in the catalog's order: by trust, then source, then name.
+// Entries returns every skill, in the catalog's order: by trust (every source the
+// host added before every source the model added, the model's in the order it added
+// them), then source, then name.
 func (c *Catalog) Entries() []Entry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
