@@ -39,7 +39,14 @@ type Options struct {
 	// "": the newest the SDK speaks (2026-07-28, falling back to 2025-11-25 initialize).
 	ProtocolVersion string
 
-	// MaxResponseBytes caps one response body. 0: [DefaultMaxResponseBytes].
+	// MaxResponseBytes bounds the bytes the server may send in answer to one call
+	// (one JSON-RPC request), whatever the media type of the answer: a JSON body, or
+	// every event of a text/event-stream answer together, the notifications sent
+	// before the result included, and any stream that resumes it. On the SSE
+	// transport, whose one long-lived stream carries the answers of every call, it
+	// bounds what the stream carries between two completed calls. A call whose answer
+	// goes over fails with an error wrapping [ErrTooMany] that names the URL and the
+	// limit, and nothing of it is used. 0: [DefaultMaxResponseBytes].
 	MaxResponseBytes int64
 
 	// MaxPages bounds how many skills/list pages ListSkills follows. 0:
@@ -203,14 +210,16 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	rt, err := guard(&discovery.GuardOptions{
 		IsRead:           IsRead,
 		Subject:          Subject,
-		Approved:         []discovery.Origin{target}, // the connection itself was approved once
-		MaxResponseBytes: o.MaxResponseBytes,
+		Approved: []discovery.Origin{target}, // the connection itself was approved once
+		// No MaxResponseBytes here: responseCap bounds every body, event streams
+		// included, per call, and reports which call and URL went over.
 	})
 	if err != nil {
 		return nil, err
 	}
+	rc := &responseCap{base: rt, max: o.MaxResponseBytes}
 	hc := &http.Client{
-		Transport: rt,
+		Transport: rc,
 		// No redirects: an MCP endpoint that moves is not followed silently.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
@@ -224,6 +233,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	caps := &mcp.ClientCapabilities{}
 	caps.AddExtension(agentskills.ExtensionID, map[string]any{})
 	client := mcp.NewClient(&mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &mcp.ClientOptions{Capabilities: caps})
+	client.AddSendingMiddleware(rc.middleware)
 	for _, m := range []string{methodList, methodGet, methodDirRead} {
 		if err := registerMethod(client, m); err != nil {
 			return nil, err

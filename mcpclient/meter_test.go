@@ -1,0 +1,127 @@
+package mcpclient_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wellknown-dev/discovery/mcpclient"
+)
+
+// floodServer is a raw Streamable HTTP MCP server (no SDK) that declares the Skills
+// Extension and answers skills/list with a text/event-stream: flood bytes of
+// notifications first, then (unless endless) the result.
+type floodServer struct {
+	flood   int  // bytes of notifications before the result
+	endless bool // notifications until the client goes away; no result
+	ids     bool // events carry ids (resumable streams)
+	json    int  // answer skills/list with a JSON body of about this many bytes instead
+
+	sent atomic.Int64 // notification bytes written
+}
+
+func (f *floodServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.Error(w, "no standalone stream", http.StatusMethodNotAllowed)
+		return
+	}
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	body, _ := io.ReadAll(r.Body)
+	if json.Unmarshal(body, &msg) != nil {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	reply := func(result string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, msg.ID, result)
+	}
+	switch {
+	case msg.ID == nil: // a notification
+		w.WriteHeader(http.StatusAccepted)
+	case msg.Method == "initialize":
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, reply(`{"protocolVersion":"2025-11-25","serverInfo":{"name":"flood","version":"1"},
+			"capabilities":{"extensions":{"io.modelcontextprotocol/skills":{}}}}`))
+	case msg.Method == "skills/list" && f.json > 0:
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, reply(fmt.Sprintf(`{"skills":[],"_meta":{"padding":%q}}`, strings.Repeat("x", f.json))))
+	case msg.Method == "skills/list":
+		w.Header().Set("Content-Type", "text/event-stream")
+		fl, _ := w.(http.Flusher)
+		note := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":%q}}`, strings.Repeat("n", 16<<10))
+		for i := 0; f.endless || f.sent.Load() < int64(f.flood); i++ {
+			id := ""
+			if f.ids {
+				id = fmt.Sprintf("id: %d\n", i)
+			}
+			n, err := fmt.Fprintf(w, "%sevent: message\ndata: %s\n\n", id, note)
+			f.sent.Add(int64(n))
+			if err != nil || r.Context().Err() != nil {
+				return // the client went away
+			}
+			if fl != nil {
+				fl.Flush()
+			}
+		}
+		fmt.Fprintf(w, "event: message\ndata: %s\n\n", reply(`{"skills":[]}`))
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`, msg.ID))
+	}
+}
+
+// TestResponseBytesBoundEveryMediaType (class: an answer not bounded in bytes). A
+// server answering a call with text/event-stream could send any number of
+// notifications before the result, each under the per-event limit, and the call
+// succeeded: only Options.Timeout bounded it. Every byte of the answer to one call
+// now counts against Options.MaxResponseBytes, whatever its media type; over it, the
+// call fails with ErrTooMany, naming the limit, long before the timeout. An answer
+// under the limit still works.
+func TestResponseBytesBoundEveryMediaType(t *testing.T) {
+	t.Parallel()
+	const limit = 256 << 10
+	for _, tc := range []struct {
+		name   string
+		srv    *floodServer
+		wantOK bool
+	}{
+		{"event stream under the limit", &floodServer{flood: 128 << 10}, true},
+		{"json under the limit", &floodServer{json: 128 << 10}, true},
+		{"notifications before the result", &floodServer{flood: 4 << 20}, false},
+		{"notifications before the result, resumable ids", &floodServer{flood: 4 << 20, ids: true}, false},
+		{"notifications and never a result", &floodServer{endless: true}, false},
+		{"json over the limit", &floodServer{json: 1 << 20}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ts := httptest.NewServer(tc.srv)
+			t.Cleanup(ts.Close)
+			// The timeout is only a safety net for a client that does not bound the
+			// stream: the call must fail on bytes, with ErrTooMany, not on time.
+			s := connect(t, ts, &mcpclient.Options{MaxResponseBytes: limit, Timeout: time.Minute})
+			_, err := s.ListSkills(t.Context())
+			switch {
+			case tc.wantOK && err != nil:
+				t.Fatalf("ListSkills = %v, want success", err)
+			case tc.wantOK:
+				return
+			case !errors.Is(err, mcpclient.ErrTooMany):
+				t.Fatalf("ListSkills = %v, want ErrTooMany", err)
+			case !strings.Contains(err.Error(), fmt.Sprint(limit)) || !strings.Contains(err.Error(), "127.0.0.1"):
+				t.Errorf("error %q does not name the limit and the URL", err)
+			}
+			if sent := tc.srv.sent.Load(); sent > 64<<20 {
+				t.Errorf("the server wrote %d bytes of notifications before the call failed", sent)
+			}
+		})
+	}
+}
