@@ -53,9 +53,15 @@ type Options struct {
 	// [DefaultMaxPages].
 	MaxPages int
 
-	// MaxListBytes bounds what one ListSkills may receive over all its pages, or, from
-	// a server without the Skills Extension, over the draft documents it reads
-	// (skill://index.json, FastMCP manifests). 0: DefaultMaxListBytes.
+	// MaxListBytes bounds the bytes one ListSkills may receive in all, counted as
+	// received (every answer whole, as the server sent it, not only what a Skill
+	// keeps), on every path: the skills/list pages of the Skills Extension or, from a
+	// server without it, skill://index.json, every resources/list page of the scan and
+	// every FastMCP manifest. A skills/list or skill://index.json past it fails the
+	// listing with [ErrTooMany]; a scan or manifest past it stops there with a warning,
+	// the skills found before it kept. Whatever the bytes, each Skill keeps at most the
+	// Agent Skills lengths of a name and a description (64 and 1024 characters; longer
+	// ones are cut, with a warning). 0: [DefaultMaxListBytes].
 	MaxListBytes int64
 
 	// Limits bound one skill: files and total bytes. Zero fields:
@@ -210,13 +216,14 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	rt, err := guard(&discovery.GuardOptions{
 		IsRead:           IsRead,
 		Subject:          Subject,
-		Approved: []discovery.Origin{target}, // the connection itself was approved once
-		// No MaxResponseBytes here: responseCap bounds every body, event streams
-		// included, per call, and reports which call and URL went over.
+		Approved:         []discovery.Origin{target}, // the connection itself was approved once
+		MaxResponseBytes: o.MaxResponseBytes,
 	})
 	if err != nil {
 		return nil, err
 	}
+	// The guard caps each body but event streams; responseCap bounds the answer to
+	// each call, event streams included, and says which call and URL went over.
 	rc := &responseCap{base: rt, max: o.MaxResponseBytes}
 	hc := &http.Client{
 		Transport: rc,

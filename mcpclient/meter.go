@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
@@ -155,7 +157,9 @@ func (b *meteredBody) Read(p []byte) (int, error) {
 		p = p[:left+1] // one byte past the limit tells it was exceeded
 	}
 	n, err := b.rc.Read(p)
-	if b.add(int64(n)) > b.cap.max {
+	// The guard below caps a body that is not an event stream at the same limit,
+	// failing with discovery.ErrTooLarge: that is this limit too.
+	if b.add(int64(n)) > b.cap.max || errors.Is(err, discovery.ErrTooLarge) {
 		return 0, b.over()
 	}
 	return n, err
