@@ -6,10 +6,12 @@ import (
 	"fmt"
 )
 
-// listBudget is the byte budget of one listing (one ListSkills): every answer the
-// listing receives, on every path (skills/list pages; skill://index.json, FastMCP
-// manifests and resources/list pages for the drafts), is charged to it, and the listing
-// stops once more than Options.MaxListBytes have been received in all. What is charged
+// listBudget is the byte budget of one listing (one ListSkills or ReadDirectory):
+// every answer the listing receives, on every path (skills/list pages;
+// skill://index.json, FastMCP manifests and resources/list pages for the drafts;
+// resources/directory/read pages), is charged to it, and the listing stops once more
+// than Options.MaxListBytes have been received in all. Each call of the listing is
+// also bounded by what is left of the budget, so no answer is read far past it. What is charged
 // is what was received, the whole answer as sent, not the part of it a Skill keeps: a
 // page of one huge description the listing drops costs as much as it weighs.
 //
@@ -31,12 +33,14 @@ func (b *listBudget) charge(what string, n int64) error {
 	return nil
 }
 
-// measured returns ctx set up to count the bytes one call receives, and a function
-// that reports them once the call returned. decoded gives the size of the result as
-// decoded, used when the transport counted nothing for the call: the SSE transport
-// carries every answer on one long-lived stream, counted as a whole, not per call.
-func measured(ctx context.Context) (context.Context, func(decoded func() int64) int64) {
-	ctx, m := withMeter(ctx)
+// measured returns ctx set up for one call of the listing: the answer may not be
+// larger than what is left of the budget (reading stops one byte past it), and the
+// function returned reports the bytes received once the call returned. decoded gives
+// the size of the result as decoded, used when the transport counted nothing for the
+// call: the SSE transport carries every answer on one long-lived stream, counted as a
+// whole, not per call.
+func (b *listBudget) measured(ctx context.Context) (context.Context, func(decoded func() int64) int64) {
+	ctx, m := withMeter(ctx, max(b.max-b.used, 1), "Options.MaxListBytes")
 	return ctx, func(decoded func() int64) int64 {
 		if n := m.Received(); n > 0 {
 			return n

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -204,5 +205,30 @@ func TestCutLabelsAreValidText(t *testing.T) {
 	if !utf8.ValidString(d) || !strings.HasPrefix(d, strings.Repeat("a", 1023)+"€") || strings.Count(d, "€") != 1 || !strings.Contains(d, "cut") {
 		b, _ := json.Marshal(d[1000:])
 		t.Errorf("description = …%s", b)
+	}
+}
+
+// TestListingReadsNoFurtherThanItsBudget: each call of a listing is read only up to
+// what is left of Options.MaxListBytes, however large Options.MaxResponseBytes is: a
+// server that streams without end is cut there, not at the response cap or the
+// timeout. ReadDirectory's pages are bounded the same way.
+func TestListingReadsNoFurtherThanItsBudget(t *testing.T) {
+	t.Parallel()
+	const budget = 256 << 10
+	for name, call := range map[string]func(*mcpclient.Session) error{
+		"ListSkills":    func(s *mcpclient.Session) error { _, err := s.ListSkills(t.Context()); return err },
+		"ReadDirectory": func(s *mcpclient.Session) error { _, err := s.ReadDirectory(t.Context(), "skill://alpha"); return err },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := &floodServer{endless: true}
+			ts := httptest.NewServer(srv)
+			t.Cleanup(ts.Close)
+			s := connect(t, ts, &mcpclient.Options{MaxListBytes: budget, MaxResponseBytes: 1 << 30, Timeout: time.Minute})
+			err := call(s)
+			if !errors.Is(err, mcpclient.ErrTooMany) || !strings.Contains(err.Error(), "MaxListBytes") {
+				t.Fatalf("%s = %v; want ErrTooMany naming Options.MaxListBytes", name, err)
+			}
+		})
 	}
 }

@@ -57,11 +57,13 @@ type Options struct {
 	// received (every answer whole, as the server sent it, not only what a Skill
 	// keeps), on every path: the skills/list pages of the Skills Extension or, from a
 	// server without it, skill://index.json, every resources/list page of the scan and
-	// every FastMCP manifest. A skills/list or skill://index.json past it fails the
-	// listing with [ErrTooMany]; a scan or manifest past it stops there with a warning,
-	// the skills found before it kept. Whatever the bytes, each Skill keeps at most the
-	// Agent Skills lengths of a name and a description (64 and 1024 characters; longer
-	// ones are cut, with a warning). 0: [DefaultMaxListBytes].
+	// every FastMCP manifest. Each answer is read only up to what is left of it. A
+	// skills/list or skill://index.json past it fails the listing with [ErrTooMany]; a
+	// scan or manifest past it stops there with a warning, the skills found before it
+	// kept. Whatever the bytes, each Skill keeps at most the Agent Skills lengths of a
+	// name and a description (64 and 1024 characters; longer ones are cut, with a
+	// warning). It bounds the pages of one ReadDirectory the same way. 0:
+	// [DefaultMaxListBytes].
 	MaxListBytes int64
 
 	// Limits bound one skill: files and total bytes. Zero fields:

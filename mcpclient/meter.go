@@ -94,8 +94,13 @@ func (c *responseCap) tooLarge(url string) error {
 // transports pass through untouched, not configuration.
 type callMeter struct {
 	received atomic.Int64
-	mu       sync.Mutex
-	err      error // guarded by mu: the first response over the limit
+	// limit, when positive and under Options.MaxResponseBytes, is a tighter bound set
+	// by the caller (what is left of a listing's budget), and limitName names it.
+	limit     int64
+	limitName string
+
+	mu  sync.Mutex
+	err error // guarded by mu: the first response over the limit
 }
 
 type meterKey struct{}
@@ -106,9 +111,10 @@ func meterOf(ctx context.Context) *callMeter {
 }
 
 // withMeter returns ctx with a fresh callMeter, for a caller that wants to know how
-// many bytes one call received.
-func withMeter(ctx context.Context) (context.Context, *callMeter) {
-	m := &callMeter{}
+// many bytes one call received; limit > 0 bounds them more tightly than
+// Options.MaxResponseBytes, and name says what that bound is.
+func withMeter(ctx context.Context, limit int64, name string) (context.Context, *callMeter) {
+	m := &callMeter{limit: limit, limitName: name}
 	return context.WithValue(ctx, meterKey{}, m), m
 }
 
@@ -149,7 +155,7 @@ func (b *meteredBody) Read(p []byte) (int, error) {
 	if b.err != nil {
 		return 0, b.err
 	}
-	left := b.cap.max - b.used()
+	left := b.limit() - b.used()
 	if left < 0 { // another body of the same call went over
 		return 0, b.over()
 	}
@@ -159,15 +165,27 @@ func (b *meteredBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	// The guard below caps a body that is not an event stream at the same limit,
 	// failing with discovery.ErrTooLarge: that is this limit too.
-	if b.add(int64(n)) > b.cap.max || errors.Is(err, discovery.ErrTooLarge) {
+	if b.add(int64(n)) > b.limit() || errors.Is(err, discovery.ErrTooLarge) {
 		return 0, b.over()
 	}
 	return n, err
 }
 
+// limit returns the bound this body reads under.
+func (b *meteredBody) limit() int64 {
+	if b.meter != nil && b.meter.limit > 0 && b.meter.limit < b.cap.max {
+		return b.meter.limit
+	}
+	return b.cap.max
+}
+
 // over records that the limit was exceeded and returns the error.
 func (b *meteredBody) over() error {
-	b.err = b.cap.tooLarge(b.url)
+	if b.limit() < b.cap.max {
+		b.err = fmt.Errorf("%w: the response from %s is over what is left of %s (%d bytes)", ErrTooMany, b.url, b.meter.limitName, b.meter.limit)
+	} else {
+		b.err = b.cap.tooLarge(b.url)
+	}
 	if b.meter != nil {
 		b.meter.fail(b.err)
 	} else {

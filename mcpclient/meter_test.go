@@ -16,8 +16,9 @@ import (
 )
 
 // floodServer is a raw Streamable HTTP MCP server (no SDK) that declares the Skills
-// Extension and answers skills/list with a text/event-stream: flood bytes of
-// notifications first, then (unless endless) the result.
+// Extension (with directoryRead) and answers skills/list and resources/directory/read
+// with a text/event-stream: flood bytes of notifications first, then (unless endless)
+// the result.
 type floodServer struct {
 	flood   int  // bytes of notifications before the result
 	endless bool // notifications until the client goes away; no result
@@ -50,11 +51,11 @@ func (f *floodServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case msg.Method == "initialize":
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, reply(`{"protocolVersion":"2025-11-25","serverInfo":{"name":"flood","version":"1"},
-			"capabilities":{"extensions":{"io.modelcontextprotocol/skills":{}}}}`))
+			"capabilities":{"extensions":{"io.modelcontextprotocol/skills":{"directoryRead":true}}}}`))
 	case msg.Method == "skills/list" && f.json > 0:
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, reply(fmt.Sprintf(`{"skills":[],"_meta":{"padding":%q}}`, strings.Repeat("x", f.json))))
-	case msg.Method == "skills/list":
+	case msg.Method == "skills/list" || msg.Method == "resources/directory/read":
 		w.Header().Set("Content-Type", "text/event-stream")
 		fl, _ := w.(http.Flusher)
 		note := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":%q}}`, strings.Repeat("n", 16<<10))
@@ -72,7 +73,7 @@ func (f *floodServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				fl.Flush()
 			}
 		}
-		fmt.Fprintf(w, "event: message\ndata: %s\n\n", reply(`{"skills":[]}`))
+		fmt.Fprintf(w, "event: message\ndata: %s\n\n", reply(`{"skills":[],"resources":[]}`))
 	default:
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`, msg.ID))

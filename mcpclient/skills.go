@@ -223,7 +223,7 @@ func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
 		if page >= s.opts.MaxPages {
 			return nil, fmt.Errorf("%w: more than %d pages of skills/list", ErrTooMany, s.opts.MaxPages)
 		}
-		cctx, received := measured(ctx)
+		cctx, received := budget.measured(ctx)
 		res, err := mcp.CallCustomMethod[*cursorParams, *rawResult](cctx, s.cs, methodList, &cursorParams{Cursor: cursor})
 		if err != nil {
 			return nil, s.callError(methodList, err)
@@ -463,7 +463,7 @@ func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
 
 // ReadDirectory lists the children of a directory of a skill with
 // resources/directory/read, which is called only when the server declared
-// directoryRead. A listing never extends a held entry: a new child is not readable
+// directoryRead. Its pages together may receive at most Options.MaxListBytes. A listing never extends a held entry: a new child is not readable
 // until GetSkill refreshes the entry.
 func (s *Session) ReadDirectory(ctx context.Context, uri string) ([]agentskills.DirEntry, error) {
 	ctx, cancel := s.bound(ctx)
@@ -472,15 +472,20 @@ func (s *Session) ReadDirectory(ctx context.Context, uri string) ([]agentskills.
 		return nil, fmt.Errorf("mcpclient: the server does not offer resources/directory/read")
 	}
 	var out []agentskills.DirEntry
+	budget := s.newBudget()
 	seen := map[string]bool{}
 	cursor := ""
 	for page := 0; ; page++ {
 		if page >= s.opts.MaxPages || len(out) > s.opts.MaxSkillFiles {
 			return nil, fmt.Errorf("%w: directory listing too long", ErrTooMany)
 		}
-		res, err := mcp.CallCustomMethod[*uriParams, *rawResult](ctx, s.cs, methodDirRead, &uriParams{URI: uri, Cursor: cursor})
+		cctx, received := budget.measured(ctx)
+		res, err := mcp.CallCustomMethod[*uriParams, *rawResult](cctx, s.cs, methodDirRead, &uriParams{URI: uri, Cursor: cursor})
 		if err != nil {
 			return nil, s.callError(methodDirRead, err)
+		}
+		if err := budget.charge(methodDirRead, received(func() int64 { return int64(len(res.raw)) })); err != nil {
+			return nil, err
 		}
 		entries, next, err := agentskills.ParseDirectoryRead(res.raw)
 		if err != nil {
@@ -531,7 +536,7 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 	// pages do.
 	budget := s.newBudget()
 	const indexURI = "skill://index.json"
-	ictx, received := measured(ctx)
+	ictx, received := budget.measured(ctx)
 	index, indexErr := s.read(ictx, indexURI)
 	if err := budget.charge(indexURI, received(func() int64 { return int64(len(index)) })); err != nil {
 		return nil, err
@@ -604,7 +609,7 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 				out.warn(fmt.Sprintf("%s: %v", quote(r.URI), err))
 			}
 		}
-		mctx, received := measured(ctx)
+		mctx, received := budget.measured(ctx)
 		data, err := s.read(mctx, r.URI)
 		if budget.charge(r.URI, received(func() int64 { return int64(len(data)) })) != nil {
 			out.warn(fmt.Sprintf("FastMCP manifests: stopped at %s, past %d bytes in all (Options.MaxListBytes); it and the manifests after it are not used", quote(r.URI), s.opts.MaxListBytes))
@@ -667,7 +672,7 @@ func (s *Session) listResources(ctx context.Context, budget *listBudget) ([]*mcp
 	cursor := ""
 	seen := map[string]bool{}
 	for page := 0; page < s.opts.MaxPages; page++ {
-		pctx, received := measured(ctx)
+		pctx, received := budget.measured(ctx)
 		res, err := s.cs.ListResources(pctx, &mcp.ListResourcesParams{Cursor: cursor})
 		if over := budget.charge("resources/list", received(func() int64 { return sizeOf(res) })); over != nil {
 			return out, over
