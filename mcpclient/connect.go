@@ -234,7 +234,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	}
 	var transport mcp.Transport
 	if sse {
-		transport = &mcp.SSEClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxEventSize: int(o.MaxResponseBytes)}
+		transport = streamTransport{&mcp.SSEClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxEventSize: int(o.MaxResponseBytes)}}
 	} else {
 		transport = &mcp.StreamableClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxRetries: -1,
 			DisableStandaloneSSE: true, MaxEventSize: int(o.MaxResponseBytes)}
@@ -264,6 +264,44 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 		}
 	}
 	return s, nil
+}
+
+// streamTransport connects a transport whose one GET stream carries the whole session
+// (the SSE transport) with a context that outlives connecting: the SDK opens that
+// stream with the context of Connect, and connect's deadline would cut it, and the
+// session, as soon as connect returned. The connecting context still bounds the
+// connection until the stream is open; after that, Close ends the stream.
+type streamTransport struct{ mcp.Transport }
+
+// Connect implements mcp.Transport.
+func (t streamTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	conn, err := t.Transport.Connect(sctx)
+	if !stop() { // ctx ended while connecting
+		if err == nil {
+			conn.Close()
+			err = context.Cause(ctx)
+		}
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &streamConn{Connection: conn, cancel: cancel}, nil
+}
+
+// streamConn is a connection of streamTransport: closing it ends its stream.
+type streamConn struct {
+	mcp.Connection
+	cancel context.CancelFunc
+}
+
+// Close implements mcp.Connection.
+func (c *streamConn) Close() error {
+	err := c.Connection.Close()
+	c.cancel()
+	return err
 }
 
 // Close ends the session (a DELETE for a stateful Streamable HTTP session).

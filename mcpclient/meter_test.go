@@ -1,6 +1,7 @@
 package mcpclient_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/mcpclient"
 )
 
@@ -125,4 +129,64 @@ func TestResponseBytesBoundEveryMediaType(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sseServer serves a draft skill://index.json over the SSE transport (one long-lived
+// GET stream carries every answer; the SDK's SSE server takes no custom methods, so no
+// skills/list), sending flood bytes of progress notifications on the stream first.
+func sseServer(t *testing.T, flood int) *httptest.Server {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "sse", Version: "1"}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}}})
+	const uri = "skill://index.json"
+	index := fmt.Sprintf(`{"skills": [{"frontmatter": {"name": "alpha", "description": "d"}, "url": "skill://alpha/SKILL.md", "digest": %q}]}`,
+		agentskills.Digest([]byte("x")))
+	srv.AddResource(&mcp.Resource{URI: uri, Name: "index"}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		note := strings.Repeat("n", 16<<10)
+		for sent := 0; sent < flood; sent += len(note) {
+			if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: "t", Message: note}); err != nil {
+				return nil, err
+			}
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, Text: index}}}, nil
+	})
+	ts := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// TestSSEStreamIsBoundedPerCall: on the SSE transport every answer comes on one
+// long-lived stream. The session works past connecting (the stream was opened with the
+// context of connect, and cut when connect returned), the stream may carry
+// Options.MaxResponseBytes between two completed calls, so calls under it work however
+// many there are, and a flood of notifications during one call fails that call with
+// ErrTooMany.
+func TestSSEStreamIsBoundedPerCall(t *testing.T) {
+	t.Parallel()
+	const limit = 256 << 10
+	t.Run("calls under the limit", func(t *testing.T) {
+		t.Parallel()
+		s, err := mcpclient.ConnectURL(t.Context(), localClient(t, nil), sseServer(t, 128<<10).URL, true, &mcpclient.Options{MaxResponseBytes: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		for i := range 4 { // 4 × 128 KiB: over the limit together, under it one by one
+			l, err := s.ListSkills(t.Context())
+			if err != nil || len(l.Skills) != 1 {
+				t.Fatalf("call %d: ListSkills = %v, %v", i, summary(l), err)
+			}
+		}
+	})
+	t.Run("a flood during one call", func(t *testing.T) {
+		t.Parallel()
+		s, err := mcpclient.ConnectURL(t.Context(), localClient(t, nil), sseServer(t, 4<<20).URL, true,
+			&mcpclient.Options{MaxResponseBytes: limit, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		if _, err := s.ListSkills(t.Context()); !errors.Is(err, mcpclient.ErrTooMany) || !strings.Contains(err.Error(), fmt.Sprint(limit)) {
+			t.Fatalf("ListSkills = %v; want ErrTooMany naming the limit", err)
+		}
+	})
 }
