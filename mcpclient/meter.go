@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -68,19 +69,24 @@ func (c *responseCap) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			ctx = context.WithValue(ctx, meterKey{}, m)
 		}
 		res, err := next(ctx, method, req)
-		c.calls.Add(1)
+		if !strings.HasPrefix(method, "notifications/") {
+			c.calls.Add(1)
+		}
+		if err == nil {
+			// The answer was whole within the limit; what the SDK drains of the body
+			// after it may go over, but the result is good.
+			return res, nil
+		}
 		if over := m.overflow(); over != nil {
 			return nil, fmt.Errorf("%w (%s)", over, method)
 		}
-		if err != nil {
-			c.mu.Lock()
-			over := c.streamErr
-			c.mu.Unlock()
-			if over != nil {
-				return nil, fmt.Errorf("%w (%s; the session's event stream was cut)", over, method)
-			}
+		c.mu.Lock()
+		over := c.streamErr
+		c.mu.Unlock()
+		if over != nil {
+			return nil, fmt.Errorf("%w (%s; the session's event stream was cut)", over, method)
 		}
-		return res, err
+		return nil, err
 	}
 }
 
