@@ -168,7 +168,8 @@ type Support struct {
 // origin needs ConsentConnect, asked once for the session with the server's name. Every
 // request goes through the guard of [discovery.Discovery.Guard]: https (http on
 // loopback), the private-address guard per request, the Client's TLS roots and proxy,
-// no HTTP cache, bodies capped, and consent classified by JSON-RPC method: reads
+// no HTTP cache, the answer to each call capped (Options.MaxResponseBytes, event
+// streams included), and consent classified by JSON-RPC method: reads
 // (discover, initialize, notifications, ping, */list, skills/get, resources/read,
 // resources/directory/read, prompts/get) pass; tools/call and any unknown method ask
 // ConsentWrite with the tool's name.

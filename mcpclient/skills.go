@@ -205,7 +205,9 @@ func (c *collector) listing() *Listing {
 // error) and returns the entries as held; without it, unless Options.NoLegacy, it
 // tries the drafts: skill://index.json, FastMCP manifests, then a resources/list scan
 // for skill://.../SKILL.md, each skill labelled with its Source. Nothing but listings
-// is read: no SKILL.md, no file (lazy retrieval).
+// is read: no SKILL.md, no file (lazy retrieval). Everything it receives, on every
+// path, counts against Options.MaxListBytes, and each Skill keeps at most 64
+// characters of name and 1024 of description (cut with a warning past them).
 func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
