@@ -21,7 +21,7 @@ import (
 // Options.MaxResponseBytes, whatever the media type of the answer: a JSON body, and
 // equally a text/event-stream, where a server may send any number of notifications
 // (each under the SDK's per-event limit) before the result, or never send the result
-// at all. Without this, only Options.Timeout bounded such a stream.
+// at all; otherwise only Options.Timeout would bound such a stream.
 //
 // Bytes are counted per call: every response body read for one JSON-RPC call (the
 // answer to its POST, and any GET that resumes that answer's stream) counts against

@@ -465,8 +465,9 @@ func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
 
 // ReadDirectory lists the children of a directory of a skill with
 // resources/directory/read, which is called only when the server declared
-// directoryRead. Its pages together may receive at most Options.MaxListBytes. A listing never extends a held entry: a new child is not readable
-// until GetSkill refreshes the entry.
+// directoryRead. Its pages together may receive at most Options.MaxListBytes. A
+// listing never extends a held entry: a new child is not readable until GetSkill
+// refreshes the entry.
 func (s *Session) ReadDirectory(ctx context.Context, uri string) ([]agentskills.DirEntry, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
