@@ -28,9 +28,13 @@ type floodServer struct {
 	endless bool // notifications until the client goes away; no result
 	ids     bool // events carry ids (resumable streams)
 	json    int  // answer skills/list with a JSON body of about this many bytes instead
+	init    bool // flood before the initialize result instead
 
 	sent atomic.Int64 // notification bytes written
 }
+
+const initResult = `{"protocolVersion":"2025-11-25","serverInfo":{"name":"flood","version":"1"},` +
+	`"capabilities":{"extensions":{"io.modelcontextprotocol/skills":{"directoryRead":true}}}}`
 
 func (f *floodServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
@@ -52,14 +56,13 @@ func (f *floodServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case msg.ID == nil: // a notification
 		w.WriteHeader(http.StatusAccepted)
-	case msg.Method == "initialize":
+	case msg.Method == "initialize" && !f.init:
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, reply(`{"protocolVersion":"2025-11-25","serverInfo":{"name":"flood","version":"1"},
-			"capabilities":{"extensions":{"io.modelcontextprotocol/skills":{"directoryRead":true}}}}`))
+		io.WriteString(w, reply(initResult))
 	case msg.Method == "skills/list" && f.json > 0:
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, reply(fmt.Sprintf(`{"skills":[],"_meta":{"padding":%q}}`, strings.Repeat("x", f.json))))
-	case msg.Method == "skills/list" || msg.Method == "resources/directory/read":
+	case msg.Method == "skills/list" || msg.Method == "resources/directory/read" || msg.Method == "initialize":
 		w.Header().Set("Content-Type", "text/event-stream")
 		fl, _ := w.(http.Flusher)
 		note := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":%q}}`, strings.Repeat("n", 16<<10))
@@ -77,7 +80,11 @@ func (f *floodServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				fl.Flush()
 			}
 		}
-		fmt.Fprintf(w, "event: message\ndata: %s\n\n", reply(`{"skills":[],"resources":[]}`))
+		result := `{"skills":[],"resources":[]}`
+		if msg.Method == "initialize" {
+			result = initResult
+		}
+		fmt.Fprintf(w, "event: message\ndata: %s\n\n", reply(result))
 	default:
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`, msg.ID))
@@ -105,6 +112,8 @@ func TestResponseBytesBoundEveryMediaType(t *testing.T) {
 		{"notifications before the result, resumable ids", &floodServer{flood: 4 << 20, ids: true}, false},
 		{"notifications and never a result", &floodServer{endless: true}, false},
 		{"json over the limit", &floodServer{json: 1 << 20}, false},
+		{"notifications before the initialize result", &floodServer{init: true, flood: 4 << 20}, false},
+		{"initialize under the limit", &floodServer{init: true, flood: 128 << 10}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -112,15 +121,19 @@ func TestResponseBytesBoundEveryMediaType(t *testing.T) {
 			t.Cleanup(ts.Close)
 			// The timeout is only a safety net for a client that does not bound the
 			// stream: the call must fail on bytes, with ErrTooMany, not on time.
-			s := connect(t, ts, &mcpclient.Options{MaxResponseBytes: limit, Timeout: time.Minute})
-			_, err := s.ListSkills(t.Context())
+			opts := &mcpclient.Options{MaxResponseBytes: limit, Timeout: time.Minute}
+			s, err := mcpclient.ConnectURL(t.Context(), localClient(t, nil), ts.URL, false, opts)
+			if err == nil {
+				t.Cleanup(func() { s.Close() })
+				_, err = s.ListSkills(t.Context())
+			}
 			switch {
 			case tc.wantOK && err != nil:
-				t.Fatalf("ListSkills = %v, want success", err)
+				t.Fatalf("connect and ListSkills = %v, want success", err)
 			case tc.wantOK:
 				return
 			case !errors.Is(err, mcpclient.ErrTooMany):
-				t.Fatalf("ListSkills = %v, want ErrTooMany", err)
+				t.Fatalf("connect and ListSkills = %v, want ErrTooMany", err)
 			case !strings.Contains(err.Error(), fmt.Sprint(limit)) || !strings.Contains(err.Error(), "127.0.0.1"):
 				t.Errorf("error %q does not name the limit and the URL", err)
 			}
