@@ -23,10 +23,10 @@ import (
 
 // Defaults used when the corresponding [Options] field is zero.
 const (
-	DefaultMaxResponseBytes = 32 << 20 // one JSON-RPC response: a 16 MiB file as base64 fits
+	DefaultMaxResponseBytes = 32 << 20 // the answer to one call: a 16 MiB file as base64 fits
 	DefaultMaxPages         = 64       // skills/list pages followed at most
 	DefaultTimeout          = 30 * time.Second
-	DefaultMaxListBytes     = 16 << 20 // all pages of one skills/list together
+	DefaultMaxListBytes     = 16 << 20 // everything one ListSkills (or ReadDirectory) receives
 )
 
 // Options configures [Connect] and [ConnectURL]. The zero value gives the defaults.
