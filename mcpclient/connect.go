@@ -23,10 +23,10 @@ import (
 
 // Defaults used when the corresponding [Options] field is zero.
 const (
-	DefaultMaxResponseBytes = 32 << 20 // one JSON-RPC response: a 16 MiB file as base64 fits
+	DefaultMaxResponseBytes = 32 << 20 // the answer to one call: a 16 MiB file as base64 fits
 	DefaultMaxPages         = 64       // skills/list pages followed at most
 	DefaultTimeout          = 30 * time.Second
-	DefaultMaxListBytes     = 16 << 20 // all pages of one skills/list together
+	DefaultMaxListBytes     = 16 << 20 // everything one ListSkills (or ReadDirectory) receives
 )
 
 // Options configures [Connect] and [ConnectURL]. The zero value gives the defaults.
@@ -39,16 +39,31 @@ type Options struct {
 	// "": the newest the SDK speaks (2026-07-28, falling back to 2025-11-25 initialize).
 	ProtocolVersion string
 
-	// MaxResponseBytes caps one response body. 0: [DefaultMaxResponseBytes].
+	// MaxResponseBytes bounds the bytes the server may send in answer to one call
+	// (one JSON-RPC request), whatever the media type of the answer: a JSON body, or
+	// every event of a text/event-stream answer together, the notifications sent
+	// before the result included, and any stream that resumes it. On the SSE
+	// transport, whose one long-lived stream carries the answers of every call, it
+	// bounds what the stream carries between two completed calls. A call whose answer
+	// goes over fails with an error wrapping [ErrTooMany] that names the URL and the
+	// limit, and nothing of it is used. 0: [DefaultMaxResponseBytes].
 	MaxResponseBytes int64
 
 	// MaxPages bounds how many skills/list pages ListSkills follows. 0:
 	// [DefaultMaxPages].
 	MaxPages int
 
-	// MaxListBytes bounds what one ListSkills may receive over all its pages, or, from
-	// a server without the Skills Extension, over the draft documents it reads
-	// (skill://index.json, FastMCP manifests). 0: DefaultMaxListBytes.
+	// MaxListBytes bounds the bytes one ListSkills may receive in all, counted as
+	// received (every answer whole, as the server sent it, not only what a Skill
+	// keeps), on every path: the skills/list pages of the Skills Extension or, from a
+	// server without it, skill://index.json, every resources/list page of the scan and
+	// every FastMCP manifest. Each answer is read only up to what is left of it. A
+	// skills/list or skill://index.json past it fails the listing with [ErrTooMany]; a
+	// scan or manifest past it stops there with a warning, the skills found before it
+	// kept. Whatever the bytes, each Skill keeps at most the Agent Skills lengths of a
+	// name and a description (64 and 1024 characters; longer ones are cut, with a
+	// warning). It bounds the pages of one ReadDirectory the same way. 0:
+	// [DefaultMaxListBytes].
 	MaxListBytes int64
 
 	// Limits bound one skill: files and total bytes. Zero fields:
@@ -153,7 +168,8 @@ type Support struct {
 // origin needs ConsentConnect, asked once for the session with the server's name. Every
 // request goes through the guard of [discovery.Discovery.Guard]: https (http on
 // loopback), the private-address guard per request, the Client's TLS roots and proxy,
-// no HTTP cache, bodies capped, and consent classified by JSON-RPC method: reads
+// no HTTP cache, the answer to each call capped (Options.MaxResponseBytes, event
+// streams included), and consent classified by JSON-RPC method: reads
 // (discover, initialize, notifications, ping, */list, skills/get, resources/read,
 // resources/directory/read, prompts/get) pass; tools/call and any unknown method ask
 // ConsentWrite with the tool's name.
@@ -209,14 +225,17 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	if err != nil {
 		return nil, err
 	}
+	// The guard caps each body but event streams; responseCap bounds the answer to
+	// each call, event streams included, and says which call and URL went over.
+	rc := &responseCap{base: rt, max: o.MaxResponseBytes}
 	hc := &http.Client{
-		Transport: rt,
+		Transport: rc,
 		// No redirects: an MCP endpoint that moves is not followed silently.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	var transport mcp.Transport
 	if sse {
-		transport = &mcp.SSEClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxEventSize: int(o.MaxResponseBytes)}
+		transport = streamTransport{&mcp.SSEClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxEventSize: int(o.MaxResponseBytes)}}
 	} else {
 		transport = &mcp.StreamableClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxRetries: -1,
 			DisableStandaloneSSE: true, MaxEventSize: int(o.MaxResponseBytes)}
@@ -224,6 +243,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	caps := &mcp.ClientCapabilities{}
 	caps.AddExtension(agentskills.ExtensionID, map[string]any{})
 	client := mcp.NewClient(&mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &mcp.ClientOptions{Capabilities: caps})
+	client.AddSendingMiddleware(rc.middleware)
 	for _, m := range []string{methodList, methodGet, methodDirRead} {
 		if err := registerMethod(client, m); err != nil {
 			return nil, err
@@ -245,6 +265,44 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 		}
 	}
 	return s, nil
+}
+
+// streamTransport connects a transport whose one GET stream carries the whole session
+// (the SSE transport) with a context that outlives connecting: the SDK opens that
+// stream with the context of Connect, and connect's deadline would cut it, and the
+// session, as soon as connect returned. The connecting context still bounds the
+// connection until the stream is open; after that, Close ends the stream.
+type streamTransport struct{ mcp.Transport }
+
+// Connect implements mcp.Transport.
+func (t streamTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	conn, err := t.Transport.Connect(sctx)
+	if !stop() { // ctx ended while connecting
+		if err == nil {
+			conn.Close()
+			err = context.Cause(ctx)
+		}
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &streamConn{Connection: conn, cancel: cancel}, nil
+}
+
+// streamConn is a connection of streamTransport: closing it ends its stream.
+type streamConn struct {
+	mcp.Connection
+	cancel context.CancelFunc
+}
+
+// Close implements mcp.Connection.
+func (c *streamConn) Close() error {
+	err := c.Connection.Close()
+	c.cancel()
+	return err
 }
 
 // Close ends the session (a DELETE for a stateful Streamable HTTP session).
