@@ -2,6 +2,7 @@ package aicatalog
 
 import (
 	"bytes"
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -80,22 +81,27 @@ func Parse(data []byte, opts Options) (*Catalog, error) {
 	}
 	r := &reader{strict: opts.Mode == Strict, base: base, cat: &Catalog{URL: opts.URL}}
 	relaxed := ""
-	if !json.Valid(data) {
+	var top map[string]json.RawMessage
+	err := json.Unmarshal(data, &top)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
 		// Hand-written JSON: a byte order mark, comments, trailing commas are read as
 		// if absent; anything else is the decoder's error below.
-		if std, devs, ok := jsonx.Relax(data); ok && json.Valid(std) {
-			data, relaxed = std, jsonx.Describe(devs)
+		if std, devs, ok := jsonx.Relax(data); ok && json.Unmarshal(std, &top) == nil {
+			data, relaxed, err = std, jsonx.Describe(devs), nil
 		}
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("%w: not a JSON object: %s", ErrNotCatalog, jsonMessage(err))
+	if err != nil {
+		if k := jsonKind(data); k != "" {
+			return nil, fmt.Errorf("%w: the document is a JSON %s, not an object", ErrNotCatalog, k)
+		}
+		return nil, fmt.Errorf("%w: not JSON: %s", ErrNotCatalog, jsonMessage(err))
 	}
 	if top == nil {
 		return nil, fmt.Errorf("%w: the document is null", ErrNotCatalog)
 	}
-	var entries []json.RawMessage
-	if raw := present(top, "entries"); raw == nil || json.Unmarshal(raw, &entries) != nil {
+	entries, total, ok := splitEntries(present(top, "entries"), opts.MaxEntries)
+	if !ok {
 		return nil, fmt.Errorf("%w: no \"entries\" array", ErrNotCatalog)
 	}
 	r.cat.Digest = digest(data)
@@ -110,15 +116,14 @@ func Parse(data []byte, opts Options) (*Catalog, error) {
 	}
 	r.cat.Metadata = r.metadata(top, "")
 	r.cat.Signature, _ = r.str(top, "", "signature")
-	if len(entries) > opts.MaxEntries {
-		r.diag(Warning, "limit", "/entries", fmt.Sprintf("the catalog lists %d entries; only the first %d are read", len(entries), opts.MaxEntries))
-		entries = entries[:opts.MaxEntries]
+	if total > len(entries) {
+		r.diag(Warning, "limit", "/entries", fmt.Sprintf("the catalog lists %d entries; only the first %d are read", total, len(entries)))
 	}
 	seen := make(map[string]string) // identifier and version -> pointer of the first
 	unknown := make(map[string]bool)
-	for i, raw := range entries {
+	for i, m := range entries {
 		at := "/entries/" + strconv.Itoa(i)
-		e, ok := r.entry(at, raw)
+		e, ok := r.entry(at, m)
 		if !ok {
 			continue
 		}
@@ -160,6 +165,41 @@ func Parse(data []byte, opts Options) (*Catalog, error) {
 		}
 	}
 	return r.cat, nil
+}
+
+// splitEntries decodes the "entries" array into its members' objects (nil for a
+// member that is not an object), at most max of them; total counts them all. ok is
+// false when raw is not an array. The array is read with one decoder, so each entry's
+// bytes are scanned once rather than once per level.
+func splitEntries(raw json.RawMessage, max int) (entries []map[string]json.RawMessage, total int, ok bool) {
+	if raw == nil || raw[0] != '[' {
+		return nil, 0, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil, 0, false
+	}
+	for dec.More() {
+		if total >= max {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil, 0, false
+			}
+			total++
+			continue
+		}
+		var m map[string]json.RawMessage
+		if err := dec.Decode(&m); err != nil {
+			var te *json.UnmarshalTypeError
+			if !errors.As(err, &te) {
+				return nil, 0, false // raw was checked when the document was read: unreachable
+			}
+			m = nil
+		}
+		entries = append(entries, m)
+		total++
+	}
+	return entries, total, true
 }
 
 // reader holds the state of one Parse.
@@ -237,9 +277,8 @@ func (r *reader) version(top map[string]json.RawMessage) error {
 
 // entry reads one entry; ok is false when it cannot be used (an Error diagnostic says
 // why).
-func (r *reader) entry(at string, raw json.RawMessage) (e Entry, ok bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil || m == nil {
+func (r *reader) entry(at string, m map[string]json.RawMessage) (e Entry, ok bool) {
+	if m == nil {
 		r.diag(Error, "entry", at, "entry is not an object; left out")
 		return e, false
 	}
@@ -284,6 +323,11 @@ func (r *reader) entry(at string, raw json.RawMessage) (e Entry, ok bool) {
 	}
 	rawURL, hasURL := r.str(m, at, "url")
 	data := present(m, "data")
+	if _, nullData := m["data"]; nullData && data == nil && hasURL {
+		// null counts as absent, but the specification's "exactly one of" counts
+		// members: say so here rather than leave the schema's words alone.
+		r.violation("both-url-and-data", at, "entry has \"url\" and a null \"data\"; leave \"data\" out")
+	}
 	switch {
 	case hasURL && data != nil:
 		r.diag(Error, "both-url-and-data", at, "entry has both \"url\" and \"data\"; exactly one is allowed; left out")
@@ -553,12 +597,30 @@ func (r *reader) str(m map[string]json.RawMessage, at, key string) (string, bool
 	if raw == nil {
 		return "", false
 	}
+	if s, ok := plainString(raw); ok {
+		return s, true
+	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		r.violation("type-mismatch", at+"/"+schemacheck.Pointer(key)[1:], key+" is not a string; ignored")
 		return "", false
 	}
 	return s, true
+}
+
+// plainString decodes the common JSON string, quoted ASCII without escapes, without
+// the decoder's reflection; ok is false for anything else.
+func plainString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c < 0x20 || c >= 0x80 || c == '\\' || c == '"' {
+			return "", false
+		}
+	}
+	return string(body), true
 }
 
 // strings reads an array of strings; members that are not strings are left out.
@@ -574,8 +636,8 @@ func (r *reader) strings(m map[string]json.RawMessage, at, key string) []string 
 	}
 	out := make([]string, 0, len(list))
 	for i, v := range list {
-		var s string
-		if json.Unmarshal(v, &s) != nil {
+		s, ok := plainString(v)
+		if !ok && json.Unmarshal(v, &s) != nil {
 			r.violation("type-mismatch", at+"/"+key+"/"+strconv.Itoa(i), "not a string; left out")
 			continue
 		}
@@ -655,6 +717,25 @@ func digest(data []byte) string {
 	}
 	sum := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// jsonKind names the JSON type of a valid JSON value that is not an object; "" for
+// anything else.
+func jsonKind(data []byte) string {
+	if !json.Valid(data) {
+		return ""
+	}
+	switch t := bytes.TrimLeft(data, " \t\r\n"); t[0] {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case '{':
+		return ""
+	}
+	return "number"
 }
 
 // jsonMessage renders an encoding/json error, scrubbed.
