@@ -384,6 +384,12 @@ func (r *reader) input(at string, m map[string]json.RawMessage) Input {
 	in.Placeholder, _ = r.str(m, at, "placeholder")
 	in.Value, _ = r.str(m, at, "value")
 	in.Choices = r.strings(m, at, "choices")
+	for _, f := range []struct{ key, v string }{{"value", in.Value}, {"default", in.Default}} {
+		if fs := secrets.Scan(f.v); len(fs) > 0 {
+			// A card is public: a credential in it is leaked, whoever it belongs to.
+			r.diag(Warning, "credential", at+"/"+f.key, "the "+f.key+" holds what looks like a "+fs[0].Kind+": a published card must not carry credentials (the value is not repeated here)")
+		}
+	}
 	return in
 }
 

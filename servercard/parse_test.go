@@ -253,3 +253,25 @@ func TestURLFor(t *testing.T) {
 		}
 	}
 }
+
+// TestCredential: a credential published in a header value or default is reported
+// without being repeated.
+func TestCredential(t *testing.T) {
+	t.Parallel()
+	const token = "ghp_0123456789abcdefghijABCDEFGHIJklmnop"
+	doc := []byte(`{` + minimal + `, "remotes": [{"type": "sse", "url": "https://a.example/sse",
+	  "headers": [{"name": "Authorization", "value": "Bearer ` + token + `"}, {"name": "X-Key", "default": "` + token + `"}]}]}`)
+	c, err := servercard.Parse(doc, servercard.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasDiag(c.Diagnostics, servercard.Warning, "credential", "/remotes/0/headers/0/value") ||
+		!hasDiag(c.Diagnostics, servercard.Warning, "credential", "/remotes/0/headers/1/default") {
+		t.Fatalf("diagnostics %v", c.Diagnostics)
+	}
+	for _, d := range c.Diagnostics {
+		if strings.Contains(d.Message, token) {
+			t.Errorf("token repeated: %s", d)
+		}
+	}
+}
