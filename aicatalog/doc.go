@@ -56,6 +56,32 @@
 // not point at this machine or a private network. A catalog may list artifacts on
 // other hosts: whether to contact them is the caller's decision.
 //
+// # Wiring into a client
+//
+// The discovery flow of the MCP Server Card extension, with this package and package
+// servercard, each fetch going through the client's own policy:
+//
+//  1. GET https://{host}/.well-known/ai-catalog.json ([WellKnownPath]) with
+//     "Accept: application/ai-catalog+json" ([MediaType]), or a URL found through a
+//     "Link: <...>; rel=ai-catalog" header ([LinkRelation]). A 404 means the host
+//     publishes no catalog.
+//  2. Parse the body with Options{URL: the final URL after redirects}.
+//  3. Optionally Walk it, with a [FetchFunc] that makes the same kind of request
+//     (the same Accept) under the same policy, to reach nested catalogs.
+//  4. Take the entries of type [TypeMCPServerCard] (Catalog.ByType, or Walked.Entries
+//     filtered by Entry.Type). For an entry with URL, GET it with
+//     "Accept: application/mcp-server-card+json" and parse it with servercard.Parse,
+//     Options{URL: that URL}; for an entry with Data, parse Data with Options{URL:
+//     the URL of the catalog holding it (Found.Source)}.
+//  5. Before connecting to a remote, ask for consent as for any other server; after
+//     connecting, compare the card with what the server reports
+//     (servercard.Compare) and show the warnings.
+//
+// Entries of type [TypeAgentSkills] point at an Agent Skills index (read it with
+// package agentskills, whose ParseIndex takes the entry's URL); other known types are
+// for callers that handle them, and unknown types are listed in
+// [Catalog.UnknownTypes] so a tool can show them.
+//
 // # Concurrency
 //
 // Parse and Walk keep no state between calls and may be called from many goroutines.

@@ -19,7 +19,8 @@ import (
 
 // Options configures [Parse]. The zero Options reads leniently without the card's URL.
 type Options struct {
-	// URL is the absolute URL the card was fetched from ("" when unknown or inline).
+	// URL is the absolute URL the card was fetched from; for a card inline in an AI
+	// Catalog, the catalog's URL; "" when unknown.
 	// When its host is public, a remote on this machine or a private network is left
 	// out: in a published card it is a development leftover, and on the reader's
 	// side some other service.
