@@ -120,9 +120,6 @@ var (
 	rangeRE = regexp.MustCompile(`^\s*[\^~<>=]|(^|\.)[xX*](\.|$)|\s-\s|\|\|`)
 )
 
-// maxRemotes bounds the remotes read: a server has a handful of endpoints.
-const maxRemotes = 64
-
 func (r *reader) read(top map[string]json.RawMessage) {
 	c := r.card
 	schema, ok := r.str(top, "", "$schema")
@@ -218,12 +215,7 @@ func (r *reader) read(top map[string]json.RawMessage) {
 			r.diag(Warning, "primitives", "/"+k, "a server card does not list "+k+" (they are listed at runtime); ignored")
 		}
 	}
-	remotes := r.objects(top, "", "remotes")
-	if len(remotes) > maxRemotes {
-		r.diag(Warning, "limit", "/remotes", fmt.Sprintf("the card lists %d remotes; only the first %d are read", len(remotes), maxRemotes))
-		remotes = remotes[:maxRemotes]
-	}
-	for i, m := range remotes {
+	for i, m := range r.objects(top, "", "remotes") {
 		if m == nil {
 			r.diag(Error, "remote", "/remotes/"+strconv.Itoa(i), "remote is not an object; left out")
 			continue
@@ -474,22 +466,49 @@ func (r *reader) strings(m map[string]json.RawMessage, at, key string) []string 
 	return out
 }
 
-// objects reads an array of objects; a member that is not an object is nil.
+// maxItems bounds the remotes, headers and icons read from one list: a server has a
+// handful of each, and every member read costs memory whatever its size.
+const maxItems = 64
+
+// objects reads an array of objects, at most maxItems of them (a warning says how
+// many more there were); a member that is not an object is nil. The members past the
+// bound are skipped without being decoded.
 func (r *reader) objects(m map[string]json.RawMessage, at, key string) []map[string]json.RawMessage {
 	raw := present(m, key)
 	if raw == nil {
 		return nil
 	}
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) != nil {
+	if raw[0] != '[' {
 		r.violation("type-mismatch", at+"/"+key, key+" is not an array; ignored")
 		return nil
 	}
-	out := make([]map[string]json.RawMessage, len(list))
-	for i, v := range list {
-		if json.Unmarshal(v, &out[i]) != nil {
-			out[i] = nil
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil
+	}
+	var out []map[string]json.RawMessage
+	total := 0
+	for dec.More() {
+		total++
+		if len(out) >= maxItems {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				break
+			}
+			continue
 		}
+		var o map[string]json.RawMessage
+		if err := dec.Decode(&o); err != nil {
+			var te *json.UnmarshalTypeError
+			if !errors.As(err, &te) {
+				break // raw was checked when the card was read: unreachable
+			}
+			o = nil
+		}
+		out = append(out, o)
+	}
+	if total > len(out) {
+		r.diag(Warning, "limit", at+"/"+key, fmt.Sprintf("%s lists %d members; only the first %d are read", key, total, len(out)))
 	}
 	return out
 }

@@ -194,7 +194,7 @@ func TestLocalCard(t *testing.T) {
 // values.
 func TestHostile(t *testing.T) {
 	t.Parallel()
-	huge := strings.Repeat("x", 1<<20)
+	huge := strings.Repeat("x", 256<<10)
 	var remotes []string
 	for i := range 10000 {
 		remotes = append(remotes, fmt.Sprintf(`{"type": "sse", "url": "https://a.example/%d"}`, i))
@@ -219,6 +219,9 @@ func TestHostile(t *testing.T) {
 				ds = c.Diagnostics
 				if len(c.Remotes) > 64 {
 					t.Errorf("doc %d: %d remotes", i, len(c.Remotes))
+				}
+				if i == 1 && (len(c.Remotes) != 64 || !hasDiag(c.Diagnostics, servercard.Warning, "limit", "/remotes")) {
+					t.Errorf("doc 1: %d remotes, diagnostics %v", len(c.Remotes), c.Diagnostics)
 				}
 			}
 			if len(ds) > 100 {
