@@ -222,7 +222,7 @@ const (
 type Diagnostic struct {
 	Severity Severity
 	Code     string // stable identifier, such as "url", "both-url-and-data" or "depth"
-	Source   string // the catalog's URL when known (set by Walk for nested catalogs); "" otherwise
+	Source   string // the catalog's URL when known, without userinfo, query or fragment; "" otherwise
 	Where    string // an RFC 6901 JSON pointer into the document ("/entries/2/url"); "" for the whole document
 	Message  string // never quotes a credential, a URL's userinfo or its query
 }

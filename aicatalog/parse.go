@@ -220,7 +220,16 @@ func (r *reader) diag(sev Severity, code, at, msg string) {
 	if r.perCode[code] > maxDiagsPerCode {
 		return // counted by summarise
 	}
-	r.cat.Diagnostics = append(r.cat.Diagnostics, Diagnostic{Severity: sev, Code: code, Source: r.cat.URL, Where: at, Message: msg})
+	r.cat.Diagnostics = append(r.cat.Diagnostics, Diagnostic{Severity: sev, Code: code, Source: sourceOf(r.cat.URL), Where: at, Message: msg})
+}
+
+// sourceOf is a catalog URL as a diagnostic names it: without userinfo, query or
+// fragment, which may hold credentials.
+func sourceOf(u string) string {
+	if u == "" {
+		return ""
+	}
+	return secrets.RedactURL(u)
 }
 
 // violation records a departure from the specification that does not stop the reader:

@@ -1,6 +1,7 @@
 package aicatalog_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -408,5 +409,32 @@ func TestDigest(t *testing.T) {
 	c, _ := aicatalog.Parse([]byte(`{"specVersion":"1.1","entries":[]}`), aicatalog.Options{})
 	if a.Digest != b.Digest || a.Digest == c.Digest || !strings.HasPrefix(a.Digest, "sha256:") {
 		t.Errorf("digests %s %s %s", a.Digest, b.Digest, c.Digest)
+	}
+}
+
+// TestSourceRedacted: a diagnostic names its catalog without the URL's userinfo or
+// query, in Parse and in Walk.
+func TestSourceRedacted(t *testing.T) {
+	t.Parallel()
+	const u = "https://user:pw@example.com/catalog.json?token=s3cr3t"
+	doc := entryDoc(`{"identifier": "urn:a", "type": "a/b", "url": "http://x.example/"}, {"identifier": "urn:n", "type": "application/ai-catalog+json", "url": "https://example.com/n.json?key=s3cr3t"}`)
+	c, err := aicatalog.Parse(doc, aicatalog.Options{URL: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := aicatalog.Walk(t.Context(), c, func(context.Context, string) ([]byte, error) {
+		return []byte(`{"specVersion": "x", "entries": []}`), nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := append(c.Diagnostics, w.Diagnostics...)
+	if len(all) < 2 {
+		t.Fatalf("diagnostics %v", all)
+	}
+	for _, d := range all {
+		if strings.Contains(d.String(), "s3cr3t") || strings.Contains(d.String(), "pw@") {
+			t.Errorf("secret in %s", d)
+		}
 	}
 }

@@ -152,7 +152,7 @@ func (w *walker) diag(sev Severity, code, source, at, msg string) {
 	if w.perCode[code] > maxDiagsPerCode {
 		return
 	}
-	w.out.Diagnostics = append(w.out.Diagnostics, Diagnostic{Severity: sev, Code: code, Source: source, Where: at, Message: msg})
+	w.out.Diagnostics = append(w.out.Diagnostics, Diagnostic{Severity: sev, Code: code, Source: sourceOf(source), Where: at, Message: msg})
 }
 
 func (w *walker) summarise() {
