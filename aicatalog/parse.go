@@ -64,6 +64,9 @@ type Options struct {
 // not stop an entry from being used are warnings. Strict mode reports them as errors,
 // validates the document against a JSON Schema of the specification, and reports a
 // repeated identifier (with the same version) as an error.
+//
+// Inline data is kept verbatim and not read here: [Walk] reads inline nested catalogs
+// (in the mode it is given), and package servercard reads inline cards.
 func Parse(data []byte, opts Options) (*Catalog, error) {
 	if opts.MaxEntries < 0 {
 		return nil, fmt.Errorf("aicatalog: Options.MaxEntries is negative (%d)", opts.MaxEntries)
