@@ -90,6 +90,9 @@ type Visited struct {
 // entry left out gets a diagnostic (at most 32 of one code, then a count). Nested
 // catalogs are parsed with Parse, their entry URLs resolved against their own URL.
 //
+// A nil fetch reads inline nested catalogs only (a linter checking one document
+// offline): each nested catalog by URL is left out with a diagnostic.
+//
 // Walk returns an error only for invalid options or when ctx is done (the walk so far
 // is then discarded).
 func Walk(ctx context.Context, root *Catalog, fetch FetchFunc, opts *WalkOptions) (*Walked, error) {
@@ -107,9 +110,6 @@ func Walk(ctx context.Context, root *Catalog, fetch FetchFunc, opts *WalkOptions
 	}
 	if root == nil {
 		return nil, errors.New("aicatalog: Walk of a nil catalog")
-	}
-	if fetch == nil {
-		return nil, errors.New("aicatalog: Walk without a FetchFunc")
 	}
 	w := &walker{fetch: fetch, opts: o, out: &Walked{}, urls: make(map[string]bool), digests: make(map[string]bool)}
 	if w.opts.MaxDepth == 0 {
@@ -207,6 +207,9 @@ func (w *walker) nested(ctx context.Context, parent *Catalog, i, depth int, via 
 			return nil
 		case w.urls[k]:
 			w.diag(Error, "cycle", parent.URL, e.Pointer+"/url", "nested catalog "+secrets.Quote(secrets.RedactURL(e.URL), 0)+" was already read in this walk (a cycle or a repeated reference); not read again")
+			return nil
+		case w.fetch == nil:
+			w.diag(Error, "fetch", parent.URL, e.Pointer+"/url", "nested catalog not fetched: Walk was given no FetchFunc")
 			return nil
 		case w.fetches >= w.opts.MaxFetches:
 			w.diag(Error, "limit", parent.URL, e.Pointer, fmt.Sprintf("the walk has fetched %d catalogs, its bound; nested catalog not read", w.opts.MaxFetches))

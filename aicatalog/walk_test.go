@@ -227,7 +227,6 @@ func TestWalkOptions(t *testing.T) {
 		opts  *aicatalog.WalkOptions
 	}{
 		{nil, s.fetch, nil},
-		{root, nil, nil},
 		{root, s.fetch, &aicatalog.WalkOptions{MaxDepth: -1}},
 		{root, s.fetch, &aicatalog.WalkOptions{MaxEntries: -1}},
 		{root, s.fetch, &aicatalog.WalkOptions{MaxFetches: -1}},
@@ -254,6 +253,24 @@ func TestWalkDeepInline(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(w.Entries) != aicatalog.DefaultMaxDepth || codes(w.Diagnostics)["depth"] != 1 {
+		t.Errorf("found %s; diagnostics %v", foundIDs(w), w.Diagnostics)
+	}
+}
+
+// TestWalkWithoutFetch: a nil FetchFunc reads inline catalogs only.
+func TestWalkWithoutFetch(t *testing.T) {
+	t.Parallel()
+	doc := catalogOf(nestedEntry("urn:b", "https://acme.example/b.json"),
+		`{"identifier": "urn:in", "type": "application/ai-catalog+json", "data": `+catalogOf(cardEntry("inline"))+`}`)
+	root, err := aicatalog.Parse([]byte(doc), aicatalog.Options{URL: rootURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := aicatalog.Walk(t.Context(), root, nil, &aicatalog.WalkOptions{Mode: aicatalog.Strict})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if foundIDs(w) != "inline@2[urn:in]" || !hasDiag(w.Diagnostics, aicatalog.Error, "fetch", "/entries/0/url") {
 		t.Errorf("found %s; diagnostics %v", foundIDs(w), w.Diagnostics)
 	}
 }
