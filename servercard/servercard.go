@@ -105,11 +105,11 @@ const (
 // ("https://{tenant}.example.com/mcp", "{base}/mcp"): such a remote is not
 // connectable until [Remote.Expand] fills it.
 type Remote struct {
-	Pointer   string    // where it is in the card, e.g. "/remotes/0"
-	Type      Transport // TransportStreamableHTTP or TransportSSE
-	URL       string    // as published: a URL, or a template with {variables}
-	URLVars   []string  // the variables of URL, in order of appearance; nil when URL is no template
-	Variables map[string]Input
+	Pointer   string           // where it is in the card, e.g. "/remotes/0"
+	Type      Transport        // TransportStreamableHTTP or TransportSSE
+	URL       string           // as published: a URL, or a template with {variables}
+	URLVars   []string         // the variables of URL, in order of appearance; nil when URL is no template
+	Variables map[string]Input // the declared variables, by name; nil when none (a variable of URL may be undeclared: a diagnostic says so)
 	Headers   []Header
 	// SupportedProtocolVersions lists the MCP protocol versions the endpoint
 	// supports; nil when the card does not say.
