@@ -43,11 +43,12 @@ func addText(srv *mcp.Server, uri, description, body string) {
 // description, so 12 pages of a 3 MiB description were received and kept under a
 // 1 MiB budget, and with the defaults one listing could hold about 2 GiB. Every answer
 // a listing receives, on every path, is now charged as received (notifications
-// before a result included) to one budget per ListSkills.
+// before a result included) to one budget per ListSkills. (Sizes here are a quarter of
+// the report's, to keep the test light.)
 func TestListingBudgetCoversEveryPath(t *testing.T) {
 	t.Parallel()
-	const budget = 1 << 20
-	huge := strings.Repeat("d", 3<<20)
+	const budget = 256 << 10
+	huge := strings.Repeat("d", 768<<10)
 	for _, tc := range []struct {
 		name   string
 		server func(t *testing.T) *httptest.Server
@@ -73,15 +74,15 @@ func TestListingBudgetCoversEveryPath(t *testing.T) {
 		{"index, then a scan: one budget for both", func(t *testing.T) *httptest.Server {
 			return draftServer(t, func(srv *mcp.Server) {
 				index := fmt.Sprintf(`{"skills": [{"frontmatter": {"name": "indexed", "description": %q}, "url": "skill://indexed/SKILL.md", "digest": %q}]}`,
-					strings.Repeat("i", 700<<10), agentskills.Digest([]byte("x"))) // under the budget alone
+					strings.Repeat("i", 175<<10), agentskills.Digest([]byte("x"))) // under the budget alone
 				addText(srv, "skill://index.json", "", index)
 				for i := range 4 {
-					addText(srv, fmt.Sprintf("skill://p%02d/SKILL.md", i), strings.Repeat("p", 200<<10), skillMD(fmt.Sprintf("p%02d", i), "x"))
+					addText(srv, fmt.Sprintf("skill://p%02d/SKILL.md", i), strings.Repeat("p", 50<<10), skillMD(fmt.Sprintf("p%02d", i), "x"))
 				}
 			})
 		}, []string{"indexed", "p00"}},
 		{"skills/list: notifications before the result", func(t *testing.T) *httptest.Server {
-			ts := httptest.NewServer(&floodServer{flood: 2 << 20}) // under MaxResponseBytes, over MaxListBytes
+			ts := httptest.NewServer(&floodServer{flood: 512 << 10}) // under MaxResponseBytes, over MaxListBytes
 			t.Cleanup(ts.Close)
 			return ts
 		}, nil},
