@@ -320,6 +320,13 @@ func (r *reader) entry(at string, m map[string]json.RawMessage) (e Entry, ok boo
 		return e, false
 	}
 	e.Type = normalType(strings.ToLower(e.Type))
+	if t, sub, ok := strings.Cut(e.Type, "/"); !ok || t == "" || sub == "" || strings.ContainsAny(e.Type, " \t\r\n") {
+		key := "/type"
+		if !hasType || typ == "" {
+			key = "/mediaType" // the type was read from there
+		}
+		r.violation("type", at+key, "type "+secrets.Quote(e.Type, 60)+" is not a media type (type/subtype); kept as an unknown type")
+	}
 	e.DisplayName, _ = r.str(m, at, "displayName")
 	e.Description, _ = r.str(m, at, "description")
 	e.Version, _ = r.str(m, at, "version")

@@ -269,6 +269,8 @@ func TestStrictViolations(t *testing.T) {
 		{"bad updatedAt", string(entryDoc(`{"identifier": "urn:a", "type": "a/b", "url": "https://a.example/x", "updatedAt": "2026-13-01"}`)), "updated-at", "/entries/0/updatedAt"},
 		{"host without name", `{"specVersion": "1.0", "host": {"identifier": "did:web:a.example"}, "entries": []}`, "host", "/host"},
 		{"relaxed JSON", "{\"specVersion\": \"1.0\", \"entries\": [],}", "json", ""},
+		{"type not a media type", string(entryDoc(`{"identifier": "urn:a", "type": "mcp-server", "url": "https://a.example/x"}`)), "type", "/entries/0/type"},
+		{"mediaType not a media type", string(entryDoc(`{"identifier": "urn:a", "mediaType": "a2a", "url": "https://a.example/x"}`)), "type", "/entries/0/mediaType"},
 		{"tags not strings", string(entryDoc(`{"identifier": "urn:a", "type": "a/b", "url": "https://a.example/x", "tags": [1]}`)), "type-mismatch", "/entries/0/tags/0"},
 		{"schema only: bad uri", `{"specVersion": "1.0", "host": {"displayName": "A", "logoUrl": "not a uri"}, "entries": []}`, "schema", "/host/logoUrl"},
 	}
