@@ -93,12 +93,6 @@ func (e IndexEntry) HasDigests() bool {
 	return len(e.Files) > 0
 }
 
-// Verified is the former name of HasDigests.
-//
-// Deprecated: it never meant that content was verified, only that it can be; use
-// HasDigests.
-func (e IndexEntry) Verified() bool { return e.HasDigests() }
-
 type rawIndex struct {
 	Schema  *string // nil when absent or null
 	Version string  // "version" as written: a string, or a number's digits ("version": 1)

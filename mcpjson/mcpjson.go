@@ -227,25 +227,7 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("mcpjson: invalid document: %s (and %d more problems)", e.Problems[0], len(e.Problems)-1)
 }
 
-// ErrUnknownShape was wrapped by the ValidationError of a JSON object that matched no
-// known shape of mcp.json.
-//
-// Deprecated: [Parse] no longer fails on a JSON object of unknown shape: it returns a
-// [Document] whose Shape is [ShapeUnknown], with no server and a warning. The variable
-// stays for compatibility; no function of this package returns it.
-var ErrUnknownShape = errors.New("mcpjson: not an MCP discovery document")
-
-// Unwrap returns ErrUnknownShape when a problem says no shape matched (never, since
-// Parse reads unknown shapes; kept for compatibility).
-func (e *ValidationError) Unwrap() error {
-	for _, p := range e.Problems {
-		if p.Message == unknownShapeMsg {
-			return ErrUnknownShape
-		}
-	}
-	return nil
-}
-
+// unknownShapeMsg is the warning of a JSON object that matches no known shape.
 const unknownShapeMsg = "no known mcp.json shape: no \"mcp\" object, server card, \"mcpServers\", \"servers\" or server URL"
 
 // Options configures [ParseWithOptions]. The zero Options is what [Parse] uses.
