@@ -144,7 +144,7 @@ const (
 	RelationSameOrigin Relation = iota + 1
 	// RelationSubdomain: a host under the origin's host (api.example.com for example.com).
 	RelationSubdomain
-	// RelationOther: any other origin. Connecting needs the user's consent (MD-C-12).
+	// RelationOther: any other origin. Connecting needs the user's consent (the spec: tell the user before contacting another origin, and get explicit consent first).
 	RelationOther
 	// RelationLocal: a local command; there is nothing to connect to remotely.
 	RelationLocal
@@ -213,7 +213,8 @@ func (e *SyntaxError) Error() string {
 
 // ValidationError reports a JSON document that cannot be used: a value that is not an
 // object, or a spec-shaped document ({"mcp": {"spec_version" or "status"}}) that
-// breaks its schema (MD-C-19). Any other JSON object parses, with zero servers and a
+// breaks its schema (the spec treats a document with invalid JSON or missing required
+// fields as unsupported). Any other JSON object parses, with zero servers and a
 // warning when nothing in it is usable.
 type ValidationError struct {
 	Problems []Problem // at least one, each with SeverityError
@@ -253,7 +254,8 @@ func Parse(data []byte) (*Document, error) {
 // [Shape]. It returns a [*SyntaxError] (with line and column) for anything but one
 // JSON value (a leading byte order mark, comments and trailing commas, as editors'
 // configs have them, are read as if absent, with a warning; Validate rejects them), and a [*ValidationError] for a value that is not an object or a
-// spec-shaped document that lacks what the schema requires (MD-C-19). Every other
+// spec-shaped document that lacks what the schema requires (unsupported, as the spec
+// says). Every other
 // JSON object gives a Document: one of an unknown shape, or one that says there is no
 // server here, has no server and a warning saying so.
 //
