@@ -45,7 +45,7 @@ func (e *RollbackError) Error() string {
 // Unwrap returns ErrRolledBack.
 func (e *RollbackError) Unwrap() error { return ErrRolledBack }
 
-// seenBudget bounds the memory of accepted versions: about 10,000 keys.
+// seenBudget bounds the memory of accepted versions: about 8,000 keys.
 const seenBudget = 1 << 20
 
 // versions is a process's memory of the newest version accepted or written per Redis

@@ -125,7 +125,7 @@ func (s *Store) writeShared(k kind, name string, version, meta int64, value []by
 		data := s.seal.seal(k.sealed, rkey, name, version, meta, value)
 		mark := s.seal.mark(mkey, version)
 		res, err := roundTrip(context.Background(), s, op[any]{doc: k.doc, key: name}, func(ctx context.Context) (any, error) {
-			return writeSealedScript.Run(ctx, s.rdb, []string{rkey, mkey}, data, ttl.Milliseconds(), mark,
+			return writeSealedScript.Run(ctx, s.rdb, []string{rkey, mkey}, data, max(ttl.Milliseconds(), 1), mark,
 				s.markTTL().Milliseconds(), force).Result()
 		})
 		if err != nil {

@@ -81,8 +81,8 @@
 // process never uses a value older than one it, or the fleet, has already accepted for
 // that URL. Every sealed value carries a version: when it was written, and always above
 // any version its writer has seen for that key. Each process remembers the newest
-// version it accepted or wrote per key (the least recently used of about 10,000 keys
-// are forgotten first), and the fleet keeps an authenticated version mark per key,
+// version it accepted or wrote per key (beyond about 8,000 keys, the least recently
+// used are forgotten first), and the fleet keeps an authenticated version mark per key,
 // which writers raise, and only raise, in the same Lua script that stores the value
 // (a writer whose clock runs behind the mark writes just above it). A value older than
 // either, or older than the longest it may live in Redis (Options.MaxCacheTTL for a
@@ -95,7 +95,8 @@
 // mark were put back together, or the mark was deleted; that copy is then at most
 // MaxCacheTTL (a cache entry) or MaxStale (a last good copy) old. Versions are the
 // writers' clocks: keep the fleet's clocks in sync. AES-GCM with random nonces allows
-// about 2^32 values per key: rotate the Secret well before a fleet writes that many.
+// about 2^32 values under one key: rotate the Secret well before a fleet has written
+// that many values.
 //
 // # Concurrency
 //
