@@ -23,10 +23,9 @@ func fastMCPManifest(n int) []byte {
 	return []byte(b.String())
 }
 
-// TestFastMCPManifestBounded (security review, round 8): a manifest listing 100,000
-// files gave 100,000 resources and 100,000 diagnostics to any caller of the exported
-// parser. More than MaxResources files is an error; unusable hashes give at most 32
-// diagnostics and a count.
+// TestFastMCPManifestBounded: a manifest's size bounds what the parser gives its
+// caller: more than MaxResources files is an error (not that many resources and
+// diagnostics), and unusable hashes give at most 32 diagnostics and a count.
 func TestFastMCPManifestBounded(t *testing.T) {
 	t.Parallel()
 	if _, files, diags, err := agentskills.ParseFastMCPManifest(fastMCPManifest(100000)); err == nil || len(files) != 0 || len(diags) != 0 {
