@@ -94,8 +94,11 @@
 //     javascript:, data:, file: or userinfo are flagged, and mcp.json entries whose URL
 //     is not https (or loopback http) are skipped with a warning.
 //   - The agent's own calls go through [Discovery.Transport]: same-origin reads pass;
-//     writes ([ConsentWrite]) and calls to other origins ([ConsentCrossOrigin]) ask the
-//     [ConsentFunc]. [Discovery.AuthorizeConnect] asks before connecting to an MCP server
+//     writes ([ConsentWrite]: other methods, and upgrades, CONNECT and method
+//     overrides whatever the method) and calls to other origins ([ConsentCrossOrigin],
+//     which says whether a credential travels in any header or query parameter) ask
+//     the [ConsentFunc]. Credentials added by a GuardOptions.Base transport are
+//     invisible to the guard and belong outside it. [Discovery.AuthorizeConnect] asks before connecting to an MCP server
 //     or tool listed on another origin ([ConsentConnect]).
 //
 // The only ways to weaken a default are in [Options], and each opens exactly one door:

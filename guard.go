@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -25,16 +26,29 @@ import (
 //   - the URL must be https, or http on a loopback host ([ErrInsecureOrigin]);
 //   - no connection may reach a private address unless the discovery origin is one
 //     ([ErrPrivateAddress]), checked on the resolved address of every connection;
-//   - reads (GET, HEAD, OPTIONS) on the discovery origin pass;
-//   - a call to another origin asks the ConsentFunc for [ConsentCrossOrigin];
+//   - reads (GET, HEAD, OPTIONS, exactly so spelled) on the discovery origin pass;
+//   - a call to another origin asks the ConsentFunc for [ConsentCrossOrigin], saying
+//     whether it carries the caller's credentials (see [ConsentRequest.Credentials]);
 //   - any other method asks it for [ConsentWrite] (after the cross-origin check, so a
-//     cross-origin write asks twice: where, then what).
+//     cross-origin write asks twice: where, then what);
+//   - so does a request that can write whatever its method: CONNECT, an upgrade (an
+//     Upgrade header, "upgrade" in Connection, a WebSocket handshake header; the 101
+//     that follows hands over a two-way stream), or a method override
+//     (X-HTTP-Method-Override, X-HTTP-Method, X-Method-Override, or "_method" in the
+//     query or the body);
+//   - a 101 Switching Protocols answer to a request that had no ConsentWrite is never
+//     handed back: the stream is closed and the call fails with [ErrConsentDenied].
 //
 // A denial returns an error wrapping [ErrConsentDenied] and sends nothing. Every hop of
 // a redirect followed by the caller's http.Client passes through the guard again. This
 // is how "prefer read-only actions unless the user asks for a write" (SD-C-2) and
 // "ask before contacting another origin" (MD-C-12) become enforceable. For APIs where
 // every call is a POST (JSON-RPC, GraphQL), use [Discovery.Guard] with IsRead.
+//
+// The guard sees the request as the caller made it: credentials that base adds (an
+// OAuth transport, a signing transport) are invisible to it, and it cannot ask before
+// they go to another origin. Add credentials to the request before the guard, or keep
+// such a transport outside it.
 func (d *Discovery) Transport(base http.RoundTripper) http.RoundTripper {
 	return d.Guard(&GuardOptions{Base: base})
 }
@@ -44,17 +58,27 @@ func (d *Discovery) Transport(base http.RoundTripper) http.RoundTripper {
 type GuardOptions struct {
 	// Base sends the requests the guard lets through. nil: the Client's own transport.
 	// Any other is guarded against private addresses as Options.HTTPClient is.
+	// Credentials that Base adds to a request (an OAuth or signing transport) are
+	// invisible to the guard, which cannot ask before they go to another origin: they
+	// belong outside it, on the request before the guard sees it.
 	Base http.RoundTripper
 
 	// IsRead reports whether a request only reads, so that it needs no [ConsentWrite].
 	// nil: GET, HEAD and OPTIONS are reads. For JSON-RPC and GraphQL APIs, where every
 	// call is a POST, classify by the body; IsRead may read req.Body but must leave it
-	// readable (restore it). The guard never trusts it for anything else: the origin,
-	// private-address and credential rules apply to reads too.
+	// readable (restore it). When in doubt (a body it cannot read exactly), it should
+	// say false. The guard never trusts it for anything else: the origin,
+	// private-address and credential rules apply to reads too, and a request that can
+	// write whatever its method (CONNECT, an upgrade, a method override; see
+	// [Discovery.Transport]) is a write whatever IsRead says.
 	IsRead func(req *http.Request) bool
 
 	// Subject names what a request is about (a tool, a server), shown to the user as
-	// ConsentRequest.Subject. nil: nothing.
+	// ConsentRequest.Subject and used by [RememberConsent] to remember an answer "for
+	// this subject". nil: nothing (a remembered answer then holds for the same method
+	// and URL). A request it cannot name exactly (a malformed or ambiguous body) must
+	// get [AmbiguousSubject], alone or within the subject, never a fixed text of its
+	// own: such a consent request is for that request only.
 	Subject func(req *http.Request) string
 
 	// Consent replaces the Client's ConsentFunc for this guard; a wrapper may answer
@@ -128,14 +152,21 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 	if g.opts.IsRead != nil {
 		read = g.opts.IsRead(req)
 	}
+	// Whatever IsRead says, a request that can write by another road is a write.
+	var why string
+	req, why = writeSign(req)
+	if why != "" {
+		read = false
+	}
 	var subject string
 	if g.opts.Subject != nil {
 		subject = g.opts.Subject(req)
 	}
 	// Credentials go to another origin only when the consent request said so and the
 	// answer was yes; a no refuses the whole call.
+	_, creds := secrets.Credentials(req.Header, req.URL.RawQuery, g.d.authHeaders())
 	err := g.d.authorize(req.Context(), g.consent, call{method: req.Method, u: req.URL, read: read,
-		creds: hasCredentials(req.Header, g.d.authHeaders()), subject: subject, approved: g.opts.Approved})
+		creds: creds, subject: subject, why: why, approved: g.opts.Approved})
 	if err != nil {
 		if req.Body != nil {
 			req.Body.Close() // a RoundTripper must close the body, even on error
@@ -147,6 +178,14 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := g.base.RoundTrip(req.WithContext(ctx))
 	if err != nil && errors.Is(err, ErrPrivateAddress) {
 		g.refused(req, err)
+	}
+	if err == nil && resp.StatusCode == http.StatusSwitchingProtocols && read {
+		// A 101 hands the caller a two-way stream that writes to the site: never
+		// without ConsentWrite, whatever the request looked like.
+		resp.Body.Close()
+		err = fmt.Errorf("%w: %s %s switched protocols without consent to write", ErrConsentDenied, req.Method, redact(req.URL))
+		g.refused(req, err)
+		return nil, err
 	}
 	if err == nil && g.opts.MaxResponseBytes > 0 && !isEventStream(resp) {
 		resp.Body = &cappedBody{rc: resp.Body, left: g.opts.MaxResponseBytes}
@@ -161,12 +200,84 @@ func (g *guard) refused(req *http.Request, err error) {
 	}
 }
 
+// isSafeMethod reports the methods that only read: GET (also spelled ""), HEAD and
+// OPTIONS, exactly so spelled. TRACE, CONNECT and every other method are writes.
 func isSafeMethod(m string) bool {
 	switch m {
 	case "", http.MethodGet, http.MethodHead, http.MethodOptions:
 		return true
 	}
 	return false
+}
+
+// methodOverrides are the headers through which frameworks let a request name another
+// method than the one it is sent with (Rails, Laravel, Express, Google APIs...).
+var methodOverrides = []string{"X-Http-Method-Override", "X-Http-Method", "X-Method-Override"}
+
+// maxOverridePeek bounds the body writeSign reads to look for a "_method" field.
+const maxOverridePeek = 4 << 20
+
+// writeSign reports why req can write whatever its method: it opens a tunnel
+// (CONNECT), asks to switch protocols (an Upgrade header, "upgrade" in Connection, a
+// WebSocket handshake header: the 101 that follows hands over a two-way stream), or
+// overrides its method (an override header, or a "_method" parameter in the query or
+// the body, in any spelling). Header names are compared in any case, as net/http
+// sends them as written. It returns "" when there is no such sign. To look at a body,
+// it reads it (up to maxOverridePeek bytes: a larger one counts as a sign) and returns
+// a shallow copy of req that carries the body whole; req itself is not modified.
+func writeSign(req *http.Request) (*http.Request, string) {
+	if strings.EqualFold(req.Method, http.MethodConnect) {
+		return req, "it opens a tunnel (CONNECT)"
+	}
+	for k, vs := range req.Header {
+		if len(vs) == 0 {
+			continue
+		}
+		switch {
+		case strings.EqualFold(k, "Upgrade"), strings.EqualFold(k, "HTTP2-Settings"),
+			len(k) >= 14 && strings.EqualFold(k[:14], "Sec-WebSocket-"):
+			return req, "it asks to switch protocols (Upgrade)"
+		case strings.EqualFold(k, "Connection") && slices.ContainsFunc(vs, func(v string) bool {
+			return strings.Contains(strings.ToLower(v), "upgrade")
+		}):
+			return req, "it asks to switch protocols (Upgrade)"
+		case slices.ContainsFunc(methodOverrides, func(h string) bool { return strings.EqualFold(k, h) }):
+			return req, "it overrides its method (" + k + ")"
+		}
+	}
+	if req.URL != nil && mentionsMethodField(req.URL.RawQuery) {
+		return req, "it overrides its method (_method)"
+	}
+	if req.Body == nil || req.Body == http.NoBody {
+		return req, ""
+	}
+	orig := req.Body
+	data, err := io.ReadAll(io.LimitReader(orig, maxOverridePeek+1))
+	r := new(http.Request)
+	*r = *req
+	if err != nil || len(data) > maxOverridePeek {
+		// Too large to look at: the transport gets everything, the part read first.
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(data), orig), orig}
+		return r, "its body is too large to check for a method override"
+	}
+	orig.Close()
+	r.Body = io.NopCloser(bytes.NewReader(data))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	if mentionsMethodField(string(data)) {
+		return r, "it overrides its method (_method)"
+	}
+	return r, ""
+}
+
+// mentionsMethodField reports "_method" in a query or body, in any case, raw or
+// percent-encoded ("%5Fmethod"): a form field, a JSON key or a query parameter that a
+// framework may read as the request's method.
+func mentionsMethodField(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "_method") || strings.Contains(l, "%5fmethod")
 }
 
 func isEventStream(resp *http.Response) bool {
@@ -199,45 +310,14 @@ func (c *cappedBody) Read(p []byte) (int, error) {
 // Close implements io.Closer.
 func (c *cappedBody) Close() error { return c.rc.Close() }
 
-// credentialWords are the words that make a request header name one that carries a
-// credential: Authorization, Cookie and Proxy-Authorization, and the names APIs give
-// their keys and tokens (X-Api-Key, X-Auth-Token, Private-Token, X-Access-Token,
-// Ocp-Apim-Subscription-Key, X-Amz-Security-Token...). net/http drops Authorization
-// and Cookie on a redirect to another domain, but forwards every other header: an
-// API key in X-Api-Key follows a redirect to wherever the site sends it.
-var credentialWords = []string{"auth", "cookie", "token", "secret", "passw", "credential", "signature", "session-key"}
-
-// notCredentials are header names that the rules of credentialHeader would catch but
-// that carry no credential.
-var notCredentials = []string{"idempotency-key", "sec-websocket-key"}
-
-// credentialHeader reports whether a request header name carries a credential, in any
-// spelling (net/http sends the keys of a Header map as they are): a name with one of
-// credentialWords, or one that ends in "key" (X-Functions-Key, Api_Key), or one the
-// discovery documents name as the API-key header (extra).
+// credentialHeader reports whether a request header (or query parameter) name carries
+// a credential, in any spelling: a name [secrets.CredentialHeader] recognises, or one
+// the discovery documents name as the API-key header (extra).
 func credentialHeader(k string, extra []string) bool {
 	if slices.ContainsFunc(extra, func(e string) bool { return strings.EqualFold(k, e) }) {
 		return true
 	}
-	k = strings.ToLower(k)
-	if slices.Contains(notCredentials, k) {
-		return false
-	}
-	if strings.HasSuffix(k, "key") {
-		return true
-	}
-	return slices.ContainsFunc(credentialWords, func(w string) bool { return strings.Contains(k, w) })
-}
-
-// hasCredentials reports a header that carries the caller's credentials (see
-// credentialHeader), with extra naming the API-key headers the documents describe.
-func hasCredentials(h http.Header, extra []string) bool {
-	for k, vs := range h {
-		if len(vs) > 0 && credentialHeader(k, extra) {
-			return true
-		}
-	}
-	return false
+	return secrets.CredentialHeader(k)
 }
 
 // authHeaders returns the API-key header names mcp.json gives in its auth objects
@@ -296,6 +376,7 @@ type call struct {
 	read     bool     // needs no ConsentWrite
 	creds    bool     // carries the caller's credentials
 	subject  string   // what it is about, for the prompt
+	why      string   // why a request that looks like a read is a write, if it is
 	approved []Origin // origins already approved: no ConsentCrossOrigin unless creds
 }
 
@@ -322,7 +403,7 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 	if cross && (c.creds || !slices.Contains(c.approved, target)) {
 		reason := fmt.Sprintf("%s request to %s, which is not %s", method, target, d.Origin)
 		if c.creds {
-			reason += ", carrying your credentials (Authorization, Cookie, API key or token headers)"
+			reason += ", carrying your credentials (Authorization, Cookie, API key or token headers, a token in a header or query parameter)"
 		}
 		shown, hidden := consentURL(c.u)
 		err := ask(ctx, d.client, consent, &ConsentRequest{
@@ -337,6 +418,9 @@ func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) 
 		return nil
 	}
 	reason := fmt.Sprintf("%s request to %s may change data", method, redact(c.u))
+	if c.why != "" {
+		reason += ": " + c.why
+	}
 	if c.subject != "" {
 		reason = fmt.Sprintf("%s (%s)", reason, c.subject)
 	}

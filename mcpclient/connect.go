@@ -201,7 +201,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 		return nil, err
 	}
 	rt, err := guard(&discovery.GuardOptions{
-		IsRead:           IsRead,
+		IsRead:           func(req *http.Request) bool { return closesSession(req, endpoint) || IsRead(req) },
 		Subject:          Subject,
 		Approved:         []discovery.Origin{target}, // the connection itself was approved once
 		MaxResponseBytes: o.MaxResponseBytes,
@@ -269,17 +269,24 @@ var readMethods = map[string]bool{
 const maxPeek = 4 << 20
 
 // IsRead classifies an MCP (or any JSON-RPC over HTTP) request for
-// [discovery.GuardOptions.IsRead]: GET, HEAD and OPTIONS are reads, and so is the
-// DELETE that closes a session (Mcp-Session-Id); a POST is a read when every message
-// in it is a read method (server/discover, initialize, notifications/*, ping, */list,
-// skills/get, resources/read, resources/directory/read, prompts/get) or a response.
-// tools/call and any unknown method are writes. The body is restored.
+// [discovery.GuardOptions.IsRead]: GET, HEAD and OPTIONS are reads; a POST is a read
+// when its body is exactly one JSON-RPC message, or one batch (array) of them, and
+// every message in it is a read method (server/discover, initialize,
+// notifications/*, ping, */list, skills/get, resources/read,
+// resources/directory/read, prompts/get) or a response. Everything else is a write:
+// tools/call and any unknown method; a body that is malformed, ambiguous (keys that
+// differ only in case, duplicate keys, a tools/call without a string tool name) or
+// holds anything but whitespace after its first JSON value (a second message, NDJSON,
+// trailing bytes: a server reading a stream of messages would run them); a body too
+// large to read; every other method, DELETE included, since IsRead does not know the
+// session's endpoint ([Connect] and [ConnectURL] let through the DELETE that closes
+// their own session, sent to the exact endpoint they connected to). The policy guard
+// also treats upgrades and method overrides as writes whatever IsRead says. The body
+// is restored.
 func IsRead(req *http.Request) bool {
 	switch req.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return true
-	case http.MethodDelete:
-		return req.Header.Get("Mcp-Session-Id") != ""
 	case http.MethodPost:
 	default:
 		return false
@@ -302,18 +309,46 @@ func IsRead(req *http.Request) bool {
 	return true
 }
 
+// closesSession reports the DELETE that ends an MCP session: sent with an
+// Mcp-Session-Id to the very endpoint the session was opened at (same scheme, host,
+// port, path and query). A DELETE anywhere else is a write like any other.
+func closesSession(req *http.Request, endpoint *url.URL) bool {
+	if req.Method != http.MethodDelete || req.Header.Get("Mcp-Session-Id") == "" || req.URL == nil || endpoint == nil {
+		return false
+	}
+	if (req.Body != nil && req.Body != http.NoBody) && req.ContentLength != 0 {
+		return false // closing a session sends no body
+	}
+	a, err := discovery.ParseOrigin(req.URL.String())
+	if err != nil {
+		return false
+	}
+	b, err := discovery.ParseOrigin(endpoint.String())
+	if err != nil || a != b {
+		return false
+	}
+	return req.URL.EscapedPath() == endpoint.EscapedPath() && req.URL.RawQuery == endpoint.RawQuery
+}
+
 // Subject names what an MCP request is about, for consent prompts: the tool of a
-// tools/call, else the method.
+// tools/call, else the method, each message of a batch in turn. A POST body it cannot
+// read exactly (malformed, ambiguous, followed by more data, too large) is named
+// [discovery.AmbiguousSubject], alone or as part of the list: a consent request with
+// that subject is for that request only, since one such call cannot be told from the
+// next. Other requests (GET, DELETE) have no subject ("").
 func Subject(req *http.Request) string {
-	msgs, ok := peekMessages(req)
-	if !ok {
+	if req.Method != http.MethodPost {
 		return ""
+	}
+	msgs, ok := peekMessages(req)
+	if !ok || len(msgs) == 0 {
+		return discovery.AmbiguousSubject
 	}
 	var parts []string
 	for _, m := range msgs {
 		switch {
 		case m.bad:
-			parts = append(parts, "a malformed or ambiguous request")
+			parts = append(parts, discovery.AmbiguousSubject)
 		case m.Method == "tools/call" && m.Name != "":
 			parts = append(parts, "tool "+m.Name)
 		case m.Method != "":
@@ -351,6 +386,7 @@ func peekMessages(req *http.Request) ([]message, bool) {
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '[' {
+		// json.Unmarshal refuses anything after the array but whitespace.
 		var batch []json.RawMessage
 		if json.Unmarshal(data, &batch) != nil {
 			return nil, false
@@ -398,6 +434,9 @@ func decodeMessage(data []byte) (message, bool) {
 			}
 		}
 	}
+	if m.Method == "tools/call" && m.Name == "" {
+		m.bad = true // no tool to name: every such call would share one subject
+	}
 	return m, true
 }
 
@@ -419,7 +458,8 @@ func spelledOddly(fields map[string]json.RawMessage, names ...string) bool {
 const ambiguousKey = "\x00ambiguous"
 
 // objectFields returns the members of a JSON object by exact key, with ambiguousKey set
-// when two keys are equal ignoring case.
+// when two keys are equal ignoring case. data must hold that one object and nothing
+// else but whitespace.
 func objectFields(data []byte) (map[string]json.RawMessage, bool) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
@@ -446,6 +486,15 @@ func objectFields(data []byte) (map[string]json.RawMessage, bool) {
 		}
 		seen[folded] = true
 		out[key] = v
+	}
+	// The object must end, and nothing but whitespace may follow it: a second value
+	// ({"method":"ping"}{"method":"tools/call"}, NDJSON, trailing bytes) is what a
+	// server reading a stream of messages would run next.
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
 	}
 	return out, true
 }
