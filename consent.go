@@ -29,7 +29,7 @@ const (
 	// ConsentConnect: connect to an MCP server or tool that the discovery document lists
 	// on another origin (MD-C-12).
 	ConsentConnect
-	// ConsentCrossOrigin: an agent API call through [Discovery.Transport] to an origin
+	// ConsentCrossOrigin: an agent API call through [Client.Guard] to an origin
 	// other than the discovery origin (SD-C-5).
 	ConsentCrossOrigin
 	// ConsentWrite: an agent API call with a method other than GET, HEAD or OPTIONS,

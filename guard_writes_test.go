@@ -15,8 +15,11 @@ import (
 // guardOf returns the policy guard of c for d, tuned by opts.
 func guardOf(t *testing.T, c *discovery.Client, d *discovery.Discovery, opts *discovery.GuardOptions) http.RoundTripper {
 	t.Helper()
-	_ = c
-	return d.Guard(opts)
+	rt, err := c.Guard(d, opts)
+	if err != nil {
+		t.Fatalf("Guard: %v", err)
+	}
+	return rt
 }
 
 // TestWritesByAnotherRoad: a request can write whatever its method says. An upgrade

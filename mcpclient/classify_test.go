@@ -166,7 +166,11 @@ func TestAmbiguousCallsAreNotRemembered(t *testing.T) {
 			}
 			mem := discovery.NewConsentMemory()
 			c := localClient(t, discovery.RememberConsent(ask, mem))
-			rt, err := c.Guard(ts.URL, &discovery.GuardOptions{IsRead: mcpclient.IsRead, Subject: mcpclient.Subject})
+			o, err := discovery.ParseOrigin(ts.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rt, err := c.Guard(&discovery.Discovery{Origin: o}, &discovery.GuardOptions{IsRead: mcpclient.IsRead, Subject: mcpclient.Subject})
 			if err != nil {
 				t.Fatal(err)
 			}

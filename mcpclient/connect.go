@@ -146,21 +146,23 @@ type Support struct {
 	DirectoryRead bool // its directoryRead setting
 }
 
-// Connect connects to srv, an MCP server the discovery document lists, under d's
-// policy: the endpoint is resolved against where mcp.json was served from, a local
-// (stdio) server or one without a URL is refused ([discovery.ErrLocalOnly],
-// [discovery.ErrInvalidOrigin]) and nothing is ever spawned; a server on another
-// origin needs ConsentConnect, asked once for the session with the server's name. Every
-// request goes through the guard of [discovery.Discovery.Guard]: https (http on
-// loopback), the private-address guard per request, the Client's TLS roots and proxy,
-// no HTTP cache, bodies capped, and consent classified by JSON-RPC method: reads
-// (discover, initialize, notifications, ping, */list, skills/get, resources/read,
-// resources/directory/read, prompts/get) pass; tools/call and any unknown method ask
+// Connect connects to srv, an MCP server d's discovery document lists, under the
+// policy of c: the endpoint is checked by [discovery.Client.ConnectEndpoint] (resolved
+// against where mcp.json was served from; a local (stdio) server or one without a URL
+// is refused ([discovery.ErrLocalOnly], [discovery.ErrInvalidOrigin]) and nothing is
+// ever spawned; a server on another origin needs ConsentConnect, asked once for the
+// session with the server's name). Every request goes through the guard of
+// [discovery.Client.Guard]: https (http on loopback), the private-address guard per
+// request, the Client's TLS roots and proxy, no HTTP cache, bodies capped, and consent
+// classified by [IsRead] and named by [Subject]: reads (discover, initialize,
+// notifications, ping, */list, skills/get, resources/read, resources/directory/read,
+// prompts/get, and the DELETE that closes this session at its own endpoint) pass;
+// tools/call, any unknown method and any body that cannot be read exactly ask
 // ConsentWrite with the tool's name.
 //
 // Streamable HTTP is used, or SSE for servers listed with "sse"; "websocket" is
 // [ErrUnsupportedTransport].
-func Connect(ctx context.Context, d *discovery.Discovery, srv mcpjson.Server, opts *Options) (*Session, error) {
+func Connect(ctx context.Context, c *discovery.Client, d *discovery.Discovery, srv mcpjson.Server, opts *Options) (*Session, error) {
 	if d == nil {
 		return nil, errors.New("mcpclient: Connect needs a Discovery")
 	}
@@ -170,11 +172,11 @@ func Connect(ctx context.Context, d *discovery.Discovery, srv mcpjson.Server, op
 	if srv.Transport == mcpjson.TransportStdio {
 		return nil, fmt.Errorf("%w: stdio server %s", discovery.ErrLocalOnly, label(srv.Name))
 	}
-	endpoint, err := d.ConnectEndpoint(ctx, srv)
+	endpoint, err := c.ConnectEndpoint(ctx, d, srv)
 	if err != nil {
 		return nil, err
 	}
-	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) { return d.Guard(g), nil }
+	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) { return c.Guard(d, g) }
 	return connect(ctx, guard, endpoint, srv.Name, srv.Transport == mcpjson.TransportSSE, opts)
 }
 
@@ -189,7 +191,13 @@ func ConnectURL(ctx context.Context, c *discovery.Client, rawURL string, sse boo
 	if u.User != nil {
 		return nil, fmt.Errorf("%w: endpoint URL carries userinfo", discovery.ErrInvalidOrigin)
 	}
-	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) { return c.Guard(u.String(), g) }
+	o, err := discovery.ParseOrigin(u.String())
+	if err != nil {
+		return nil, err
+	}
+	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) {
+		return c.Guard(&discovery.Discovery{Origin: o}, g)
+	}
 	return connect(ctx, guard, u, "", sse, opts)
 }
 

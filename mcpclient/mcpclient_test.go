@@ -373,7 +373,7 @@ func TestConnectFromDiscovery(t *testing.T) {
 	for _, s := range d.MCP.Servers {
 		servers[s.Name] = s
 	}
-	s, err := mcpclient.Connect(t.Context(), d, servers["skills"], nil)
+	s, err := mcpclient.Connect(t.Context(), c, d, servers["skills"], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,13 +397,13 @@ func TestConnectFromDiscovery(t *testing.T) {
 	if log.reqs[0].Subject != "skills" {
 		t.Errorf("subject = %q", log.reqs[0].Subject)
 	}
-	if _, err := mcpclient.Connect(t.Context(), d, servers["local"], nil); !errors.Is(err, discovery.ErrLocalOnly) {
+	if _, err := mcpclient.Connect(t.Context(), c, d, servers["local"], nil); !errors.Is(err, discovery.ErrLocalOnly) {
 		t.Errorf("local server: %v", err)
 	}
-	if _, err := mcpclient.Connect(t.Context(), d, servers["ws"], nil); !errors.Is(err, mcpclient.ErrUnsupportedTransport) {
+	if _, err := mcpclient.Connect(t.Context(), c, d, servers["ws"], nil); !errors.Is(err, mcpclient.ErrUnsupportedTransport) {
 		t.Errorf("websocket server: %v", err)
 	}
-	if _, err := mcpclient.Connect(t.Context(), d, mcpjson.Server{Name: "empty"}, nil); !errors.Is(err, discovery.ErrInvalidOrigin) {
+	if _, err := mcpclient.Connect(t.Context(), c, d, mcpjson.Server{Name: "empty"}, nil); !errors.Is(err, discovery.ErrInvalidOrigin) {
 		t.Errorf("server without a URL: %v", err)
 	}
 	// Denied, nothing is sent.
@@ -416,7 +416,7 @@ func TestConnectFromDiscovery(t *testing.T) {
 	srv.mu.Lock()
 	before := len(srv.methods)
 	srv.mu.Unlock()
-	if _, err := mcpclient.Connect(t.Context(), d2, servers["skills"], nil); !errors.Is(err, discovery.ErrConsentDenied) {
+	if _, err := mcpclient.Connect(t.Context(), c2, d2, servers["skills"], nil); !errors.Is(err, discovery.ErrConsentDenied) {
 		t.Errorf("denied connect: %v", err)
 	}
 	srv.mu.Lock()
