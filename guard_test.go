@@ -171,3 +171,41 @@ func TestConnectEndpoint(t *testing.T) {
 		t.Error("a zero Client gave a guard")
 	}
 }
+
+// TestMCPURLIsPlainData: where mcp.json was served from after redirects is an
+// exported field of the Discovery, without the query, and relative endpoints resolve
+// against it.
+func TestMCPURLIsPlainData(t *testing.T) {
+	t.Parallel()
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case discovery.MCPPath:
+			http.Redirect(w, r, "/v2/mcp.json?sig=SECRET123", http.StatusFound)
+		case "/v2/mcp.json":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"servers": [{"name": "w", "url": "./mcp", "transport": "streamable-http"}]}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	c := newClient(t, s, nil)
+	d, err := c.Structured(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.MCPURL != s.URL+"/v2/mcp.json" {
+		t.Errorf("MCPURL = %q, want %q", d.MCPURL, s.URL+"/v2/mcp.json")
+	}
+	if d.MCP == nil || len(d.MCP.Servers) != 1 {
+		t.Fatalf("MCP = %+v", d.MCP)
+	}
+	u, err := c.ConnectEndpoint(t.Context(), d, d.MCP.Servers[0])
+	if err != nil || u.String() != s.URL+"/v2/mcp" {
+		t.Errorf("ConnectEndpoint = %v, %v; want %s/v2/mcp", u, err, s.URL)
+	}
+	// A Discovery made by hand (plain data) works the same.
+	u, err = c.ConnectEndpoint(t.Context(), &discovery.Discovery{Origin: d.Origin, MCPURL: d.MCPURL}, d.MCP.Servers[0])
+	if err != nil || u.String() != s.URL+"/v2/mcp" {
+		t.Errorf("ConnectEndpoint (by hand) = %v, %v", u, err)
+	}
+}

@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"encoding/base64"
-	"net/http"
 	"net/url"
 	"strings"
 )
@@ -26,7 +25,10 @@ import (
 //   - the same in the query of a URL carried in a header (Referer).
 //
 // Headers with no value are ignored: net/http does not send them.
-func Credentials(h http.Header, rawQuery string, extra []string) (where string, ok bool) {
+//
+// h is an http.Header (this package does not import net/http, which the parsers that
+// share it have no use for).
+func Credentials(h map[string][]string, rawQuery string, extra []string) (where string, ok bool) {
 	for k, vs := range h {
 		if len(vs) == 0 {
 			continue
