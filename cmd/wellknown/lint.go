@@ -1206,7 +1206,11 @@ func (l *linter) fetch(rawURL string) (fetched, error) {
 		return fetched{}, err
 	}
 	origin := u.Scheme + "://" + u.Host
-	rt, err := l.client.Guard(origin, nil)
+	o, err := discovery.ParseOrigin(origin)
+	if err != nil {
+		return fetched{}, err
+	}
+	rt, err := l.client.Guard(&discovery.Discovery{Origin: o}, nil)
 	if err != nil {
 		return fetched{}, err
 	}
