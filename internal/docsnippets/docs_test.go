@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -213,6 +214,17 @@ func newEnv(t *testing.T) *env {
 			return
 		}
 		e := &env{root: root, imports: map[string]string{}, exports: map[string]string{}}
+		// The export data go list writes is read by this binary's go/importer: both
+		// must come from the same toolchain.
+		v, err := e.goCmd("env", "GOVERSION")
+		if err != nil {
+			envErr = err
+			return
+		}
+		if v = strings.TrimSpace(v); v != runtime.Version() {
+			envSkip = fmt.Sprintf("the go command on PATH is %s, this test was built by %s: their export data may differ", v, runtime.Version())
+			return
+		}
 		for name, path := range stdImports {
 			e.imports[name] = path
 		}
