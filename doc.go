@@ -27,6 +27,11 @@
 //
 // The package-level [Discover] uses a private default Client with the zero [Options].
 //
+// The repository's docs folder goes further: a step-by-step guide (docs/guide.md), the
+// security model with every default (docs/security.md), MCP servers and their skills
+// (docs/mcp.md), logs, metrics and traces (docs/observability.md), processes sharing a
+// cache on Redis (docs/fleet.md), and the wellknown command (docs/wellknown.md).
+//
 // # Processing model
 //
 // [Client.Discover] fetches skills.md; when it is published and parses, that is the
