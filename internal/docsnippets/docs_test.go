@@ -415,7 +415,7 @@ func (e *env) check(t *testing.T, snippets []snippet) []string {
 	var errs []string
 	topLevel := map[string]bool{} // names the document's declaration blocks declare
 	for k, s := range snippets {
-		name := fmt.Sprintf("%s#%d", s.doc, k+1)
+		name := fmt.Sprintf("%s#%d", strings.ReplaceAll(s.doc, "/", "_"), k+1) // no directory: a relative //line path resolves against it
 		lineDirective := fmt.Sprintf("//line %s:%d\n", s.doc, s.line)
 		if strings.HasPrefix(strings.TrimSpace(s.src), "package ") {
 			units = append(units, unit{name: name, src: lineDirective + s.src, pkg: name})
