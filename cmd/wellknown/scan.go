@@ -110,11 +110,11 @@ Progress goes to stderr: a live counter on a terminal, otherwise a plain line ev
 
 // scanJob is one input line to scan.
 type scanJob struct {
-	input  string // the line, trimmed and redacted
-	origin string // canonical origin; "" when err is set
-	host   string // the origin's host name: the politeness key
-	key    string // deduplication and resume key (see resultKey)
-	err    error  // the line is not an origin
+	input  string    // the line, trimmed and redacted
+	origin string    // canonical origin; "" when err is set
+	host   string    // the origin's host name: the politeness key
+	key    resumeKey // deduplication and resume key (see resultKey)
+	err    error     // the line is not an origin
 }
 
 // scanner is the state shared by a scan's workers.
@@ -126,7 +126,7 @@ type scanner struct {
 // scan runs wellknown scan.
 func (a *app) scan(ctx context.Context, f scanFlags) error {
 	out := a.out
-	done := map[string]bool{}
+	done := newResumeSet()
 	if f.output != "" {
 		file, prev, bad, err := openResumable(f.output)
 		if err != nil {
@@ -134,8 +134,8 @@ func (a *app) scan(ctx context.Context, f scanFlags) error {
 		}
 		defer file.Close()
 		out, done = file, prev
-		if !f.quiet && (len(done) > 0 || bad > 0) {
-			msg := fmt.Sprintf("scan: resuming: %s already holds %s", f.output, plural(len(done), "result"))
+		if !f.quiet && (done.len() > 0 || bad > 0) {
+			msg := fmt.Sprintf("scan: resuming: %s already holds %s", f.output, plural(done.len(), "result"))
 			if bad > 0 {
 				msg += fmt.Sprintf(" (and %s that are not results, ignored)", plural(bad, "line"))
 			}
@@ -279,7 +279,7 @@ func (noLastGood) Delete(string)                          {}
 
 // readOrigins sends a job for each origin line of in that is not a comment, a
 // duplicate or already in done (which it extends), until in ends or ctx is done.
-func readOrigins(ctx context.Context, in io.Reader, done map[string]bool, st *scanStats, jobs chan<- scanJob) error {
+func readOrigins(ctx context.Context, in io.Reader, done *resumeSet, st *scanStats, jobs chan<- scanJob) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		raw, long, err := readLine(r)
@@ -295,11 +295,10 @@ func readOrigins(ctx context.Context, in io.Reader, done map[string]bool, st *sc
 		}
 		j := newJob(line, long)
 		st.read.Add(1)
-		if done[j.key] {
+		if !done.add(j.key) {
 			st.skipped.Add(1)
 			continue
 		}
-		done[j.key] = true
 		select {
 		case jobs <- j:
 		case <-ctx.Done():
@@ -335,13 +334,13 @@ func newJob(line string, long bool) scanJob {
 	shown := discovery.Redact(line)
 	if long {
 		shown = clean(shown, 256)
-		return scanJob{input: shown, key: "input " + shown, err: fmt.Errorf("line longer than %d bytes", maxScanLine)}
+		return scanJob{input: shown, key: keyOf("input " + shown), err: fmt.Errorf("line longer than %d bytes", maxScanLine)}
 	}
 	o, err := discovery.ParseOrigin(line)
 	if err != nil {
-		return scanJob{input: shown, key: "input " + shown, err: err}
+		return scanJob{input: shown, key: keyOf("input " + shown), err: err}
 	}
-	return scanJob{input: shown, origin: o.String(), host: o.Host, key: o.String()}
+	return scanJob{input: shown, origin: o.String(), host: o.Host, key: keyOf(o.String())}
 }
 
 // scan scans one origin: skills.md and mcp.json (Structured) and the skills index

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,18 +11,53 @@ import (
 	"os"
 )
 
+// resumeKey identifies one input line in a resumeSet: the first 16 bytes of the
+// SHA-256 of its normalised form (the canonical origin, or "input " and the redacted
+// line when it is not an origin). It has a fixed size whatever the line, so a list of
+// long junk lines costs the set no more than a list of short origins; 128 bits make a
+// collision (an origin wrongly skipped) vanishingly unlikely.
+type resumeKey [16]byte
+
+// keyOf returns the resumeKey of a normalised line.
+func keyOf(normalised string) resumeKey {
+	sum := sha256.Sum256([]byte(normalised))
+	return resumeKey(sum[:16])
+}
+
+// resumeSet holds the lines a scan has seen or that its --output already holds: it
+// skips duplicates and, on a resumed run, what is done. It keeps a fixed-size key per
+// line (see resumeKey), never the line. The zero value is not usable: call
+// newResumeSet. It is not safe for concurrent use.
+type resumeSet struct {
+	keys map[resumeKey]struct{}
+}
+
+func newResumeSet() *resumeSet { return &resumeSet{keys: make(map[resumeKey]struct{})} }
+
+// add adds k and reports whether it was new.
+func (s *resumeSet) add(k resumeKey) bool {
+	if _, ok := s.keys[k]; ok {
+		return false
+	}
+	s.keys[k] = struct{}{}
+	return true
+}
+
+// len is the number of keys in the set.
+func (s *resumeSet) len() int { return len(s.keys) }
+
 // openResumable opens the --output file for appending and returns the keys of the
 // results it already holds, which the scan skips. A last line without its newline (a
 // run killed mid-write) is cut off, so that origin is scanned again and the next
 // result starts on a line of its own. A complete line that is not a result (edited by
 // hand, corrupted) is counted in bad and otherwise ignored: its origin is scanned again.
 // A name that is not a regular file (/dev/stdout, a pipe) is only written to.
-func openResumable(name string) (f *os.File, done map[string]bool, bad int, err error) {
+func openResumable(name string) (f *os.File, done *resumeSet, bad int, err error) {
 	f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	done = make(map[string]bool)
+	done = newResumeSet()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		// /dev/stdout, a pipe, a device: nothing to resume from, and reading it
 		// could block or never end.
@@ -38,7 +74,7 @@ func openResumable(name string) (f *os.File, done map[string]bool, bad int, err 
 		if len(line) > 0 && line[len(line)-1] == '\n' {
 			good += int64(len(line))
 			if key, ok := resultKey(line); ok {
-				done[key] = true
+				done.add(keyOf(key))
 			} else if len(bytes.TrimSpace(line)) > 0 {
 				bad++
 			}
