@@ -401,6 +401,48 @@ func stripEscapes(s string) string {
 	return escapeSequence.ReplaceAllString(s, "")
 }
 
+// defaultBudget is the time in all a command that walks an index (lint, skills
+// install and update, mcp skills) has by default: every artifact is bounded on its
+// own, but a site that trickles each one could otherwise hold the command for hours.
+const defaultBudget = 2 * time.Minute
+
+// addBudgetFlag adds --budget to cmd, read into d.
+func addBudgetFlag(cmd *cobra.Command, d *time.Duration) {
+	cmd.Flags().DurationVar(d, "budget", defaultBudget, "time allowed to the whole command, every document and artifact included; what is not done in time is reported by name")
+}
+
+// checkBudget refuses a --budget that is not positive.
+func checkBudget(d time.Duration) error {
+	if d <= 0 {
+		return usageError{fmt.Errorf("--budget must be positive, not %s", d)}
+	}
+	return nil
+}
+
+// budgetError is the cause of a command's context when its --budget ran out.
+type budgetError struct{ budget time.Duration }
+
+func (e *budgetError) Error() string { return fmt.Sprintf("the --budget of %s ran out", e.budget) }
+
+// withBudget returns ctx bounded by the command's --budget: when it runs out, the
+// context's cause is a *budgetError (see budgetSpent).
+func withBudget(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, d, &budgetError{d})
+}
+
+// budgetSpent reports whether ctx ended because its --budget ran out (not because
+// the run was interrupted).
+func budgetSpent(ctx context.Context) bool {
+	var be *budgetError
+	return ctx.Err() != nil && errors.As(context.Cause(ctx), &be)
+}
+
+// notInTime says that the budget of ctx ran out before something was done, and what
+// to do about it.
+func notInTime(ctx context.Context, what string) string {
+	return fmt.Sprintf("not %s: %v first (raise --budget to allow more time)", what, context.Cause(ctx))
+}
+
 // plural is "1 file", "2 files": n and the noun, with an s unless n is 1.
 func plural(n int, noun string) string {
 	if n == 1 {

@@ -73,6 +73,7 @@ type linter struct {
 func (a *app) lintCommand() *cobra.Command {
 	var strict bool
 	var format string
+	var budget time.Duration
 	cmd := &cobra.Command{
 		Use:   "lint [--strict] [--format text|json|github|sarif] PATH|URL...",
 		Short: "Check skills.md, mcp.json, SKILL.md, skill folders and skills indexes",
@@ -93,6 +94,10 @@ A URL is fetched through the discovery client, with its HTTPS, private-address a
 consent rules: a URL of a document, or an origin (https://example.com) for all it
 publishes.
 
+The whole run has --budget (default 2m): a document or artifact not read when it
+runs out is reported by name as an error (code budget), so a site that answers
+slowly cannot hold lint for hours.
+
 Problems are printed as "file:line:col: severity: message [code]" (text), one JSON
 object (json), GitHub workflow annotations (github) or SARIF 2.1.0 (sarif). Exit
 status 0 when clean (warnings alone are clean unless --strict), 1 when problems of
@@ -110,6 +115,9 @@ severity error were found, 2 on usage errors.`,
 			default:
 				return usageError{fmt.Errorf("lint: --format %q: want text, json, github or sarif", format)}
 			}
+			if err := checkBudget(budget); err != nil {
+				return err
+			}
 			for _, arg := range args {
 				if isURL(arg) {
 					continue
@@ -118,7 +126,9 @@ severity error were found, 2 on usage errors.`,
 					return usageError{fmt.Errorf("lint: %s: no such file or folder (give a path to a document, a skill folder, or an https URL)", arg)}
 				}
 			}
-			l := &linter{a: a, ctx: cmd.Context()}
+			ctx, cancel := withBudget(cmd.Context(), budget)
+			defer cancel()
+			l := &linter{a: a, ctx: ctx}
 			p := a.progress("linting")
 			for _, arg := range args {
 				p.Set("linting " + arg)
@@ -141,6 +151,7 @@ severity error were found, 2 on usage errors.`,
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit 1) on warnings too")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, github or sarif")
+	addBudgetFlag(cmd, &budget)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "github", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -858,9 +869,17 @@ func (l *linter) checkArtifacts(file string, data []byte, pos *jsonPositions, ix
 				strconv.Quote(clean(e.Name, 64)), discovery.Redact(e.URL)))
 			continue
 		}
+		if budgetSpent(l.ctx) {
+			at(diag.Error, "budget", fmt.Sprintf("skill %s: %s", strconv.Quote(clean(e.Name, 64)), notInTime(l.ctx, "checked")))
+			continue
+		}
 		ctx, cancel := context.WithTimeout(l.ctx, 2*time.Minute)
 		sk, err := l.client.GetSkill(ctx, six, e.Name)
 		cancel()
+		if err != nil && budgetSpent(l.ctx) {
+			at(diag.Error, "budget", fmt.Sprintf("skill %s: %s", strconv.Quote(clean(e.Name, 64)), notInTime(l.ctx, "checked")))
+			continue
+		}
 		if err != nil {
 			var se *agentskills.SkillError
 			var he *discovery.HTTPError
@@ -1063,7 +1082,7 @@ func (l *linter) lintURL(raw string) error {
 		_, err = l.lintFetched(raw, true)
 		return err
 	}
-	found, foundIndex := false, false
+	found, foundIndex, late := false, false, false
 	var redirects []crossRedirect
 	tried := 0
 	for _, p := range []string{discovery.SkillsPath, discovery.MCPPath, agentskills.IndexPath, agentskills.LegacyIndexPath} {
@@ -1076,6 +1095,10 @@ func (l *linter) lintURL(raw string) error {
 		switch {
 		case errors.Is(err, context.Canceled):
 			return err
+		case err != nil && budgetSpent(l.ctx):
+			l.outOfTime(discovery.Redact(origin + p))
+			late = true
+			continue
 		case errors.As(err, &cr):
 			redirects = append(redirects, *cr)
 			continue
@@ -1105,12 +1128,19 @@ func (l *linter) lintURL(raw string) error {
 			l.addFile(r.from, "unknown")
 			l.add(lintProblem{File: r.from, Severity: diag.Error, Code: "cross-origin-redirect", Message: r.message()})
 		}
-	case !found:
+	case !found && !late:
 		l.addFile(origin, kindOrigin)
 		l.add(lintProblem{File: origin, Severity: diag.Error, Code: "nothing-published",
 			Message: "the origin publishes no skills.md, mcp.json or skills index at /.well-known/"})
 	}
 	return nil
+}
+
+// outOfTime reports the document at file as not checked: the --budget ran out
+// before it was read.
+func (l *linter) outOfTime(file string) {
+	l.addFile(file, "unknown")
+	l.add(lintProblem{File: file, Severity: diag.Error, Code: "budget", Message: notInTime(l.ctx, "checked")})
 }
 
 // allSameTarget reports whether every redirect went to the same origin.
@@ -1158,6 +1188,9 @@ func (l *linter) lintFetched(rawURL string, must bool) (bool, error) {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return false, err
+	case err != nil && budgetSpent(l.ctx):
+		l.outOfTime(file)
+		return false, nil
 	case errors.As(err, &cr):
 		l.addFile(file, "unknown")
 		l.add(lintProblem{File: file, Severity: diag.Error, Code: "cross-origin-redirect", Message: cr.message()})

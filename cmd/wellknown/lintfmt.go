@@ -237,7 +237,7 @@ func fileURI(abs string) string {
 // the working directory as a file: URI.
 func sarifArtifactFor(file string) sarifArtifact {
 	if isURL(file) {
-		return sarifArtifact{URI: file}
+		return sarifArtifact{URI: sarifURI(file)}
 	}
 	wd, werr := os.Getwd()
 	abs, aerr := filepath.Abs(file)
@@ -251,18 +251,50 @@ func sarifArtifactFor(file string) sarifArtifact {
 	return sarifArtifact{URI: sarifURI(rel), URIBaseID: srcRoot}
 }
 
-// sarifURI makes a file path a relative URI reference (forward slashes, escaped);
-// URLs are kept.
+// sarifURI makes a file path a relative URI reference, as SARIF requires of
+// artifactLocation.uri: forward slashes, and every byte that may not stand in a path
+// segment (RFC 3986 section 3.3: a line break, a space, "#", "?", "%", non-ASCII...)
+// percent-encoded, so that a reader decoding it gets the file name back. A colon in
+// the first segment is encoded too, or it would read as a scheme. URLs are kept, with
+// only the bytes no URI may hold encoded.
 func sarifURI(file string) string {
 	if isURL(file) {
-		return file
+		return escapeURI(file, "/?#[]%")
 	}
 	file = strings.ReplaceAll(file, "\\", "/")
-	parts := strings.Split(file, "/")
-	for i, p := range parts {
-		parts[i] = strings.NewReplacer("%", "%25", " ", "%20", "#", "%23", "?", "%3F").Replace(p)
+	first, rest, found := strings.Cut(file, "/")
+	uri := strings.ReplaceAll(escapeURI(first, ""), ":", "%3A")
+	if found {
+		uri += "/" + escapeURI(rest, "/")
 	}
-	return strings.Join(parts, "/")
+	return uri
+}
+
+// escapeURI percent-encodes every byte of s but the unreserved characters, the
+// sub-delimiters, ":", "@" and those in keep (RFC 3986 section 2). A "%" in keep is
+// kept only where it starts an escape ("%2F"); elsewhere it is encoded.
+func escapeURI(s, keep string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			strings.IndexByte("-._~!$&'()*+,;=:@", c) >= 0,
+			c != '%' && strings.IndexByte(keep, c) >= 0,
+			c == '%' && strings.IndexByte(keep, c) >= 0 && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // ruleDescription is the short description of a rule for SARIF.
@@ -296,6 +328,7 @@ var ruleDescriptions = map[string]string{
 	"unsafe-archive":        "A skill archive is unsafe or too large to unpack.",
 	"artifact":              "A skill artifact could not be read.",
 	"not-checked":           "A skill artifact on another origin was not checked.",
+	"budget":                "The command's --budget ran out before this document or artifact was checked.",
 	"unverified":            "The index publishes no digests, so clients cannot verify the skill.",
 	"name-mismatch":         "A skill's name differs from its folder or its index entry; skills install refuses it.",
 	"not-index":             "The document is not a skills index.",

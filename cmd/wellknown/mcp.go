@@ -218,6 +218,7 @@ type mcpReadJSON struct {
 type mcpSkillsFlags struct {
 	asJSON, endpoint, sse bool
 	get, read             string
+	budget                time.Duration
 }
 
 func (a *app) mcpSkillsCommand() *cobra.Command {
@@ -232,8 +233,9 @@ MCP Skills Extension (SEP-2640), verifying every file it reads against the listi
 URL is an MCP endpoint (https://mcp.example.com/mcp); an ORIGIN (example.com, or a
 URL with no path) is discovered first, and every server its mcp.json lists is asked
 (a server on another origin asks consent). --get NAME reads and prints the skill's
-SKILL.md, verified; --read PATH then reads one more file of it. Exit status 3 when
-no server serves any skill.`,
+SKILL.md, verified; --read PATH then reads one more file of it. The whole run has
+--budget (default 2m): a server not heard from when it runs out is reported by name
+with an error. Exit status 3 when no server serves any skill.`,
 		Example: `  wellknown mcp skills example.com
   wellknown mcp skills https://mcp.example.com/mcp --json
   wellknown mcp skills https://mcp.example.com/mcp --get invoice-check --read references/RULES.md`,
@@ -241,6 +243,9 @@ no server serves any skill.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.read != "" && f.get == "" {
 				return usageError{errors.New("mcp skills: --read needs --get NAME")}
+			}
+			if err := checkBudget(f.budget); err != nil {
+				return err
 			}
 			c, err := a.client(nil)
 			if err != nil {
@@ -255,11 +260,12 @@ no server serves any skill.`,
 	cmd.Flags().StringVar(&f.read, "read", "", "with --get: also read and print the file `PATH` of the skill")
 	cmd.Flags().BoolVar(&f.endpoint, "endpoint", false, "the URL is an MCP endpoint even without a path")
 	cmd.Flags().BoolVar(&f.sse, "sse", false, "the endpoint speaks the older SSE transport")
+	addBudgetFlag(cmd, &f.budget)
 	return cmd
 }
 
 func (a *app) mcpSkills(ctx context.Context, c *discovery.Client, target string, f mcpSkillsFlags) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancel := withBudget(ctx, f.budget)
 	defer cancel()
 	p := a.progress("asking MCP servers of " + target)
 	var servers []mcpclient.ServerSkills
@@ -267,6 +273,9 @@ func (a *app) mcpSkills(ctx context.Context, c *discovery.Client, target string,
 		s, err := mcpclient.ConnectURL(ctx, c, target, f.sse, nil)
 		if err != nil {
 			p.Stop()
+			if budgetSpent(ctx) {
+				return fmt.Errorf("connect to %s: %s", discovery.Redact(target), notInTime(ctx, "connected"))
+			}
 			return fmt.Errorf("connect to %s: %w (is it an MCP endpoint? give an origin to use its mcp.json)", discovery.Redact(target), err)
 		}
 		defer s.Close()
@@ -279,6 +288,9 @@ func (a *app) mcpSkills(ctx context.Context, c *discovery.Client, target string,
 		case errors.Is(err, discovery.ErrNotPublished), errors.Is(err, mcpclient.ErrNoServers):
 			p.Stop()
 			return &exitError{code: exitNotFound, err: fmt.Errorf("%s lists no MCP server: %w", target, err)}
+		case err != nil && budgetSpent(ctx):
+			p.Stop()
+			return fmt.Errorf("mcp skills %s: %s", target, notInTime(ctx, "discovered"))
 		case err != nil:
 			p.Stop()
 			return fmt.Errorf("mcp skills %s: %w", target, err)
@@ -299,6 +311,9 @@ func (a *app) mcpSkills(ctx context.Context, c *discovery.Client, target string,
 		}
 		if srv.Err != nil {
 			sj.Error = clean(srv.Err.Error(), 1024)
+			if budgetSpent(ctx) && srv.Listing == nil {
+				sj.Error = notInTime(ctx, "listed")
+			}
 			failed = failed || !errors.Is(srv.Err, mcpclient.ErrNoSkills)
 		}
 		if srv.Listing != nil {

@@ -179,6 +179,7 @@ const defaultAgent = "agents"
 func skillsInstallCommand(a *app) *cobra.Command {
 	var sc scopeFlags
 	var force, asJSON bool
+	var budget time.Duration
 	cmd := &cobra.Command{
 		Use:   "install ORIGIN [NAME...]",
 		Short: "Install skills (all, or the NAMEs) from an origin's index into an agent's skills folder",
@@ -191,7 +192,10 @@ in NAME/.wellknown.json for "skills update" and "skills local".
 An existing skill folder is never overwritten without --force; with it, the new folder
 is unpacked beside the old one and swapped in by renames, so a failure leaves the old
 one as it was. A skill whose artifact is on another origin needs consent (--yes, or y
-on the terminal).`,
+on the terminal).
+
+The whole run has --budget (default 2m): a skill not fetched and verified when it runs
+out is reported by name as failed, and nothing is written for it.`,
 		Example: `  wellknown skills install docs.example.org                 # every skill, into ./.agents/skills
   wellknown skills install docs.example.org invoice-check --agent claude
   wellknown skills install docs.example.org --global --agent codex --force`,
@@ -202,6 +206,9 @@ on the terminal).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkBudget(budget); err != nil {
+				return err
+			}
 			var names []string
 			for _, n := range args[1:] {
 				if err := checkSkillName(n); err != nil {
@@ -226,21 +233,27 @@ on the terminal).`,
 			if err != nil {
 				return err
 			}
+			ctx, cancel := withBudget(cmd.Context(), budget)
+			defer cancel()
 			p := a.progress("reading the skills index of " + args[0])
-			ix, err := c.ListSkills(cmd.Context(), args[0])
+			ix, err := c.ListSkills(ctx, args[0])
 			p.Stop()
+			if err != nil && budgetSpent(ctx) {
+				return fmt.Errorf("skills install: the skills index of %s: %s", clean(args[0], 256), notInTime(ctx, "read"))
+			}
 			if err != nil {
 				return listError(err)
 			}
 			a.printWarnings(warningStrings(ix.Warnings))
 			in := &installer{a: a, c: c, ix: ix, dir: skillsFolder(base, agents[0]), force: force}
-			results := in.install(cmd.Context(), names)
+			results := in.install(ctx, names)
 			return a.printResults(results, asJSON, "installed")
 		},
 	}
 	sc.add(cmd, "the agent whose skills folder to write; default agents (.agents/skills)")
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace a skill folder that already exists (atomically)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	addBudgetFlag(cmd, &budget)
 	return cmd
 }
 
@@ -296,7 +309,12 @@ func (in *installer) install(ctx context.Context, names []string) []skillResult 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done(): // the budget ran out, or the run was interrupted, while it waited
+				errs[i] = context.Cause(ctx)
+				return
+			}
 			defer func() { <-sem }()
 			skills[i], errs[i] = in.c.GetSkill(ctx, in.ix, e.Name)
 		}()
@@ -306,6 +324,10 @@ func (in *installer) install(ctx context.Context, names []string) []skillResult 
 	p.Stop()
 	for i := range entries {
 		if !todo[i] {
+			continue
+		}
+		if errs[i] != nil && budgetSpent(ctx) {
+			results[i].Status, results[i].Message = statusFailed, notInTime(ctx, "installed")+"; nothing written"
 			continue
 		}
 		if errs[i] != nil {

@@ -71,6 +71,7 @@ func installedSkills(folders, names []string) ([]installedSkill, []skillResult) 
 func skillsUpdateCommand(a *app) *cobra.Command {
 	var sc scopeFlags
 	var force, asJSON, allowPrivate bool
+	var budget time.Duration
 	cmd := &cobra.Command{
 		Use:   "update [NAME...]",
 		Short: "Re-read the origins of installed skills and reinstall those whose digest changed",
@@ -80,11 +81,17 @@ digests: an unchanged skill is not downloaded; a changed one is fetched, verifie
 swapped in atomically (as install --force); a skill the index no longer lists is
 reported as removed-upstream and left in place. A skill whose files were changed since
 it was installed is not replaced without --force. v0.1.0 indexes publish no digests:
-their skills are fetched and compared file by file.`,
+their skills are fetched and compared file by file.
+
+The whole run has --budget (default 2m): a skill not updated when it runs out is
+reported by name as failed and left as it was.`,
 		Example: `  wellknown skills update
   wellknown skills update invoice-check --agent claude
   wellknown skills update --global --json`,
 		RunE: func(cmd *cobra.Command, names []string) error {
+			if err := checkBudget(budget); err != nil {
+				return err
+			}
 			for _, n := range names {
 				if err := checkSkillName(n); err != nil {
 					return usageError{err}
@@ -121,7 +128,9 @@ their skills are fetched and compared file by file.`,
 			if err != nil {
 				return err
 			}
-			results = append(updateSkills(cmd.Context(), a, c, installed, force), results...)
+			ctx, cancel := withBudget(cmd.Context(), budget)
+			defer cancel()
+			results = append(updateSkills(ctx, a, c, installed, force), results...)
 			for i := range results {
 				results[i] = settle(results[i])
 			}
@@ -132,6 +141,7 @@ their skills are fetched and compared file by file.`,
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace skills even when their files were changed since install")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().BoolVar(&allowPrivate, "allow-private", false, "let recorded origins that are private or loopback (localhost, 10.x...) be contacted")
+	addBudgetFlag(cmd, &budget)
 	return cmd
 }
 
@@ -144,6 +154,11 @@ func updateSkills(ctx context.Context, a *app, c *discovery.Client, installed []
 		rec := s.rec
 		r := skillResult{Name: rec.Name, Dir: filepath.Join(s.dir, rec.Name), Origin: clean(rec.Origin, 256),
 			PreviousDigest: rec.Digest, Verified: rec.Verified}
+		if budgetSpent(ctx) {
+			r.Status, r.Message = statusFailed, notInTime(ctx, "updated")+"; left as it was"
+			results = append(results, r)
+			continue
+		}
 		ix, ok := indexes[rec.Origin]
 		if !ok && failures[rec.Origin] == nil {
 			p := a.progress("reading the skills index of " + rec.Origin)
@@ -156,6 +171,11 @@ func updateSkills(ctx context.Context, a *app, c *discovery.Client, installed []
 				indexes[rec.Origin] = ix
 				a.printWarnings(warningStrings(ix.Warnings))
 			}
+		}
+		if err := failures[rec.Origin]; err != nil && budgetSpent(ctx) {
+			r.Status, r.Message = statusFailed, notInTime(ctx, "updated")+"; left as it was"
+			results = append(results, r)
+			continue
 		}
 		if err := failures[rec.Origin]; err != nil {
 			r.Status, r.Message = statusFailed, clean(privateHint(err, "a recorded origin that is private or loopback needs --allow-private"), 1024)
@@ -181,6 +201,11 @@ func updateSkills(ctx context.Context, a *app, c *discovery.Client, installed []
 		p := a.progress("fetching and verifying " + rec.Name)
 		sk, err := c.GetSkill(ctx, ix, rec.Name)
 		p.Stop()
+		if err != nil && budgetSpent(ctx) {
+			r.Status, r.Message = statusFailed, notInTime(ctx, "updated")+"; left as it was"
+			results = append(results, r)
+			continue
+		}
 		if err != nil {
 			results = append(results, fetchFailure(r, err))
 			continue
