@@ -281,8 +281,8 @@ func TestSkillsListAndGet(t *testing.T) {
 		t.Fatalf("get --json: %v\n%s", err, r)
 	}
 	wantFiles := []fileJSON{
-		{"SKILL.md", int64(len(ledgerMD)), agentskills.Digest(ledgerMD)},
-		{"references/FORMAT.md", int64(len(ledgerRefs)), agentskills.Digest([]byte(ledgerRefs))},
+		{Path: "SKILL.md", Size: int64(len(ledgerMD)), Digest: agentskills.Digest(ledgerMD)},
+		{Path: "references/FORMAT.md", Size: int64(len(ledgerRefs)), Digest: agentskills.Digest([]byte(ledgerRefs))},
 	}
 	if !g.Verified || g.Name != "ledger" || !slices.Equal(g.Files, wantFiles) || g.SkillMD != string(ledgerMD) || g.Frontmatter["name"] != "ledger" {
 		t.Errorf("get --json = %+v", g)
