@@ -55,8 +55,8 @@ type Problem struct {
 
 // File is one document checked.
 type File struct {
-	File string `json:"file"`
-	Kind string `json:"kind"`
+	File string `json:"file"` // a path as given, or a redacted URL
+	Kind string `json:"kind"` // one of the Kind constants, or "unknown"
 }
 
 // Options configures a Linter. A nil *Options is the zero Options, which is safe.
