@@ -65,7 +65,6 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 var (
 	readRecord   = skills.ReadRecord
 	stripEscapes = cmdutil.StripEscapes
-	clean        = cmdutil.Clean
 )
 
 // sarifLog is the part of a SARIF log the tests read.
