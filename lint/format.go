@@ -60,7 +60,7 @@ func (r *Report) WriteText(w io.Writer, color bool) error {
 	return nil
 }
 
-// jsonReport is the json format; its field names are stable (README).
+// jsonReport is the json format; its field names are stable (docs/wellknown.md).
 type jsonReport struct {
 	Files    []File    `json:"files"`
 	Problems []Problem `json:"problems"`
@@ -69,7 +69,7 @@ type jsonReport struct {
 }
 
 // WriteJSON writes r to w as one indented JSON object: files, problems and the counts
-// of errors and warnings (field names in the README).
+// of errors and warnings (field names in docs/wellknown.md).
 func (r *Report) WriteJSON(w io.Writer) error {
 	errs, warns := r.Count()
 	j := jsonReport{Files: r.Files, Problems: r.Problems, Errors: errs, Warnings: warns}

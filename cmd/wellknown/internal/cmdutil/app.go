@@ -50,7 +50,7 @@ type App struct {
 	prompting bool // a consent question is on screen: the spinner waits
 }
 
-// Exit statuses, documented in the README.
+// Exit statuses, documented in docs/wellknown.md.
 const (
 	ExitOK       = 0 // success
 	ExitFailure  = 1 // an error, or (lint) problems of severity error found
@@ -86,7 +86,7 @@ func New(in io.Reader, out, errOut io.Writer, getenv func(string) string) *App {
 
 // CAFileEnv names an extra PEM file of CA certificates that App.Client trusts besides
 // the system roots. It is for tests (loopback TLS servers with a test CA) and is not
-// shown in --help; the README lists it under "For tests".
+// shown in --help; docs/wellknown.md lists it under "For tests".
 const CAFileEnv = "WELLKNOWN_CA_FILE"
 
 // Client returns a discovery Client for origins a person typed: private origins are

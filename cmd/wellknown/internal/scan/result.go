@@ -11,7 +11,7 @@ import (
 )
 
 // Result is one line of `wellknown scan` output. The JSON names are part of the
-// command's interface (documented in the README): add fields, never rename them.
+// command's interface (documented in docs/wellknown.md): add fields, never rename them.
 type Result struct {
 	Input       string    `json:"input"`           // the line as read, trimmed, credentials and queries redacted
 	Origin      string    `json:"origin"`          // canonical origin; "" when the line is not one

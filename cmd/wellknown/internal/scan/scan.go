@@ -6,7 +6,7 @@
 // length of the list; the set of lines seen keeps a fixed-size key per line.
 //
 // It is internal: its only interface is the command's JSON Lines, documented in the
-// README; a Go program surveying origins calls Client.Structured and ListSkills itself.
+// docs/wellknown.md; a Go program surveying origins calls Client.Structured and ListSkills itself.
 package scan
 
 import (

@@ -26,7 +26,7 @@ type Flags struct {
 
 func (f *Flags) Add(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.structured, "structured", false, "fetch mcp.json as well as skills.md (servers and tools)")
-	cmd.Flags().BoolVar(&f.json, "json", false, "print one JSON object (fields in the README)")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print one JSON object (fields in docs/wellknown.md)")
 	cmd.Flags().BoolVar(&f.model, "model", false, "print what an agent should hand its model: fenced, labelled untrusted, redacted")
 }
 
@@ -125,7 +125,7 @@ func Run(ctx context.Context, c0 *cmdutil.App, c *discovery.Client, origin strin
 }
 
 // DiscoveryJSON is the --json output of discover and demo; its field names are stable
-// and listed in the README.
+// and listed in docs/wellknown.md.
 type DiscoveryJSON struct {
 	Origin      string           `json:"origin"`
 	Skills      *skillsJSON      `json:"skills"`       // null: no skills.md

@@ -86,7 +86,7 @@ connected to. Exit status 3 when the origin publishes no mcp.json.`,
 			return a.printServers(d, asJSON)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (fields in the README)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (fields in docs/wellknown.md)")
 	return cmd
 }
 
@@ -243,7 +243,7 @@ with an error. Exit status 3 when no server serves any skill.`,
 			return a.mcpSkills(cmd.Context(), c, args[0], f)
 		},
 	}
-	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object (fields in the README)")
+	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object (fields in docs/wellknown.md)")
 	cmd.Flags().StringVar(&f.get, "get", "", "read, verify and print the SKILL.md of the skill `NAME` (or its skill:// URI)")
 	cmd.Flags().StringVar(&f.read, "read", "", "with --get: also read and print the file `PATH` of the skill")
 	cmd.Flags().BoolVar(&f.endpoint, "endpoint", false, "the URL is an MCP endpoint even without a path")

@@ -39,7 +39,7 @@ func (a *app) scanCommand() *cobra.Command {
 		Short: "Survey many origins: what each publishes at /.well-known/, as JSON Lines",
 		Long: `Scan reads origins from standard input, one per line (blank lines and lines
 starting with # are skipped, duplicates are scanned once), and writes one JSON object
-per origin (JSON Lines, fields in the README): whether it publishes skills.md, mcp.json
+per origin (JSON Lines, fields in docs/wellknown.md): whether it publishes skills.md, mcp.json
 (shape, servers, tools) and an Agent Skills index (version, skills), the HTTP statuses,
 errors (redacted) and the time taken. A line that is not an origin gets a result with
 an error.

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -116,8 +115,8 @@ func (a *app) newMCPServer(ctx context.Context, f serveFlags) (*mcp.Server, erro
 		},
 	})
 	for _, o := range f.origins {
-		input, _ := json.Marshal(map[string]string{"origin": o})
-		if _, err := ts.Call(ctx, tools.ListSkills, input); err != nil {
+		// The host's sites: they outrank any site the model adds through list_skills.
+		if err := ts.AddSite(ctx, o); err != nil {
 			return nil, fmt.Errorf("--origin %s: %s", o, cmdutil.PrivateHint(err, servePrivateHint))
 		}
 	}
