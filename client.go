@@ -156,7 +156,7 @@ type Client struct {
 	now             func() time.Time
 	fetcher         *fetch.Fetcher              // the HTTP pipeline (internal/fetch)
 	guard           *netguard.Guard             // private-address guard shared by every transport
-	agentBase       http.RoundTripper           // guarded transport for Discovery.Transport(nil)
+	agentBase       http.RoundTripper           // guarded default transport of Client.Guard (GuardOptions.Base nil)
 	flight          *fetch.Flight               // collapses concurrent fetches of one document
 	docs            *fetch.Documents            // the pipeline's document layer: status, content, parse memo, last good
 	fresh           *fetch.FastPath[*Discovery] // origin string → a fresh discovery (Discover, Structured)
@@ -260,7 +260,7 @@ func allowedHosts(hosts []string) (map[string]bool, error) {
 
 // baseTransport returns the transport every request of the Client ends in: the
 // caller's (Options.HTTPClient) or the default one, behind the private-address guard,
-// wrapped by Options.WrapTransport. The agent's own calls (Discovery.Transport(nil))
+// wrapped by Options.WrapTransport. The agent's own calls (Client.Guard with no Base)
 // use it too: its TLS roots, proxy and dialer, and the same per-policy pools.
 func (c *Client) baseTransport(o *Options) http.RoundTripper {
 	var base http.RoundTripper

@@ -26,14 +26,18 @@ import (
 //   - parsers: pure readers, bytes in and values out; they may share diag.
 //   - internal: the machinery (the fetch pipeline, the dialer guard) and shared
 //     helpers; it imports nothing of the module above it.
+//
+// An internal package that builds on a higher layer is listed in that layer by name:
+// internal/demo (the demo origin of the commands and examples, built on the root) with
+// the features, internal/skillrules (rules over parsed skills) with the parsers.
 var layers = []struct {
 	name     string
 	packages []string // module-relative; a trailing "/..." takes a whole subtree
 }{
 	{"cmd", []string{"cmd/...", "examples/...", "compare"}},
-	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver"}},
+	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "internal/demo"}},
 	{"root", []string{"."}},
-	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard"}},
+	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "internal/skillrules"}},
 	{"internal", []string{"internal/..."}},
 }
 

@@ -34,10 +34,10 @@ type Discovery struct {
 	MCP      *mcpjson.Document  // nil unless fetched (skills.md absent, or Structured) and published
 	Fetches  []Fetch            // one per document requested, skills.md first
 	Warnings []Warning          // stale answers, content types, and the parsers' warnings
-
-	consent ConsentFunc // the Client's, for the policy guard
-	client  *Client     // for the private-address guard of the policy guard
-	mcpURL  string      // where MCP was served from, after redirects: relative endpoints resolve against it
+	// MCPURL is where MCP was served from, after redirects, without userinfo, query or
+	// fragment: relative endpoints in it resolve against it ([Client.ConnectEndpoint]).
+	// "" when MCP is nil.
+	MCPURL string
 }
 
 // Source tells where the document of a [Fetch] came from.
@@ -214,7 +214,7 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 
 // discoverOrigin is discover after the origin has been checked.
 func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, structured bool) (*Discovery, error) {
-	d := &Discovery{Origin: o, consent: c.consent, client: c}
+	d := &Discovery{Origin: o}
 	skills, mcp, err := c.fetchBoth(ctx, o, origin, structured)
 	if err != nil {
 		return nil, err
@@ -225,7 +225,7 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 	}
 	d.Skills, d.MCP = skills.doc, mcp.doc
 	if mcp.doc != nil {
-		d.mcpURL = mcp.final
+		d.MCPURL = documentBase(mcp.final)
 	}
 	d.Fetches = append(d.Fetches, skills.fetch)
 	d.Warnings = append(d.Warnings, skills.warnings...)
@@ -301,7 +301,7 @@ func (d *Discovery) usePointed(pointed *outcome[mcpjson.Document]) {
 	case pointed.doc != nil && (pointed.doc.Shape == mcpjson.ShapeUnknown || pointed.doc.Shape == mcpjson.ShapeNone):
 		msg = "the document it points to is not an mcp.json this SDK can read (shape " + string(pointed.doc.Shape) + "); not used"
 	case pointed.doc != nil && pointed.doc.Shape != mcpjson.ShapePointer:
-		d.MCP, d.mcpURL = pointed.doc, pointed.final
+		d.MCP, d.MCPURL = pointed.doc, documentBase(pointed.final)
 		return
 	case pointed.doc != nil:
 		msg = "the document it points to is a pointer too; not followed further"

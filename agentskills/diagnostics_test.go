@@ -195,3 +195,44 @@ func assertNoLeak(t *testing.T, what, s string) {
 		}
 	}
 }
+
+// TestSkillsObjectKeyQuotedInDiagnostics: when "skills" is an object, its member keys
+// are document text, and they appear in every Diagnostic.Where of the entry
+// ("/skills/" + key). They are quoted as every other piece of the document a
+// diagnostic shows: scrubbed of secrets, bounded, without raw control characters, so
+// a planted token, a terminal escape sequence or a line break that would forge
+// further diagnostic lines never comes out of ParseIndex (nor, from there,
+// discovery.SkillsIndex.Warnings). TestNoSecretsInDiagnostics holds Where to the same
+// rule.
+func TestSkillsObjectKeyQuotedInDiagnostics(t *testing.T) {
+	t.Parallel()
+	key := ghToken + "\x1b]8;;https://evil.example\x07click\x1b]8;;\x07\n/skills/0: error: forged line " + strings.Repeat("A", 600)
+	k, _ := json.Marshal(key)
+	for name, doc := range map[string]string{
+		// Keyed by name: the entry has no description, so it gets a warning at its key.
+		"keyed": fmt.Sprintf(`{"skills": {%s: {"slug": "notes", "files": ["SKILL.md"]}}}`, k),
+		// Groups of entries: the key is the group's, and every entry's pointer starts with it.
+		"groups": fmt.Sprintf(`{"skills": {%s: [{"name": "notes", "files": ["SKILL.md"]}]}}`, k),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ix, err := agentskills.ParseIndex([]byte(doc), legacyIndexURL, agentskills.Lenient)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ix.Diagnostics) == 0 {
+				t.Fatal("no diagnostics: the case no longer exercises the key")
+			}
+			assertDiagnostics(t, ix.Diagnostics) // the token
+			for _, d := range ix.Diagnostics {
+				s := d.String()
+				if strings.ContainsAny(s, "\x1b\x07\n") {
+					t.Errorf("diagnostic carries raw control characters from the document: %q", s)
+				}
+				if len(d.Where) > 512 {
+					t.Errorf("Where is %d bytes of document text", len(d.Where))
+				}
+			}
+		})
+	}
+}

@@ -28,84 +28,110 @@ func TestMCPVectors(t *testing.T) {
 	if _, err := os.Stat(vectors); err != nil {
 		t.Skip("vectors not available")
 	}
-	checks := map[string]func(t *testing.T, data []byte){
-		// Placeholder digests ("sha256:a1b2c3d4...") break the 64-hex rule: a valid
-		// validator rejects those entries; the dynamic one stands.
-		"mcp/ext-skills-stable-skills-list-response-dynamic.json": func(t *testing.T, data []byte) {
-			r, err := agentskills.ParseListResult(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(r.Skills) != 1 || !r.Skills[0].Dynamic || r.Skills[0].URI.String() != "skill://reports/daily/SKILL.md" ||
-				r.TTLMs == nil || *r.TTLMs != 300000 || r.CacheScope != "public" || len(r.Diagnostics) != 2 {
-				t.Errorf("%+v", r)
-			}
-		},
-		"mcp/sep2640-b405ba5-skills-list-response.json": func(t *testing.T, data []byte) {
-			r, err := agentskills.ParseListResult(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(r.Skills) != 0 || len(r.Diagnostics) == 0 {
-				t.Errorf("placeholder digests must invalidate the entries: %+v", r)
-			}
-			for _, d := range r.Diagnostics {
-				if !strings.Contains(d.Message, "digest") {
-					t.Errorf("unexpected diagnostic %v", d)
-				}
-			}
-		},
-		"mcp/sep2640-b405ba5-skills-get-response.json": func(t *testing.T, data []byte) {
-			_, diags, err := agentskills.ParseGetResult(data)
-			if !errors.Is(err, agentskills.ErrInvalidSkill) || len(diags) != 1 || !strings.Contains(diags[0].Message, "digest") {
-				t.Errorf("err %v, diags %v", err, diags)
-			}
-		},
-		"mcp/sep2640-b405ba5-capabilities.json": func(t *testing.T, data []byte) {
-			declared, dirRead, err := agentskills.Capabilities(data)
-			if err != nil || !declared || !dirRead {
-				t.Errorf("declared %v, directoryRead %v, %v", declared, dirRead, err)
-			}
-		},
-		"mcp/sep2640-b405ba5-directory-read-response.json": func(t *testing.T, data []byte) {
-			ds, cursor, err := agentskills.ParseDirectoryRead(data)
-			if err != nil || len(ds) != 3 || cursor != "" || ds[2].IsDir != true || ds[0].IsDir || ds[2].URI != "skill://pdf-processing/templates/regional" {
-				t.Errorf("%+v, %q, %v", ds, cursor, err)
-			}
-		},
-		// April draft: skill-md entries read (unverified); the archive and the template skipped.
-		"mcp/sep2640-238a2f0-skill-index-json-april-draft.json": func(t *testing.T, data []byte) {
-			es, diags, err := agentskills.ParseLegacyIndex(data)
-			if err != nil || len(es) != 2 || es[1].URI != "skill://acme/billing/refunds/SKILL.md" || es[0].Digest != "" || codes(diags) != "archive,template" {
-				t.Errorf("%+v, %v, %v", es, codes(diags), err)
-			}
-		},
-		// June draft: url entries need a well-formed digest (these are placeholders); archive-only skipped.
-		"mcp/sep2640-82609b1-skill-index-json-june-draft.json": func(t *testing.T, data []byte) {
-			es, diags, err := agentskills.ParseLegacyIndex(data)
-			if err != nil || len(es) != 0 || codes(diags) != "digest,digest,archive" {
-				t.Errorf("%+v, %v, %v", es, codes(diags), err)
-			}
-		},
-		"mcp/fastmcp-skill-manifest-docs-example.json": func(t *testing.T, data []byte) {
-			skill, res, diags, err := agentskills.ParseFastMCPManifest(data)
-			if err != nil || skill != "pdf-processing" || len(res) != 3 || res[2].URI != "skill://pdf-processing/examples/sample.pdf" ||
-				res[2].Size != 89012 || res[0].Digest != "" || len(diags) != 3 {
-				t.Errorf("%q %+v %v %v", skill, res, diags, err)
-			}
-		},
-	}
 	files, _ := filepath.Glob(filepath.Join(vectors, "mcp", "*"))
 	for _, f := range files {
 		rel, _ := filepath.Rel(vectors, f)
 		t.Run(rel, func(t *testing.T) {
 			t.Parallel()
-			check, ok := checks[rel]
+			check, ok := mcpVectorChecks[rel]
 			if !ok {
 				t.Fatalf("no expectation for %s", rel)
 			}
 			check(t, readVector(t, rel))
 		})
+	}
+}
+
+// mcpVectorChecks gives every vector under vectors/mcp its expectation.
+var mcpVectorChecks = map[string]func(t *testing.T, data []byte){
+	"mcp/ext-skills-stable-skills-list-response-dynamic.json": checkDynamicListVector,
+	"mcp/sep2640-b405ba5-skills-list-response.json":           checkPlaceholderListVector,
+	"mcp/sep2640-b405ba5-skills-get-response.json":            checkPlaceholderGetVector,
+	"mcp/sep2640-b405ba5-capabilities.json":                   checkCapabilitiesVector,
+	"mcp/sep2640-b405ba5-directory-read-response.json":        checkDirectoryReadVector,
+	"mcp/sep2640-238a2f0-skill-index-json-april-draft.json":   checkAprilDraftIndexVector,
+	"mcp/sep2640-82609b1-skill-index-json-june-draft.json":    checkJuneDraftIndexVector,
+	"mcp/fastmcp-skill-manifest-docs-example.json":            checkFastMCPManifestVector,
+}
+
+// Placeholder digests ("sha256:a1b2c3d4...") break the 64-hex rule: a valid
+// validator rejects those entries; the dynamic one stands.
+func checkDynamicListVector(t *testing.T, data []byte) {
+	t.Helper()
+	r, err := agentskills.ParseListResult(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Skills) != 1 || !r.Skills[0].Dynamic || r.Skills[0].URI.String() != "skill://reports/daily/SKILL.md" ||
+		r.TTLMs == nil || *r.TTLMs != 300000 || r.CacheScope != "public" || len(r.Diagnostics) != 2 {
+		t.Errorf("%+v", r)
+	}
+}
+
+func checkPlaceholderListVector(t *testing.T, data []byte) {
+	t.Helper()
+	r, err := agentskills.ParseListResult(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Skills) != 0 || len(r.Diagnostics) == 0 {
+		t.Errorf("placeholder digests must invalidate the entries: %+v", r)
+	}
+	for _, d := range r.Diagnostics {
+		if !strings.Contains(d.Message, "digest") {
+			t.Errorf("unexpected diagnostic %v", d)
+		}
+	}
+}
+
+func checkPlaceholderGetVector(t *testing.T, data []byte) {
+	t.Helper()
+	_, diags, err := agentskills.ParseGetResult(data)
+	if !errors.Is(err, agentskills.ErrInvalidSkill) || len(diags) != 1 || !strings.Contains(diags[0].Message, "digest") {
+		t.Errorf("err %v, diags %v", err, diags)
+	}
+}
+
+func checkCapabilitiesVector(t *testing.T, data []byte) {
+	t.Helper()
+	declared, dirRead, err := agentskills.Capabilities(data)
+	if err != nil || !declared || !dirRead {
+		t.Errorf("declared %v, directoryRead %v, %v", declared, dirRead, err)
+	}
+}
+
+func checkDirectoryReadVector(t *testing.T, data []byte) {
+	t.Helper()
+	ds, cursor, err := agentskills.ParseDirectoryRead(data)
+	if err != nil || len(ds) != 3 || cursor != "" || ds[2].IsDir != true || ds[0].IsDir || ds[2].URI != "skill://pdf-processing/templates/regional" {
+		t.Errorf("%+v, %q, %v", ds, cursor, err)
+	}
+}
+
+// April draft: skill-md entries read (unverified); the archive and the template skipped.
+func checkAprilDraftIndexVector(t *testing.T, data []byte) {
+	t.Helper()
+	es, diags, err := agentskills.ParseLegacyIndex(data)
+	if err != nil || len(es) != 2 || es[1].URI != "skill://acme/billing/refunds/SKILL.md" || es[0].Digest != "" || codes(diags) != "archive,template" {
+		t.Errorf("%+v, %v, %v", es, codes(diags), err)
+	}
+}
+
+// June draft: url entries need a well-formed digest (these are placeholders); archive-only skipped.
+func checkJuneDraftIndexVector(t *testing.T, data []byte) {
+	t.Helper()
+	es, diags, err := agentskills.ParseLegacyIndex(data)
+	if err != nil || len(es) != 0 || codes(diags) != "digest,digest,archive" {
+		t.Errorf("%+v, %v, %v", es, codes(diags), err)
+	}
+}
+
+func checkFastMCPManifestVector(t *testing.T, data []byte) {
+	t.Helper()
+	skill, res, diags, err := agentskills.ParseFastMCPManifest(data)
+	if err != nil || skill != "pdf-processing" || len(res) != 3 || res[2].URI != "skill://pdf-processing/examples/sample.pdf" ||
+		res[2].Size != 89012 || res[0].Digest != "" || len(diags) != 3 {
+		t.Errorf("%q %+v %v %v", skill, res, diags, err)
 	}
 }
 

@@ -93,12 +93,6 @@ func (e IndexEntry) HasDigests() bool {
 	return len(e.Files) > 0
 }
 
-// Verified is the former name of HasDigests.
-//
-// Deprecated: it never meant that content was verified, only that it can be; use
-// HasDigests.
-func (e IndexEntry) Verified() bool { return e.HasDigests() }
-
 type rawIndex struct {
 	Schema  *string // nil when absent or null
 	Version string  // "version" as written: a string, or a number's digits ("version": 1)
@@ -241,48 +235,82 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 	if err != nil || !base.IsAbs() {
 		return nil, fmt.Errorf("agentskills: index URL %s is not absolute", quoteURL(indexURL))
 	}
-	relaxed := ""
-	if mode != Strict && !json.Valid(data) {
-		// Hand-written JSON: a byte order mark, comments, trailing commas are read as
-		// if absent, with a warning; anything else is the decoder's error below.
-		if std, devs, ok := jsonx.Relax(data); ok && json.Valid(std) {
-			data, relaxed = std, jsonx.Describe(devs)
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var top map[string]json.RawMessage
-	var list json.RawMessage // Lenient mode: the document is an array, read as a catalog's list
-	if t := bytes.TrimLeft(data, " \t\r\n"); mode != Strict && len(t) > 0 && t[0] == '[' {
-		if err := dec.Decode(&list); err != nil {
-			return nil, fmt.Errorf("%w: not JSON: %v", ErrNotIndex, jsonMessage(err))
-		}
-	} else if err := dec.Decode(&top); err != nil {
-		return nil, fmt.Errorf("%w: not a JSON object: %v", ErrNotIndex, jsonMessage(err))
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%w: data after the JSON object", ErrNotIndex)
-	}
-	raw, err := readTop(top)
+	doc, err := decodeIndex(data, mode)
 	if err != nil {
 		return nil, err
 	}
-	if top["capabilities"] != nil && (top["protocolVersion"] != nil || top["defaultInputModes"] != nil || top["preferredTransport"] != nil) {
-		return nil, fmt.Errorf("%w: an A2A agent card, whose \"skills\" are the agent's capabilities", ErrNotIndex)
-	}
 	ix := &Index{URL: base.String()}
-	if relaxed != "" {
-		ix.diag(Warning, "json", "", "not strict JSON: "+relaxed+"; read as if absent (Strict mode refuses it: publish plain JSON)")
+	if doc.relaxed != "" {
+		ix.diag(Warning, "json", "", "not strict JSON: "+doc.relaxed+"; read as if absent (Strict mode refuses it: publish plain JSON)")
 	}
-	items, ok := ix.entries(top["skills"], mode)
+	items, ok := ix.entries(doc.top["skills"], mode)
 	switch {
-	case list != nil:
-		items, ok = ix.catalogList(catalogTop, "", list)
-	case !ok && top["skills"] == nil && mode != Strict:
-		items, ok = ix.catalogEntries(top)
+	case doc.list != nil:
+		items, ok = ix.catalogList(catalogTop, "", doc.list)
+	case !ok && doc.top["skills"] == nil && mode != Strict:
+		items, ok = ix.catalogEntries(doc.top)
 	}
 	if !ok {
 		return nil, fmt.Errorf("%w: no \"skills\" array", ErrNotIndex)
 	}
+	if err := ix.setVersion(doc.raw, mode); err != nil {
+		return nil, err
+	}
+	items = ix.boundEntries(items)
+	located, why := ix.readEntries(items, base, mode)
+	if err := ix.checkSkillsFound(len(items), located, why); err != nil {
+		return nil, err
+	}
+	ix.summarise()
+	ix.catalog = ""
+	return ix, nil
+}
+
+// indexDoc is an index document decoded, before its entries are read.
+type indexDoc struct {
+	top     map[string]json.RawMessage
+	list    json.RawMessage // Lenient mode: the document is an array, read as a catalog's list
+	raw     rawIndex
+	relaxed string // the deviations from strict JSON read as if absent, described; "" for none
+}
+
+// decodeIndex decodes the JSON of an index: one object (or, in Lenient mode, one
+// array), hand-written JSON relaxed outside Strict mode, and not an A2A agent card.
+func decodeIndex(data []byte, mode Mode) (indexDoc, error) {
+	var doc indexDoc
+	if mode != Strict && !json.Valid(data) {
+		// Hand-written JSON: a byte order mark, comments, trailing commas are read as
+		// if absent, with a warning; anything else is the decoder's error below.
+		if std, devs, ok := jsonx.Relax(data); ok && json.Valid(std) {
+			data, doc.relaxed = std, jsonx.Describe(devs)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t := bytes.TrimLeft(data, " \t\r\n"); mode != Strict && len(t) > 0 && t[0] == '[' {
+		if err := dec.Decode(&doc.list); err != nil {
+			return indexDoc{}, fmt.Errorf("%w: not JSON: %v", ErrNotIndex, jsonMessage(err))
+		}
+	} else if err := dec.Decode(&doc.top); err != nil {
+		return indexDoc{}, fmt.Errorf("%w: not a JSON object: %v", ErrNotIndex, jsonMessage(err))
+	}
+	if dec.More() {
+		return indexDoc{}, fmt.Errorf("%w: data after the JSON object", ErrNotIndex)
+	}
+	raw, err := readTop(doc.top)
+	if err != nil {
+		return indexDoc{}, err
+	}
+	doc.raw = raw
+	top := doc.top
+	if top["capabilities"] != nil && (top["protocolVersion"] != nil || top["defaultInputModes"] != nil || top["preferredTransport"] != nil) {
+		return indexDoc{}, fmt.Errorf("%w: an A2A agent card, whose \"skills\" are the agent's capabilities", ErrNotIndex)
+	}
+	return doc, nil
+}
+
+// setVersion sets ix.Version from the index's $schema and "version"; an unknown
+// $schema is an error.
+func (ix *Index) setVersion(raw rawIndex, mode Mode) error {
 	switch {
 	case raw.Schema != nil && *raw.Schema == SchemaV020:
 		ix.Version = V020
@@ -290,12 +318,18 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 		ix.Version = V020
 		ix.diag(Warning, "schema", "/$schema", "$schema "+quoteURL(*raw.Schema)+" is a variant spelling of "+SchemaV020+"; read as v0.2.0")
 	case raw.Schema != nil:
-		return nil, fmt.Errorf("%w: %s (known: %s); not processed", ErrUnknownSchema, quoteURL(*raw.Schema), SchemaV020)
+		return fmt.Errorf("%w: %s (known: %s); not processed", ErrUnknownSchema, quoteURL(*raw.Schema), SchemaV020)
 	case raw.Version == "0.2.0":
 		ix.Version = V020Interim
 	default:
 		ix.Version = V010
 	}
+	return nil
+}
+
+// boundEntries returns the entries that are read: the first MaxIndexEntries, with a
+// warning for an empty list and for a longer one.
+func (ix *Index) boundEntries(items []rawItem) []rawItem {
 	if len(items) == 0 {
 		// "skills": [] is valid, and says nothing: a placeholder, or a generator that
 		// found no skills. Say so, rather than answer an index without a word.
@@ -305,7 +339,13 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 		ix.diag(Warning, "limit", "/skills", fmt.Sprintf("the index lists %d entries; only the first %d are read", len(items), MaxIndexEntries))
 		items = items[:MaxIndexEntries]
 	}
-	located, why := false, []string(nil)
+	return items
+}
+
+// readEntries reads every entry into ix.Skills. located reports that some entry is
+// shaped like a skill entry or locates a skill; why collects, once each, why the
+// others are not skill entries.
+func (ix *Index) readEntries(items []rawItem, base *url.URL, mode Mode) (located bool, why []string) {
 	for _, it := range items {
 		var e rawEntry
 		if err := json.Unmarshal(it.msg, &e); err != nil {
@@ -325,22 +365,27 @@ func ParseIndex(data []byte, indexURL string, mode Mode) (*Index, error) {
 			ix.Skills = append(ix.Skills, entry)
 		}
 	}
+	return located, why
+}
+
+// checkSkillsFound returns ErrNotIndex when no entry was read and the document is not
+// an index after all: a catalog whose entries were a guess, or a v0.1.0 document
+// whose n entries neither have an index entry's shape nor locate a skill.
+func (ix *Index) checkSkillsFound(n int, located bool, why []string) error {
 	if len(ix.Skills) == 0 && ix.catalog != "" {
 		// The entries were a guess (a catalog's "items"): none locates a skill file.
 		reason := "none is a skill entry"
 		if len(why) > 0 {
 			reason = "entries " + strings.Join(why, "; ")
 		}
-		return nil, fmt.Errorf("%w: no \"skills\" array, and %s", ErrNotIndex, catalogWhy(ix.catalog, reason))
+		return fmt.Errorf("%w: no \"skills\" array, and %s", ErrNotIndex, catalogWhy(ix.catalog, reason))
 	}
-	if len(ix.Skills) == 0 && len(items) > 0 && ix.Version == V010 && !located {
+	if len(ix.Skills) == 0 && n > 0 && ix.Version == V010 && !located {
 		// No entry has the shape of any version nor locates a skill file: a different
 		// document that happens to have "skills" (pages, API routes, MCP endpoints).
-		return nil, fmt.Errorf("%w: no entry lists files (v0.1.0), has type, url and digest (v0.2.0) or names a skill file or folder; entries %s", ErrNotIndex, strings.Join(why, "; "))
+		return fmt.Errorf("%w: no entry lists files (v0.1.0), has type, url and digest (v0.2.0) or names a skill file or folder; entries %s", ErrNotIndex, strings.Join(why, "; "))
 	}
-	ix.summarise()
-	ix.catalog = ""
-	return ix, nil
+	return nil
 }
 
 // v020Shaped reports an entry with the fields of a v0.2.0 entry: url and a digest in
@@ -416,35 +461,8 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (out Ind
 	default:
 		notSkill = loc.class
 	}
-	if name == "" {
-		ix.diag(Error, "entry", at, "entry has no name; skipped")
+	if !ix.entryNameOK(at, name, mode) || !ix.entryDescriptionOK(at, name, desc, mode) {
 		return IndexEntry{}, false, notSkill
-	}
-	if strings.ContainsAny(name, "/\\") || name == "." || name == ".." || !utf8.ValidString(name) {
-		ix.diag(Error, "name", at, "entry name "+quoteDoc(name)+" is not a safe path segment; skipped")
-		return IndexEntry{}, false, notSkill
-	}
-	for _, msg := range NameProblems(name, true) {
-		msg = secrets.Scrub(msg) // it quotes the name
-		if mode == Strict {
-			ix.diag(Error, "name", at, msg+"; skipped")
-			return IndexEntry{}, false, notSkill
-		}
-		ix.diag(Warning, "name", at, msg)
-	}
-	if desc == "" {
-		if mode == Strict {
-			ix.diag(Error, "description", at, "entry "+quoteDoc(name)+" has no description; skipped")
-			return IndexEntry{}, false, notSkill
-		}
-		ix.diag(Warning, "description", at, "entry "+quoteDoc(name)+" has no description")
-	}
-	if l := utf8.RuneCountInString(desc); l > MaxDescriptionLen {
-		if mode == Strict {
-			ix.diag(Error, "description", at, fmt.Sprintf("description is %d characters, over %d; skipped", l, MaxDescriptionLen))
-			return IndexEntry{}, false, notSkill
-		}
-		ix.diag(Warning, "description", at, fmt.Sprintf("description is %d characters, over %d", l, MaxDescriptionLen))
 	}
 	out = IndexEntry{Name: name, Description: desc, Type: TypeSkillMD}
 
@@ -468,63 +486,123 @@ func (ix *Index) entry(at string, e rawEntry, base *url.URL, mode Mode) (out Ind
 		ix.diag(Warning, "version", at, "v0.2.0-shaped entry in an index without $schema; read as v0.2.0")
 		version = V020
 	}
-	switch version {
-	case V020:
-		switch {
-		case e.Type == TypeSkillMD || e.Type == TypeArchive:
-			out.Type = string(e.Type)
-		case mode != Strict && (e.Type == typeSkill || namesSkillFile(string(e.URL))):
-			// {"type": "skill"}, {"type": "md", "url": ".../SKILL.md"}: a SKILL.md all the same.
-			typ := "has type " + quoteDoc(string(e.Type))
-			if e.Type == "" {
-				typ = "has no type"
-			}
-			ix.diag(Warning, "type", at, fmt.Sprintf("entry %s %s and its url names a skill file; read as %s", quoteDoc(name), typ, TypeSkillMD))
-			out.Type = TypeSkillMD
-		default:
-			ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quoteDoc(name), quoteDoc(string(e.Type))))
-			return IndexEntry{}, false, notSkill
-		}
-		if what := notSkillFile(string(e.URL)); out.Type == TypeSkillMD && what != "" {
-			// "skill-md" beside /llms.txt, /openapi.json or a page ("/operators/"): a
-			// site's other resources listed as skills. A SKILL.md is a Markdown file.
-			ix.diag(Error, "url", at, fmt.Sprintf("entry %s is a skill-md entry whose url names %s, not a skill file; skipped", quoteDoc(name), what))
-			return IndexEntry{}, false, notSkill
-		}
-		// A skill-md entry without a digest (or with a placeholder) is read in Lenient
-		// mode as v0.1.0 entries are: unverified, and labelled so. An archive never is.
-		digest, ok := ix.entryDigest(at, name, e, mode, out.Type == TypeSkillMD)
-		if !ok {
-			return IndexEntry{}, false, notSkill
-		}
-		u, why := resolveArtifact(base, string(e.URL))
-		if why != "" {
-			ix.diag(Error, "url", at, "entry "+quoteDoc(name)+": "+why+"; skipped")
-			return IndexEntry{}, false, notSkill
-		}
-		out.URL, out.Digest = u, digest
-	default: // V010, V020Interim: a file list under <index dir>/<name>/
-		if len(e.Files) == 0 {
-			ix.diag(Error, "files", at, "entry "+quoteDoc(name)+" has no \"files\"; skipped")
-			return IndexEntry{}, false, notSkill
-		}
-		digests := version == V020Interim
-		if digests && mode != Strict && stringList(e.Files) {
-			// "version": "0.2.0" beside v0.1.0 file lists (paths, no digests).
-			ix.diag(Warning, "files", at+"/files", "entry "+quoteDoc(name)+" lists plain paths in an interim index; read as v0.1.0 files, without digests")
-			digests = false
-		}
-		files, ok := ix.files(at, name, e.Files, base, digests, mode)
-		if !ok {
-			return IndexEntry{}, false, notSkill
-		}
-		out.Files = files
-		out.URL = files[0].URL
-		if digests {
-			out.Digest = files[0].Digest
-		}
+	if version == V020 {
+		out, ok = ix.artifactEntry(at, out, e, base, mode)
+	} else { // V010, V020Interim: a file list under <index dir>/<name>/
+		out, ok = ix.fileListEntry(at, out, e, base, version, mode)
+	}
+	if !ok {
+		return IndexEntry{}, false, notSkill
 	}
 	return out, true, notSkill
+}
+
+// entryNameOK checks an entry's name: present, a safe path segment, and (in Strict
+// mode; a warning otherwise) a valid skill name.
+func (ix *Index) entryNameOK(at, name string, mode Mode) bool {
+	if name == "" {
+		ix.diag(Error, "entry", at, "entry has no name; skipped")
+		return false
+	}
+	if strings.ContainsAny(name, "/\\") || name == "." || name == ".." || !utf8.ValidString(name) {
+		ix.diag(Error, "name", at, "entry name "+quoteDoc(name)+" is not a safe path segment; skipped")
+		return false
+	}
+	for _, msg := range NameProblems(name, true) {
+		msg = secrets.Scrub(msg) // it quotes the name
+		if mode == Strict {
+			ix.diag(Error, "name", at, msg+"; skipped")
+			return false
+		}
+		ix.diag(Warning, "name", at, msg)
+	}
+	return true
+}
+
+// entryDescriptionOK checks an entry's description: present and at most
+// MaxDescriptionLen characters (in Strict mode; a warning otherwise).
+func (ix *Index) entryDescriptionOK(at, name, desc string, mode Mode) bool {
+	if desc == "" {
+		if mode == Strict {
+			ix.diag(Error, "description", at, "entry "+quoteDoc(name)+" has no description; skipped")
+			return false
+		}
+		ix.diag(Warning, "description", at, "entry "+quoteDoc(name)+" has no description")
+	}
+	if l := utf8.RuneCountInString(desc); l > MaxDescriptionLen {
+		if mode == Strict {
+			ix.diag(Error, "description", at, fmt.Sprintf("description is %d characters, over %d; skipped", l, MaxDescriptionLen))
+			return false
+		}
+		ix.diag(Warning, "description", at, fmt.Sprintf("description is %d characters, over %d", l, MaxDescriptionLen))
+	}
+	return true
+}
+
+// artifactEntry reads a v0.2.0 entry into out: its type, its url (a skill file or an
+// archive) and its digest.
+func (ix *Index) artifactEntry(at string, out IndexEntry, e rawEntry, base *url.URL, mode Mode) (IndexEntry, bool) {
+	name := out.Name
+	switch {
+	case e.Type == TypeSkillMD || e.Type == TypeArchive:
+		out.Type = string(e.Type)
+	case mode != Strict && (e.Type == typeSkill || namesSkillFile(string(e.URL))):
+		// {"type": "skill"}, {"type": "md", "url": ".../SKILL.md"}: a SKILL.md all the same.
+		typ := "has type " + quoteDoc(string(e.Type))
+		if e.Type == "" {
+			typ = "has no type"
+		}
+		ix.diag(Warning, "type", at, fmt.Sprintf("entry %s %s and its url names a skill file; read as %s", quoteDoc(name), typ, TypeSkillMD))
+		out.Type = TypeSkillMD
+	default:
+		ix.diag(Warning, "unknown-type", at, fmt.Sprintf("entry %s has type %s; skipped", quoteDoc(name), quoteDoc(string(e.Type))))
+		return IndexEntry{}, false
+	}
+	if what := notSkillFile(string(e.URL)); out.Type == TypeSkillMD && what != "" {
+		// "skill-md" beside /llms.txt, /openapi.json or a page ("/operators/"): a
+		// site's other resources listed as skills. A SKILL.md is a Markdown file.
+		ix.diag(Error, "url", at, fmt.Sprintf("entry %s is a skill-md entry whose url names %s, not a skill file; skipped", quoteDoc(name), what))
+		return IndexEntry{}, false
+	}
+	// A skill-md entry without a digest (or with a placeholder) is read in Lenient
+	// mode as v0.1.0 entries are: unverified, and labelled so. An archive never is.
+	digest, ok := ix.entryDigest(at, name, e, mode, out.Type == TypeSkillMD)
+	if !ok {
+		return IndexEntry{}, false
+	}
+	u, why := resolveArtifact(base, string(e.URL))
+	if why != "" {
+		ix.diag(Error, "url", at, "entry "+quoteDoc(name)+": "+why+"; skipped")
+		return IndexEntry{}, false
+	}
+	out.URL, out.Digest = u, digest
+	return out, true
+}
+
+// fileListEntry reads a v0.1.0 or interim entry into out: its file list, under
+// <index dir>/<name>/, SKILL.md first (with digests in an interim index).
+func (ix *Index) fileListEntry(at string, out IndexEntry, e rawEntry, base *url.URL, version string, mode Mode) (IndexEntry, bool) {
+	name := out.Name
+	if len(e.Files) == 0 {
+		ix.diag(Error, "files", at, "entry "+quoteDoc(name)+" has no \"files\"; skipped")
+		return IndexEntry{}, false
+	}
+	digests := version == V020Interim
+	if digests && mode != Strict && stringList(e.Files) {
+		// "version": "0.2.0" beside v0.1.0 file lists (paths, no digests).
+		ix.diag(Warning, "files", at+"/files", "entry "+quoteDoc(name)+" lists plain paths in an interim index; read as v0.1.0 files, without digests")
+		digests = false
+	}
+	files, ok := ix.files(at, name, e.Files, base, digests, mode)
+	if !ok {
+		return IndexEntry{}, false
+	}
+	out.Files = files
+	out.URL = files[0].URL
+	if digests {
+		out.Digest = files[0].Digest
+	}
+	return out, true
 }
 
 // files checks a v0.1.0 (strings) or interim ({path, digest}) file list and resolves

@@ -435,7 +435,7 @@ func TestIndexCatalogDigest(t *testing.T) {
 }
 
 // TestIndexCatalogCostBounded: reading a catalog's list costs what reading a "skills"
-// array of the same size costs, within the bound of TestRound6ParseIndexCostBounded.
+// array of the same size costs, within the bound of TestParseIndexCostBounded.
 // Not parallel: it measures the process's allocations.
 func TestIndexCatalogCostBounded(t *testing.T) {
 	base := parseIndexAllocs(fillIndex(`{"skills":[`, `{"name":"a","description":"d","files":["SKILL.md"]}`, `]}`))

@@ -2,6 +2,7 @@ package agentskills_test
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"net/url"
 	"os"
@@ -282,4 +283,22 @@ func FuzzParseLegacy(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHasDigestsInterimPlaceholder: in an interim index whose SKILL.md has a real
+// digest and whose other file a placeholder, the placeholder is dropped (file Digest
+// ""), and IndexEntry.Digest is SKILL.md's: HasDigests must not report the skill as
+// verifiable, since one of its files cannot be checked.
+func TestHasDigestsInterimPlaceholder(t *testing.T) {
+	md := "---\nname: deploy\ndescription: Deploy.\n---\n"
+	index := fmt.Sprintf(`{"version": "0.2.0", "skills": [{"name": "deploy", "description": "Deploy.", "files": [
+		{"path": "SKILL.md", "digest": %q}, {"path": "run.sh", "digest": "sha256:TODO"}]}]}`, agentskills.Digest([]byte(md)))
+	ix, err := agentskills.ParseIndex([]byte(index), "https://a.example/.well-known/agent-skills/index.json", agentskills.Lenient)
+	if err != nil || len(ix.Skills) != 1 {
+		t.Fatalf("%v %+v", err, ix)
+	}
+	e := ix.Skills[0]
+	if e.Files[1].Digest == "" && e.HasDigests() {
+		t.Errorf("HasDigests() = true, but file %q has no digest (entry Digest %q is SKILL.md's)", e.Files[1].Path, e.Digest)
+	}
 }

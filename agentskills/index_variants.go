@@ -804,12 +804,27 @@ func (e rawEntry) locate(name string) locator {
 	if arch.kind == locArchive && !e.hasDigest() {
 		return arch
 	}
+	if loc, ok := locateSkillFile(fs, packed); ok {
+		return loc
+	}
+	if loc, ok := locateMarkdown(fs, name, packed); ok {
+		return loc
+	}
+	if loc, ok := locateFolder(fs, name); ok {
+		return loc
+	}
+	return e.unlocated(name, fs, tool, packed)
+}
+
+// locateSkillFile finds a value whose last path segment is SKILL.md (any case; a bare
+// "SKILL.md" is the skill's own folder).
+func locateSkillFile(fs []field, packed bool) (locator, bool) {
 	for _, f := range fs {
 		if namesSkillFile(f.val) {
 			bare := strings.TrimPrefix(f.val, "./")
 			switch {
 			case strings.EqualFold(bare, SkillFile):
-				return locator{kind: locFolder, key: f.key}
+				return locator{kind: locFolder, key: f.key}, true
 			case strings.EqualFold(bare, skillTextFile):
 				continue // a text twin with no folder: nothing to read it from
 			case packed && insideArchive(f):
@@ -817,9 +832,15 @@ func (e rawEntry) locate(name string) locator {
 				// archive, not a file of the site.
 				continue
 			}
-			return locator{kind: locFile, ref: f.val, key: f.key}
+			return locator{kind: locFile, ref: f.val, key: f.key}, true
 		}
 	}
+	return locator{}, false
+}
+
+// locateMarkdown finds a Markdown file under a file-like key, or named after the
+// skill under "url".
+func locateMarkdown(fs []field, name string, packed bool) (locator, bool) {
 	for _, f := range fs {
 		u, ok := reference(f.val)
 		if !ok {
@@ -830,17 +851,28 @@ func (e rawEntry) locate(name string) locator {
 			continue
 		}
 		if strings.HasSuffix(seg, ".md") && (fileKey(f.leaf) || f.key == "url" && name != "" && seg == strings.ToLower(name)+".md") {
-			// A Markdown file under a file-like key, or named after the skill under "url".
-			return locator{kind: locFile, ref: f.val, key: f.key}
+			return locator{kind: locFile, ref: f.val, key: f.key}, true
 		}
 	}
+	return locator{}, false
+}
+
+// locateFolder finds a relative folder named after the skill under a folder-like key.
+func locateFolder(fs []field, name string) (locator, bool) {
 	for _, f := range fs {
 		u, ok := reference(f.val)
 		if ok && name != "" && folderKey(f.leaf) && u.Scheme == "" && u.Host == "" && u.RawQuery == "" && u.Fragment == "" &&
 			sameName(name, lastSegment(strings.TrimSuffix(u.Path, "/"))) {
-			return locator{kind: locFolder, ref: f.val, key: f.key}
+			return locator{kind: locFolder, ref: f.val, key: f.key}, true
 		}
 	}
+	return locator{}, false
+}
+
+// unlocated judges an entry that gives no skill file or folder: the v0.1.0 convention
+// when it has a valid skill name and points at nothing else; otherwise not located,
+// saying why.
+func (e rawEntry) unlocated(name string, fs []field, tool, packed bool) locator {
 	if packed {
 		return locator{why: "gives an archive but no digest for it under a key of the same stem (\"archive_url\", \"archive_sha256\"), and an archive is read only with its digest", class: "give an archive without its digest"}
 	}

@@ -317,6 +317,16 @@ func (m *mcpSource) skill(it *item) (*mcpclient.Skill, error) {
 	return sk, nil
 }
 
+// maxActivateBytes bounds what activating an MCP skill reads to bind its files.
+const maxActivateBytes = agentskills.MaxResourceBytes
+
+// activate reads SKILL.md and returns the digests of the skill's files. A verified
+// skill's files are bound by their listed digests (the session checks every read
+// against them) and its approval by the listing's digest. Any other skill that lists
+// files (a draft manifest without hashes, a draft archive) has them read now, so that
+// the approval binds to what was read, as it does for its SKILL.md; a skill that
+// lists none (a dynamic skill, a draft index entry or resources scan) binds its
+// SKILL.md only, and the Catalog binds its other files on their first read.
 func (m *mcpSource) activate(ctx context.Context, it *item) ([]byte, map[string]string, string, error) {
 	sk, err := m.skill(it)
 	if err != nil {
@@ -327,19 +337,42 @@ func (m *mcpSource) activate(ctx context.Context, it *item) ([]byte, map[string]
 		return nil, nil, "", err
 	}
 	root := strings.TrimSuffix(sk.URI, agentskills.SkillFile)
-	var files map[string]string // nil for a dynamic skill: it lists none
+	var paths []string          // files to read now
+	var files map[string]string // nil when the skill lists none
 	if fs := sk.Files(); len(fs) > 0 {
 		files = map[string]string{}
 		for _, f := range fs {
-			files[strings.TrimPrefix(f.URI, root)] = "" // the session verifies every read
+			p := strings.TrimPrefix(f.URI, root)
+			if sk.Verified && f.Digest != "" {
+				files[p] = f.Digest // every read is checked against it
+			} else {
+				paths = append(paths, p)
+			}
 		}
-	} else if paths := m.s.ArchiveFiles(sk); paths != nil {
+	} else if ps := m.s.ArchiveFiles(sk); ps != nil {
 		files = map[string]string{}
-		for _, p := range paths {
-			files[p] = "" // from the archive whose digest the session verified
-		}
+		paths = ps // from the archive in memory
 	}
-	return md, files, it.Digest, nil
+	var total int64
+	for _, p := range paths {
+		if p == agentskills.SkillFile {
+			files[p] = agentskills.Digest(md)
+			continue
+		}
+		data, err := m.s.ReadFile(ctx, sk, p)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		if total += int64(len(data)); total > maxActivateBytes {
+			return nil, nil, "", fmt.Errorf("catalog: skill %q is over %d bytes", shorten(it.Name), maxActivateBytes)
+		}
+		files[p] = agentskills.Digest(data)
+	}
+	digest := ""
+	if sk.Verified {
+		digest = it.Digest // the listing's, which every read is checked against
+	}
+	return md, files, digest, nil
 }
 
 func (m *mcpSource) read(ctx context.Context, it *item, path string) ([]byte, error) {

@@ -138,12 +138,76 @@ type Listing struct {
 	Warnings []string // entries skipped and why, draft labels; redacted
 }
 
+// A Skill keeps at most the Agent Skills specification's lengths of the name and
+// description the server published (64 and 1024 characters): past them a string is
+// cut, ends with cutMark, and the listing warns. The held Entry keeps its frontmatter
+// whole, since SKILL.md is verified against it.
+const cutMark = " [… cut]"
+
+// clip returns s cut to at most n characters and cutMark, and whether it was cut.
+func clip(s string, n int) (string, bool) {
+	if len(s) <= n { // bytes: no more characters than that
+		return s, false
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + cutMark, true
+		}
+		i++
+	}
+	return s, false
+}
+
+// collector builds a Listing: it clips what each Skill keeps and bounds the warnings
+// about it.
+type collector struct {
+	out Listing
+	cut int // skills whose name or description was cut
+}
+
+func (c *collector) warn(w ...string) { c.out.Warnings = append(c.out.Warnings, w...) }
+
+// add appends sk, its name and description clipped.
+func (c *collector) add(sk Skill) {
+	if what := clipLabels(&sk); what != "" {
+		if c.cut++; c.cut <= maxDraftDiagnostics {
+			c.warn(fmt.Sprintf("skill %s: %s; cut", quote(sk.URI), what))
+		}
+	}
+	c.out.Skills = append(c.out.Skills, sk)
+}
+
+// clipLabels clips the name and description sk keeps, and says what was cut ("":
+// nothing).
+func clipLabels(sk *Skill) string {
+	var what []string
+	var cut bool
+	if sk.Name, cut = clip(sk.Name, agentskills.MaxNameLen); cut {
+		what = append(what, fmt.Sprintf("name over %d characters", agentskills.MaxNameLen))
+	}
+	if sk.Description, cut = clip(sk.Description, agentskills.MaxDescriptionLen); cut {
+		what = append(what, fmt.Sprintf("description over %d characters", agentskills.MaxDescriptionLen))
+	}
+	return strings.Join(what, " and ")
+}
+
+// listing returns the Listing built.
+func (c *collector) listing() *Listing {
+	if n := c.cut - maxDraftDiagnostics; n > 0 {
+		c.warn(fmt.Sprintf("and %d more skills with a name or description cut", n))
+	}
+	return &c.out
+}
+
 // ListSkills lists the server's skills. With the Skills Extension declared it follows
 // skills/list to the last page (at most Options.MaxPages; a repeated cursor is an
 // error) and returns the entries as held; without it, unless Options.NoLegacy, it
 // tries the drafts: skill://index.json, FastMCP manifests, then a resources/list scan
 // for skill://.../SKILL.md, each skill labelled with its Source. Nothing but listings
-// is read: no SKILL.md, no file (lazy retrieval).
+// is read: no SKILL.md, no file (lazy retrieval). Everything it receives, on every
+// path, counts against Options.MaxListBytes, and each Skill keeps at most 64
+// characters of name and 1024 of description (cut with a warning past them).
 func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -153,37 +217,38 @@ func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
 		}
 		return s.legacySkills(ctx)
 	}
-	out := &Listing{}
+	out := &collector{}
+	budget := s.newBudget()
 	seen := map[string]bool{}
 	cursor := ""
-	var received int64
 	for page := 0; ; page++ {
 		if page >= s.opts.MaxPages {
 			return nil, fmt.Errorf("%w: more than %d pages of skills/list", ErrTooMany, s.opts.MaxPages)
 		}
-		res, err := mcp.CallCustomMethod[*cursorParams, *rawResult](ctx, s.cs, methodList, &cursorParams{Cursor: cursor})
+		cctx, received := budget.measured(ctx)
+		res, err := mcp.CallCustomMethod[*cursorParams, *rawResult](cctx, s.cs, methodList, &cursorParams{Cursor: cursor})
 		if err != nil {
 			return nil, s.callError(methodList, err)
 		}
-		if received += int64(len(res.raw)); received > s.opts.MaxListBytes {
-			return nil, fmt.Errorf("%w: skills/list sent more than %d bytes in all", ErrTooMany, s.opts.MaxListBytes)
+		if err := budget.charge(methodList, received(func() int64 { return int64(len(res.raw)) })); err != nil {
+			return nil, err
 		}
 		lr, err := agentskills.ParseListResult(res.raw)
 		if err != nil {
 			return nil, fmt.Errorf("mcpclient: skills/list: %w", err)
 		}
 		for _, d := range lr.Diagnostics {
-			out.Warnings = append(out.Warnings, "skills/list: "+d.String())
+			out.warn("skills/list: " + d.String())
 		}
 		for i := range lr.Skills {
 			if sk, why := s.fromEntry(&lr.Skills[i]); why == "" {
-				out.Skills = append(out.Skills, sk)
+				out.add(sk)
 			} else {
-				out.Warnings = append(out.Warnings, why)
+				out.warn(why)
 			}
 		}
 		if lr.NextCursor == "" {
-			return out, nil
+			return out.listing(), nil
 		}
 		if seen[lr.NextCursor] {
 			return nil, fmt.Errorf("mcpclient: skills/list repeated a cursor; stopped")
@@ -258,6 +323,7 @@ func (s *Session) GetSkill(ctx context.Context, uri string) (*Skill, error) {
 	if why != "" {
 		return nil, fmt.Errorf("%w: %s", ErrTooMany, why)
 	}
+	clipLabels(&sk)
 	return &sk, nil
 }
 
@@ -349,7 +415,7 @@ func (s *Session) fromArchive(ctx context.Context, sk *Skill, uri string) ([]byt
 		// files is used.
 		md, _ := a.Get(agentskills.SkillFile)
 		parsed, err := agentskills.ParseSkillMD(md, agentskills.ParseOptions{})
-		if err != nil || parsed.Name() != sk.Name {
+		if err != nil || parsed.Name() != sk.archive.Name { // the name as published; sk.Name may be cut
 			return nil, fmt.Errorf("%w: the archive's SKILL.md is not the skill %s the index lists", agentskills.ErrDigestMismatch, quote(sk.Name))
 		}
 		s.mu.Lock()
@@ -399,8 +465,9 @@ func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
 
 // ReadDirectory lists the children of a directory of a skill with
 // resources/directory/read, which is called only when the server declared
-// directoryRead. A listing never extends a held entry: a new child is not readable
-// until GetSkill refreshes the entry.
+// directoryRead. Its pages together may receive at most Options.MaxListBytes. A
+// listing never extends a held entry: a new child is not readable until GetSkill
+// refreshes the entry.
 func (s *Session) ReadDirectory(ctx context.Context, uri string) ([]agentskills.DirEntry, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -408,15 +475,20 @@ func (s *Session) ReadDirectory(ctx context.Context, uri string) ([]agentskills.
 		return nil, fmt.Errorf("mcpclient: the server does not offer resources/directory/read")
 	}
 	var out []agentskills.DirEntry
+	budget := s.newBudget()
 	seen := map[string]bool{}
 	cursor := ""
 	for page := 0; ; page++ {
 		if page >= s.opts.MaxPages || len(out) > s.opts.MaxSkillFiles {
 			return nil, fmt.Errorf("%w: directory listing too long", ErrTooMany)
 		}
-		res, err := mcp.CallCustomMethod[*uriParams, *rawResult](ctx, s.cs, methodDirRead, &uriParams{URI: uri, Cursor: cursor})
+		cctx, received := budget.measured(ctx)
+		res, err := mcp.CallCustomMethod[*uriParams, *rawResult](cctx, s.cs, methodDirRead, &uriParams{URI: uri, Cursor: cursor})
 		if err != nil {
 			return nil, s.callError(methodDirRead, err)
+		}
+		if err := budget.charge(methodDirRead, received(func() int64 { return int64(len(res.raw)) })); err != nil {
+			return nil, err
 		}
 		entries, next, err := agentskills.ParseDirectoryRead(res.raw)
 		if err != nil {
@@ -460,21 +532,22 @@ func (s *Session) callError(method string, err error) error {
 // legacySkills reads the drafts, in order of trust: skill://index.json, FastMCP
 // manifests, then a resources/list scan. Every skill found is labelled.
 func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
-	out := &Listing{}
+	out := &collector{}
 	found := map[string]bool{} // SKILL.md URIs already listed
-	// The drafts have none of skills/list's bounds of their own: what is read here
-	// counts against Options.MaxListBytes as skills/list pages do.
-	var received int64
-	index, indexErr := s.read(ctx, "skill://index.json")
-	if indexErr == nil {
-		if received += int64(len(index)); received > s.opts.MaxListBytes {
-			return nil, fmt.Errorf("%w: skill://index.json is more than %d bytes", ErrTooMany, s.opts.MaxListBytes)
-		}
+	// The drafts have none of skills/list's bounds of their own: every answer read
+	// here, whatever its fate, counts against Options.MaxListBytes as skills/list
+	// pages do.
+	budget := s.newBudget()
+	const indexURI = "skill://index.json"
+	ictx, received := budget.measured(ctx)
+	index, indexErr := s.read(ictx, indexURI)
+	if err := budget.charge(indexURI, received(func() int64 { return int64(len(index)) })); err != nil {
+		return nil, err
 	}
 	if indexErr == nil {
 		entries, diags, err := agentskills.ParseLegacyIndex(index)
 		if err == nil {
-			out.Warnings = append(out.Warnings, "skills from a draft skill://index.json: non-standard, verified only where a digest is given")
+			out.warn("skills from a draft skill://index.json: non-standard, verified only where a digest is given")
 			var shown []agentskills.Diagnostic
 			for _, d := range diags {
 				if d.Code == "archive" && s.opts.DraftArchives {
@@ -482,11 +555,11 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 				}
 				shown = append(shown, d)
 			}
-			out.Warnings = append(out.Warnings, draftWarnings("skill://index.json: ", shown)...)
+			out.warn(draftWarnings("skill://index.json: ", shown)...)
 			for _, e := range entries {
 				u, err := agentskills.ParseSkillURI(e.URI)
 				if err != nil {
-					out.Warnings = append(out.Warnings, fmt.Sprintf("skill://index.json: entry %s has no usable SKILL.md URI; skipped", quote(e.Name)))
+					out.warn(fmt.Sprintf("skill://index.json: entry %s has no usable SKILL.md URI; skipped", quote(e.Name)))
 					continue
 				}
 				sk := Skill{Name: e.Name, Description: e.Description, URI: u.String(), Source: SourceLegacyIndex, root: u.Root()}
@@ -495,7 +568,7 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 					sk.files = []agentskills.Resource{{URI: u.String(), Digest: e.Digest, Size: -1}}
 				}
 				found[sk.URI] = true
-				out.Skills = append(out.Skills, sk)
+				out.add(sk)
 			}
 		}
 	}
@@ -504,9 +577,9 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 		switch {
 		case err != nil || len(archives) == 0:
 		case !s.opts.DraftArchives:
-			out.Warnings = append(out.Warnings, fmt.Sprintf("skill://index.json offers %d skills as archives (a draft form); skipped: set Options.DraftArchives to read them", len(archives)))
+			out.warn(fmt.Sprintf("skill://index.json offers %d skills as archives (a draft form); skipped: set Options.DraftArchives to read them", len(archives)))
 		default:
-			out.Warnings = append(out.Warnings, draftWarnings("skill://index.json: ", diags)...)
+			out.warn(draftWarnings("skill://index.json: ", diags)...)
 			for i := range archives {
 				a := &archives[i]
 				uri := a.Root + "/" + agentskills.SkillFile
@@ -514,13 +587,18 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 					continue // the same skill as skill-md: that one is preferred
 				}
 				found[uri] = true
-				out.Skills = append(out.Skills, Skill{Name: a.Name, Description: a.Description, URI: uri, Source: SourceLegacyIndex,
+				out.add(Skill{Name: a.Name, Description: a.Description, URI: uri, Source: SourceLegacyIndex,
 					Verified: a.Digest != "", root: a.Root, archive: a})
 			}
 		}
 	}
-	resources, err := s.listResources(ctx)
-	if err != nil && len(out.Skills) == 0 {
+	resources, err := s.listResources(ctx, budget)
+	var over error // the scan went past a limit: the pages before it are used
+	switch {
+	case errors.Is(err, ErrTooMany):
+		over = err
+		out.warn(fmt.Sprintf("resources/list: %v; the pages from there on are not used", err))
+	case err != nil && len(out.out.Skills) == 0:
 		return nil, err
 	}
 	// FastMCP manifests: skill://NAME/_manifest.
@@ -531,30 +609,31 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 		}
 		fail := func(err error) {
 			if failures++; failures <= maxDraftDiagnostics {
-				out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %v", quote(r.URI), err))
+				out.warn(fmt.Sprintf("%s: %v", quote(r.URI), err))
 			}
 		}
-		data, err := s.read(ctx, r.URI)
+		mctx, received := budget.measured(ctx)
+		data, err := s.read(mctx, r.URI)
+		if budget.charge(r.URI, received(func() int64 { return int64(len(data)) })) != nil {
+			out.warn(fmt.Sprintf("FastMCP manifests: stopped at %s, past %d bytes in all (Options.MaxListBytes); it and the manifests after it are not used", quote(r.URI), s.opts.MaxListBytes))
+			break
+		}
 		if err != nil {
 			fail(err)
 			continue
-		}
-		if received += int64(len(data)); received > s.opts.MaxListBytes {
-			out.Warnings = append(out.Warnings, fmt.Sprintf("FastMCP manifests: stopped at %s, past %d bytes in all (Options.MaxListBytes); it and the manifests after it are not used", quote(r.URI), s.opts.MaxListBytes))
-			break
 		}
 		name, files, diags, err := agentskills.ParseFastMCPManifest(data)
 		if err != nil {
 			fail(err)
 			continue
 		}
-		out.Warnings = append(out.Warnings, draftWarnings(quote(r.URI)+": ", diags)...)
+		out.warn(draftWarnings(quote(r.URI)+": ", diags)...)
 		u, err := agentskills.NewURI(name, agentskills.SkillFile)
 		if err != nil || found[u.String()] {
 			continue
 		}
 		if why := s.overLimits(u.String(), files); why != "" {
-			out.Warnings = append(out.Warnings, why)
+			out.warn(why)
 			continue
 		}
 		sk := Skill{Name: name, Description: r.Description, URI: u.String(), Source: SourceFastMCP, root: u.Root(), files: files, Verified: len(files) > 0}
@@ -564,7 +643,7 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 			}
 		}
 		found[sk.URI] = true
-		out.Skills = append(out.Skills, sk)
+		out.add(sk)
 	}
 	// Anything else that looks like a skill.
 	for _, r := range resources {
@@ -576,24 +655,31 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 			continue
 		}
 		found[r.URI] = true
-		out.Skills = append(out.Skills, Skill{Name: u.Name(), Description: r.Description, URI: r.URI, Source: SourceResourceScan, root: u.Root()})
+		out.add(Skill{Name: u.Name(), Description: r.Description, URI: r.URI, Source: SourceResourceScan, root: u.Root()})
 	}
-	if len(out.Skills) == 0 {
+	if len(out.out.Skills) == 0 {
+		if over != nil {
+			return nil, over
+		}
 		return nil, ErrNoSkills
 	}
-	if len(out.Skills) > 0 {
-		out.Warnings = append(out.Warnings, "the server does not declare the Skills Extension; skills were read from drafts (see each skill's Source) and are unverified unless marked")
-	}
-	return out, nil
+	out.warn("the server does not declare the Skills Extension; skills were read from drafts (see each skill's Source) and are unverified unless marked")
+	return out.listing(), nil
 }
 
-// listResources pages through resources/list, bounded.
-func (s *Session) listResources(ctx context.Context) ([]*mcp.Resource, error) {
+// listResources pages through resources/list, bounded: at most Options.MaxPages
+// pages, 16 × Options.MaxSkillFiles resources, and every page charged to budget. A
+// page past the budget is not used, and the error wraps [ErrTooMany].
+func (s *Session) listResources(ctx context.Context, budget *listBudget) ([]*mcp.Resource, error) {
 	var out []*mcp.Resource
 	cursor := ""
 	seen := map[string]bool{}
 	for page := 0; page < s.opts.MaxPages; page++ {
-		res, err := s.cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		pctx, received := budget.measured(ctx)
+		res, err := s.cs.ListResources(pctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if over := budget.charge("resources/list", received(func() int64 { return sizeOf(res) })); over != nil {
+			return out, over
+		}
 		if err != nil {
 			return out, s.callError("resources/list", err)
 		}

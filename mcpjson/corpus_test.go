@@ -69,8 +69,8 @@ func TestCorpus(t *testing.T) {
 					t.Errorf("%d tools, local %v", n, d.Servers[0].LocalOnly)
 				}
 			}},
-		// REST JSON files, no MCP endpoint. Parse used to fail with ErrUnknownShape; a JSON
-		// object now always parses: unknown shape, no server, and a warning saying so.
+		// REST JSON files, no MCP endpoint. A JSON object always parses: unknown shape, no
+		// server, and a warning saying so.
 		"GeeksCAT__conf-2026-web__public-wellknown-mcp.json": {shape: mcpjson.ShapeUnknown, check: warnsNoServer},
 		"HemmaBo-se__hemmabo-mcp-server__wellknown-mcp.json": {shape: mcpjson.ShapeFlat,
 			servers: "HemmaBo Federation MCP Server=https://hemmabo-mcp-server.vercel.app/mcp(streamable-http)",

@@ -32,94 +32,154 @@ func localCommand(o map[string]any) string {
 // "package" (a name, or {"registry": "npm", "name": ...}). A "package" beside
 // "language" or "framework" names the library a server is built with, not one to run.
 func commandLine(o map[string]any) string {
-	if c := str(o, "command"); c != "" {
-		if cmd, _ := claudeAdd(c); cmd != "" {
-			return cmd
-		}
-		args := o["args"]
-		if args == nil {
-			args = firstOf(o, "baseArgs", "base_args") // a client catalogue's preset arguments
-		}
-		return strings.TrimSpace(c + " " + strings.Join(strs(args), " "))
+	// Each step returns done when it decides the answer (which may be "").
+	if c, done := explicitCommand(o); done {
+		return c
 	}
+	if c, done := commandsList(o); done {
+		return c
+	}
+	if c, done := runKeysCommand(o); done {
+		return c
+	}
+	if c, done := registryKeysCommand(o); done {
+		return c
+	}
+	if c, done := packageKeyCommand(o); done {
+		return c
+	}
+	if c, done := runLineKeysCommand(o); done {
+		return c
+	}
+	c, _ := startObjectCommand(o)
+	return c
+}
+
+// explicitCommand reads "command" and "args" (a "claude mcp add … -- cmd" line gives
+// its cmd).
+func explicitCommand(o map[string]any) (string, bool) {
+	c := str(o, "command")
+	if c == "" {
+		return "", false
+	}
+	if cmd, _ := claudeAdd(c); cmd != "" {
+		return cmd, true
+	}
+	args := o["args"]
+	if args == nil {
+		args = firstOf(o, "baseArgs", "base_args") // a client catalogue's preset arguments
+	}
+	return strings.TrimSpace(c + " " + strings.Join(strs(args), " ")), true
+}
+
+// commandsList reads a "commands" list (of lines or command objects) or line.
+func commandsList(o map[string]any) (string, bool) {
 	switch t := o["commands"].(type) {
 	case []any:
 		for _, e := range t {
 			switch x := e.(type) {
 			case string:
 				if s := strings.TrimSpace(x); s != "" {
-					return s
+					return s, true
 				}
 			case map[string]any:
 				if c := commandLine(x); c != "" {
-					return c
+					return c, true
 				}
 				for _, k := range sortedKeys(x) { // {"python3": ["server.py"]}
-					return strings.TrimSpace(k + " " + strings.Join(strs(x[k]), " "))
+					return strings.TrimSpace(k + " " + strings.Join(strs(x[k]), " ")), true
 				}
 			}
 		}
 	case string:
-		return strings.TrimSpace(t)
+		return strings.TrimSpace(t), true
 	}
+	return "", false
+}
+
+// runKeysCommand reads a launcher line under one of runKeys, or an object there that
+// gives a command or launcher lines.
+func runKeysCommand(o map[string]any) (string, bool) {
 	for _, k := range runKeys {
 		switch t := o[k].(type) {
 		case string:
 			if c := runLine(t); c != "" {
-				return c
+				return c, true
 			}
 		case map[string]any: // "stdio": {"command": ...}, or "run": {"npx": "npx -y pkg", "node": "..."}
 			if has(t, "command") || has(t, "commands") {
-				return commandLine(t)
+				return commandLine(t), true
 			}
 			for _, l := range []string{"npx", "uvx", "pipx", "docker", "bunx"} {
 				if s := str(t, l); launcherLine(s) {
-					return s
+					return s, true
 				}
 			}
 			for _, kk := range sortedKeys(t) {
 				if c := runLine(str(t, kk)); c != "" {
-					return c
+					return c, true
 				}
 			}
 		}
 	}
+	return "", false
+}
+
+// registryKeysCommand reads a package under one of registryKeys.
+func registryKeysCommand(o map[string]any) (string, bool) {
 	for _, k := range registryKeys {
 		if c := registryCommand(k.registry, o[k.key]); c != "" {
-			return c
+			return c, true
 		}
 	}
+	return "", false
+}
+
+// packageKeyCommand reads "package": a name, or {"registry": "npm", "name": ...}. A
+// "package" beside "language" or "framework" names the library a server is built
+// with, not one to run.
+func packageKeyCommand(o map[string]any) (string, bool) {
 	// {"package": "Acme.Mcp", "language": "C#"} names the implementation, not a run.
 	implementation := has(o, "language") || has(o, "framework")
 	switch p := o["package"].(type) {
 	case string:
 		if p = strings.TrimSpace(p); p != "" && !strings.Contains(p, "://") && !implementation { // a package page URL is no command
-			return p
+			return p, true
 		}
 	case map[string]any: // {"registry": "npm", "name": "@acme/x-mcp", "install": "npx -y @acme/x-mcp"}
 		if c := firstString(runLine(str(p, "install")), runLine(str(p, "command")), runLine(str(p, "run"))); c != "" {
-			return c
+			return c, true
 		}
 		q := map[string]any{"registryType": firstString(str(p, "registryType"), str(p, "registry"), str(p, "registry_name"),
 			str(p, "ecosystem"), str(p, "type")), "identifier": firstString(str(p, "identifier"), str(p, "name")), "version": str(p, "version")}
 		if id := str(q, "identifier"); id != "" && !strings.Contains(id, "://") {
-			return packageCommand(q)
+			return packageCommand(q), true
 		}
 	}
+	return "", false
+}
+
+// runLineKeysCommand reads a launcher line under one of runLineKeys.
+func runLineKeysCommand(o map[string]any) (string, bool) {
 	for _, k := range runLineKeys {
 		if c := runLine(str(o, k)); c != "" {
-			return c
+			return c, true
 		}
 	}
-	// {"startCommand": {"type": "stdio", "command": "python", "args": ["-m", "x_mcp"]}}
-	// (Smithery's start command): an object that runs the server over stdio.
+	return "", false
+}
+
+// startObjectCommand reads {"startCommand": {"type": "stdio", "command": "python",
+// "args": ["-m", "x_mcp"]}} (Smithery's start command): an object under one of
+// startObjectKeys that runs the server over stdio.
+func startObjectCommand(o map[string]any) (string, bool) {
 	for _, k := range startObjectKeys {
 		if t, ok := o[k].(map[string]any); ok && str(t, "command") != "" &&
 			(launcherLine(str(t, "command")) || normalizeTransport(firstString(str(t, "type"), str(t, "transport"))) == TransportStdio) {
-			return commandLine(t)
+			return commandLine(t), true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // startObjectKeys are the keys whose object value may give the command that starts

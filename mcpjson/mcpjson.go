@@ -144,7 +144,7 @@ const (
 	RelationSameOrigin Relation = iota + 1
 	// RelationSubdomain: a host under the origin's host (api.example.com for example.com).
 	RelationSubdomain
-	// RelationOther: any other origin. Connecting needs the user's consent (MD-C-12).
+	// RelationOther: any other origin. Connecting needs the user's consent (the spec: tell the user before contacting another origin, and get explicit consent first).
 	RelationOther
 	// RelationLocal: a local command; there is nothing to connect to remotely.
 	RelationLocal
@@ -213,7 +213,8 @@ func (e *SyntaxError) Error() string {
 
 // ValidationError reports a JSON document that cannot be used: a value that is not an
 // object, or a spec-shaped document ({"mcp": {"spec_version" or "status"}}) that
-// breaks its schema (MD-C-19). Any other JSON object parses, with zero servers and a
+// breaks its schema (the spec treats a document with invalid JSON or missing required
+// fields as unsupported). Any other JSON object parses, with zero servers and a
 // warning when nothing in it is usable.
 type ValidationError struct {
 	Problems []Problem // at least one, each with SeverityError
@@ -227,25 +228,7 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("mcpjson: invalid document: %s (and %d more problems)", e.Problems[0], len(e.Problems)-1)
 }
 
-// ErrUnknownShape was wrapped by the ValidationError of a JSON object that matched no
-// known shape of mcp.json.
-//
-// Deprecated: [Parse] no longer fails on a JSON object of unknown shape: it returns a
-// [Document] whose Shape is [ShapeUnknown], with no server and a warning. The variable
-// stays for compatibility; no function of this package returns it.
-var ErrUnknownShape = errors.New("mcpjson: not an MCP discovery document")
-
-// Unwrap returns ErrUnknownShape when a problem says no shape matched (never, since
-// Parse reads unknown shapes; kept for compatibility).
-func (e *ValidationError) Unwrap() error {
-	for _, p := range e.Problems {
-		if p.Message == unknownShapeMsg {
-			return ErrUnknownShape
-		}
-	}
-	return nil
-}
-
+// unknownShapeMsg is the warning of a JSON object that matches no known shape.
 const unknownShapeMsg = "no known mcp.json shape: no \"mcp\" object, server card, \"mcpServers\", \"servers\" or server URL"
 
 // Options configures [ParseWithOptions]. The zero Options is what [Parse] uses.
@@ -271,7 +254,8 @@ func Parse(data []byte) (*Document, error) {
 // [Shape]. It returns a [*SyntaxError] (with line and column) for anything but one
 // JSON value (a leading byte order mark, comments and trailing commas, as editors'
 // configs have them, are read as if absent, with a warning; Validate rejects them), and a [*ValidationError] for a value that is not an object or a
-// spec-shaped document that lacks what the schema requires (MD-C-19). Every other
+// spec-shaped document that lacks what the schema requires (unsupported, as the spec
+// says). Every other
 // JSON object gives a Document: one of an unknown shape, or one that says there is no
 // server here, has no server and a warning saying so.
 //

@@ -297,7 +297,7 @@ func TestValidateIsStrict(t *testing.T) {
 }
 
 // TestSpecBrokenIsUnsupported: a spec-shaped document that breaks its schema is
-// treated as unsupported (MD-C-19), never an error: Shape unknown, no servers, a
+// treated as unsupported, never an error: Shape unknown, no servers, a
 // warning naming each problem's pointer.
 func TestSpecBrokenIsUnsupported(t *testing.T) {
 	for _, doc := range []string{`{"mcp":{"spec_version":"2026-06-13"}}`, `{"mcp":{"status": 7}}`} {

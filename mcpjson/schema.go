@@ -114,7 +114,7 @@ func dig(v any, keys ...string) any {
 }
 
 // decode reads exactly one JSON value, numbers as json.Number, and requires an object.
-// Members whose value is null are removed (MD-C-1: null counts as absent).
+// Members whose value is null are removed (null counts as absent, as an omitted optional field).
 func decode(data []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

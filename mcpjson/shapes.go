@@ -17,8 +17,8 @@ import (
 // It reads known keys at known depths only: one real file embeds an "mcpServers"
 // example deep inside another object, and that must not become a server. It returns
 // no error for any JSON object: a spec-shaped document that breaks its schema outside
-// its entries is treated as unsupported (MD-C-19: Shape unknown, no servers, a warning
-// per problem); any other object gives a Document, with zero servers and a warning
+// its entries is treated as unsupported, as the spec says of a document with missing
+// required fields (Shape unknown, no servers, a warning per problem); any other object gives a Document, with zero servers and a warning
 // saying why when nothing usable was found.
 func normalize(v map[string]any, opts Options) (*Document, error) {
 	r := newReader(opts)
@@ -31,7 +31,7 @@ func normalize(v map[string]any, opts Options) (*Document, error) {
 				u := newReader(opts)
 				u.Shape = ShapeUnknown
 				for _, p := range ve.Problems {
-					u.warn(p.Pointer, "the document breaks the mcp.json schema ("+p.Message+"); treated as unsupported (MD-C-19): fix it to be read")
+					u.warn(p.Pointer, "the document breaks the mcp.json schema ("+p.Message+"); treated as unsupported: fix it to be read")
 				}
 				return u.Document, nil
 			} else if err != nil {
@@ -240,7 +240,8 @@ func noServerStatement(v map[string]any) string {
 
 // specChecked validates a spec-shaped document and maps it. Problems outside the
 // server and tool entries (no spec_version, a status that is not a string...) make
-// the document unusable (MD-C-19); an entry's problems only skip that entry.
+// the document unsupported (the spec's rule for missing required fields); an entry's
+// problems only skip that entry.
 func (r *reader) specChecked(root, m map[string]any) error {
 	version, _ := m["spec_version"].(string)
 	s, err := schemaFor(version, false)

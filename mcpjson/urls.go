@@ -121,7 +121,8 @@ func (s Server) Relation(origin string) Relation {
 func (t Tool) Relation(origin string) Relation { return Relate(origin, t.URL) }
 
 // scanSecrets reports string values that look like credentials, by pointer, without
-// the value (SD-S-7, MD-S-8), in pointer order (members by key, elements by index).
+// the value (neither file may hold keys, tokens, passwords or other secrets: an auth
+// object says how to authenticate, never with what), in pointer order (members by key, elements by index).
 // The walk builds no pointer: one is made only for a finding, which is rare.
 func scanSecrets(v any, at string) []Problem {
 	var s secretScan

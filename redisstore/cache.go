@@ -3,16 +3,11 @@ package redisstore
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/wellknown-dev/discovery"
 )
@@ -34,6 +29,7 @@ type cacheTier struct {
 type entry struct {
 	value      []byte
 	freshUntil time.Time
+	version    int64 // with a Secret: the version of the copy in Redis; 0: none known
 }
 
 // Get returns the response stored under key. A fresh local entry answers at once;
@@ -51,7 +47,7 @@ func (c *cacheTier) Get(key string) ([]byte, bool) {
 	shared, sok := c.sharedGet(key)
 	switch {
 	case sok && (!lok || !shared.freshUntil.Before(local.freshUntil)):
-		if !lok || !bytes.Equal(shared.value, local.value) {
+		if !lok || !bytes.Equal(shared.value, local.value) || shared.version != local.version {
 			c.localSet(key, shared)
 		}
 		return shared.value, true
@@ -66,20 +62,25 @@ func (c *cacheTier) Get(key string) ([]byte, bool) {
 func (c *cacheTier) Set(key string, value []byte) {
 	pol := policyOf(value)
 	e := entry{value: value, freshUntil: pol.freshUntil}
+	share := !c.s.localOnly(key) && pol.share && len(value) <= maxSharedValue
+	k := c.s.cacheKind()
+	if share && c.s.seal != nil {
+		// The local copy records the version of the copy in Redis, for Delete.
+		e.version = c.s.nextVersion(c.s.key(k.prefix, key))
+	}
 	c.localSet(key, e)
 	if c.s.localOnly(key) {
 		return
 	}
-	if !pol.share || len(value) > maxSharedValue {
+	if !share {
 		c.sharedDelete(key)
 		return
 	}
 	ttl := min(max(pol.freshUntil.Sub(c.s.now()), 0)+c.s.revalidate, c.s.maxTTL)
-	data := encodeFrame(c.s.secret, magicCache, key, unixNano(pol.freshUntil), value)
-	rkey := c.s.key("c:", key)
-	roundTrip(context.Background(), c.s, op[struct{}]{doc: docCache, key: key}, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, c.s.rdb.Set(ctx, rkey, data, ttl).Err()
-	})
+	if stored := c.s.writeShared(k, key, e.version, unixNano(pol.freshUntil), value, ttl); stored != e.version {
+		e.version = stored // raised above the fleet's mark, or not stored
+		c.localSet(key, e)
+	}
 }
 
 // Delete removes the response stored under key from the local tier, and from Redis
@@ -96,68 +97,52 @@ func (c *cacheTier) Delete(key string) {
 		c.sharedDelete(key)
 		return
 	}
-	sum := frameChecksum(c.s.secret, magicCache, key, unixNano(local.freshUntil), local.value)
-	rkey := c.s.key("c:", key)
-	roundTrip(context.Background(), c.s, op[int64]{doc: docCache, key: key}, func(ctx context.Context) (int64, error) {
-		return deleteSameScript.Run(ctx, c.s.rdb, []string{rkey}, sum[:]).Int64()
-	})
+	k := c.s.cacheKind()
+	rkey := c.s.key(k.prefix, key)
+	if c.s.seal == nil {
+		sum := frameChecksum(magicCache, key, unixNano(local.freshUntil), local.value)
+		c.s.deleteSame(k, key, rkey, sum[:], frameFields+1, frameHeader)
+		return
+	}
+	if local.version != 0 {
+		c.s.deleteSame(k, key, rkey, versionBytes(local.version), magicLen+1, sealedHeader)
+	}
 }
 
-// deleteSameScript deletes KEYS[1] if its value carries the checksum ARGV[1] (the
-// frame's bytes frameFields+1 to frameHeader, counting from 1 as Lua does).
-var deleteSameScript = redis.NewScript(fmt.Sprintf(`local v = redis.call("GET", KEYS[1])
-if v and string.sub(v, %d, %d) == ARGV[1] then
-	return redis.call("DEL", KEYS[1])
-end
-return 0`, frameFields+1, frameHeader))
-
-func (c *cacheTier) sharedDelete(key string) {
-	rkey := c.s.key("c:", key)
-	roundTrip(context.Background(), c.s, op[struct{}]{doc: docCache, key: key}, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, c.s.rdb.Del(ctx, rkey).Err()
-	})
-}
+func (c *cacheTier) sharedDelete(key string) { c.s.deleteShared(c.s.cacheKind(), key) }
 
 // sharedGet reads key from Redis. A torn or foreign value is a miss, and is deleted.
 func (c *cacheTier) sharedGet(key string) (entry, bool) {
-	rkey := c.s.key("c:", key)
-	data, err := roundTrip(context.Background(), c.s, op[[]byte]{doc: docCache, key: key}, func(ctx context.Context) ([]byte, error) {
-		return c.s.rdb.Get(ctx, rkey).Bytes()
-	})
-	switch {
-	case errors.Is(err, redis.Nil):
-		c.s.miss(docCache, key, nil)
-		return entry{}, false
-	case err != nil:
-		return entry{}, false // reported by roundTrip, or skipped by the breaker
-	}
-	meta, value, err := decodeFrame(c.s.secret, magicCache, key, data)
-	if err != nil {
-		c.s.miss(docCache, key, err)
-		c.sharedDelete(key)
+	sh, ok := c.s.readShared(c.s.cacheKind(), key)
+	if !ok {
 		return entry{}, false
 	}
-	return entry{value: value, freshUntil: fromUnixNano(meta)}, true
+	return entry{value: sh.value, freshUntil: fromUnixNano(sh.meta), version: sh.version}, true
 }
 
 // Local entries are framed too: magic, then freshUntil (UnixNano, 0 for none), then
-// the response. A local value without the frame (a Cache shared with something else)
-// is a miss.
-const magicLocal = "dlc1"
+// the version of the copy in Redis (0 for none), then the response. A local value
+// without the frame (a Cache shared with something else) is a miss.
+const (
+	magicLocal     = "dlc2"
+	localHeaderLen = len(magicLocal) + 16
+)
 
 func (c *cacheTier) localGet(key string) (entry, bool) {
 	v, ok := c.local.Get(key)
-	if !ok || len(v) < len(magicLocal)+8 || string(v[:len(magicLocal)]) != magicLocal {
+	if !ok || len(v) < localHeaderLen || string(v[:len(magicLocal)]) != magicLocal {
 		return entry{}, false
 	}
 	fresh := int64(binary.BigEndian.Uint64(v[len(magicLocal):]))
-	return entry{value: v[len(magicLocal)+8:], freshUntil: fromUnixNano(fresh)}, true
+	version := int64(binary.BigEndian.Uint64(v[len(magicLocal)+8:]))
+	return entry{value: v[localHeaderLen:], freshUntil: fromUnixNano(fresh), version: version}, true
 }
 
 func (c *cacheTier) localSet(key string, e entry) {
-	buf := make([]byte, len(magicLocal)+8, len(magicLocal)+8+len(e.value))
+	buf := make([]byte, localHeaderLen, localHeaderLen+len(e.value))
 	copy(buf, magicLocal)
 	binary.BigEndian.PutUint64(buf[len(magicLocal):], uint64(unixNano(e.freshUntil)))
+	binary.BigEndian.PutUint64(buf[len(magicLocal)+8:], uint64(e.version))
 	c.local.Set(key, append(buf, e.value...))
 }
 

@@ -129,10 +129,10 @@ func TestCacheCorruptIsMissAndDeleted(t *testing.T) {
 		{"empty", func(_ *Store, v []byte) []byte { return nil }},
 		{"header only", func(_ *Store, v []byte) []byte { return v[:frameHeader] }},
 		{"another key's entry", func(_ *Store, _ []byte) []byte {
-			return encodeFrame(nil, magicCache, "https://other.example/", 0, []byte("x"))
+			return encodeFrame(magicCache, "https://other.example/", 0, []byte("x"))
 		}},
 		{"a last-good entry", func(_ *Store, _ []byte) []byte {
-			return encodeFrame(nil, magicLastGood, testURL, 0, []byte("x"))
+			return encodeFrame(magicLastGood, testURL, 0, []byte("x"))
 		}},
 		{"not ours", func(_ *Store, _ []byte) []byte { return []byte("hello") }},
 	}

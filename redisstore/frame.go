@@ -1,18 +1,17 @@
 package redisstore
 
 import (
-	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/binary"
 	"errors"
-	"hash"
 )
 
-// A value in Redis is framed as: magic (8 bytes, one per kind of entry), meta (int64),
-// key length (uint32), value length (uint64), SHA-256 of all that and of the key and
-// the value (HMAC-SHA256 under Options.Secret when it is set), then the key and the
-// value. meta is when a cache entry stops being fresh,
-// or when a last good copy was saved (UnixNano; 0 for none).
+// Without Options.Secret, a value in Redis is framed as: magic (8 bytes, one per kind
+// of entry), meta (int64), key length (uint32), value length (uint64), SHA-256 of all
+// that and of the key and the value, then the key and the value. meta is when a cache
+// entry stops being fresh, or when a last good copy was saved (UnixNano; 0 for none).
+// With a Secret, values are sealed instead (see seal.go).
 const (
 	magicCache    = "dcache1\x00"
 	magicLastGood = "dlgood1\x00"
@@ -22,24 +21,24 @@ const (
 )
 
 // errCorrupt is why a value that Redis returned is not used: torn, corrupt, of another
-// kind or for another key. It is reported in the EventStoreMiss, and the value is
+// kind, for another key, or (with a Secret) not sealed under it. It is reported in the EventStoreMiss, and the value is
 // deleted.
 var errCorrupt = errors.New("redisstore: unusable entry (torn, corrupt or for another key)")
 
 // encodeFrame frames value for key.
-func encodeFrame(secret []byte, magic, key string, meta int64, value []byte) []byte {
+func encodeFrame(magic, key string, meta int64, value []byte) []byte {
 	buf := make([]byte, frameHeader, frameHeader+len(key)+len(value))
 	putFields(buf, magic, key, meta, value)
-	sum := frameSum(secret, buf[:frameFields], key, value)
+	sum := frameSum(buf[:frameFields], key, value)
 	copy(buf[frameFields:], sum[:])
 	return append(append(buf, key...), value...)
 }
 
 // frameChecksum returns the checksum encodeFrame writes for these arguments.
-func frameChecksum(secret []byte, magic, key string, meta int64, value []byte) [sha256.Size]byte {
+func frameChecksum(magic, key string, meta int64, value []byte) [sha256.Size]byte {
 	var fields [frameFields]byte
 	putFields(fields[:], magic, key, meta, value)
-	return frameSum(secret, fields[:], key, value)
+	return frameSum(fields[:], key, value)
 }
 
 func putFields(buf []byte, magic, key string, meta int64, value []byte) {
@@ -50,7 +49,7 @@ func putFields(buf []byte, magic, key string, meta int64, value []byte) {
 }
 
 // decodeFrame returns the meta and value of a frame for key, or errCorrupt.
-func decodeFrame(secret []byte, magic, key string, data []byte) (meta int64, value []byte, err error) {
+func decodeFrame(magic, key string, data []byte) (meta int64, value []byte, err error) {
 	if len(data) < frameHeader || len(data) > maxSharedValue+frameHeader+len(key) || string(data[:magicLen]) != magic {
 		return 0, nil, errCorrupt
 	}
@@ -62,21 +61,15 @@ func decodeFrame(secret []byte, magic, key string, data []byte) (meta int64, val
 		return 0, nil, errCorrupt
 	}
 	k, v := rest[:klen], rest[klen:]
-	if string(k) != key || !hmac.Equal(sumOf(frameSum(secret, data[:frameFields], key, v)), data[frameFields:frameHeader]) {
+	if string(k) != key || subtle.ConstantTimeCompare(sumOf(frameSum(data[:frameFields], key, v)), data[frameFields:frameHeader]) != 1 {
 		return 0, nil, errCorrupt
 	}
 	return meta, v, nil
 }
 
-// frameSum is the SHA-256 of a frame's fields, key and value, or their HMAC-SHA256
-// under secret when it is set.
-func frameSum(secret []byte, fields []byte, key string, value []byte) [sha256.Size]byte {
-	var h hash.Hash
-	if secret != nil {
-		h = hmac.New(sha256.New, secret)
-	} else {
-		h = sha256.New()
-	}
+// frameSum is the SHA-256 of a frame's fields, key and value.
+func frameSum(fields []byte, key string, value []byte) [sha256.Size]byte {
+	h := sha256.New()
 	h.Write(fields)
 	h.Write([]byte(key))
 	h.Write(value)

@@ -2,13 +2,9 @@ package redisstore
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
-	"errors"
 	"math"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/internal/lru"
@@ -50,11 +46,12 @@ func (l *lastGoodTier) Store(url string, doc discovery.LastGood) {
 		len(doc.Kind) > math.MaxUint16 || len(doc.ContentType) > math.MaxUint16 {
 		return // too old to be served, or too large: local only
 	}
-	data := encodeFrame(l.s.secret, magicLastGood, url, doc.SavedAt.UnixNano(), encodeLastGood(doc))
-	rkey := l.s.key("lg:", url)
-	roundTrip(context.Background(), l.s, op[struct{}]{doc: docLastGood, key: url}, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, l.s.rdb.Set(ctx, rkey, data, ttl).Err()
-	})
+	k := l.s.lastGoodKind()
+	var version int64
+	if l.s.seal != nil {
+		version = l.s.nextVersion(l.s.key(k.prefix, url))
+	}
+	l.s.writeShared(k, url, version, doc.SavedAt.UnixNano(), encodeLastGood(doc), ttl)
 }
 
 // Delete removes the copy for url from both tiers.
@@ -67,36 +64,20 @@ func (l *lastGoodTier) Delete(url string) {
 
 func (l *lastGoodTier) shared() bool { return l.s.maxStale > 0 }
 
-func (l *lastGoodTier) sharedDelete(url string) {
-	rkey := l.s.key("lg:", url)
-	roundTrip(context.Background(), l.s, op[struct{}]{doc: docLastGood, key: url}, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, l.s.rdb.Del(ctx, rkey).Err()
-	})
-}
+func (l *lastGoodTier) sharedDelete(url string) { l.s.deleteShared(l.s.lastGoodKind(), url) }
 
 func (l *lastGoodTier) sharedLoad(url string) (discovery.LastGood, bool) {
-	rkey := l.s.key("lg:", url)
-	data, err := roundTrip(context.Background(), l.s, op[[]byte]{doc: docLastGood, key: url}, func(ctx context.Context) ([]byte, error) {
-		return l.s.rdb.Get(ctx, rkey).Bytes()
-	})
-	switch {
-	case errors.Is(err, redis.Nil):
-		l.s.miss(docLastGood, url, nil)
-		return discovery.LastGood{}, false
-	case err != nil:
+	sh, ok := l.s.readShared(l.s.lastGoodKind(), url)
+	if !ok {
 		return discovery.LastGood{}, false
 	}
-	saved, value, err := decodeFrame(l.s.secret, magicLastGood, url, data)
-	var doc discovery.LastGood
-	if err == nil {
-		doc, err = decodeLastGood(value)
-	}
+	doc, err := decodeLastGood(sh.value)
 	if err != nil {
 		l.s.miss(docLastGood, url, err)
 		l.sharedDelete(url)
 		return discovery.LastGood{}, false
 	}
-	doc.SavedAt = fromUnixNano(saved)
+	doc.SavedAt = fromUnixNano(sh.meta)
 	return doc, true
 }
 

@@ -105,11 +105,11 @@ func TestLastGoodExpires(t *testing.T) {
 func TestLastGoodCorrupt(t *testing.T) {
 	t.Parallel()
 	for name, v := range map[string][]byte{
-		"torn":            encodeFrame(nil, magicLastGood, testURL, t0.UnixNano(), encodeLastGood(lastGood(t0, "# Skills\n")))[:100],
-		"short fields":    encodeFrame(nil, magicLastGood, testURL, t0.UnixNano(), []byte{0, 9, 'a'}),
-		"a cache entry":   encodeFrame(nil, magicCache, testURL, t0.UnixNano(), []byte{0, 0, 0, 0}),
-		"another URL's":   encodeFrame(nil, magicLastGood, "https://evil.example/", t0.UnixNano(), []byte{0, 0, 0, 0}),
-		"no content type": encodeFrame(nil, magicLastGood, testURL, t0.UnixNano(), []byte{0, 0}),
+		"torn":            encodeFrame(magicLastGood, testURL, t0.UnixNano(), encodeLastGood(lastGood(t0, "# Skills\n")))[:100],
+		"short fields":    encodeFrame(magicLastGood, testURL, t0.UnixNano(), []byte{0, 9, 'a'}),
+		"a cache entry":   encodeFrame(magicCache, testURL, t0.UnixNano(), []byte{0, 0, 0, 0}),
+		"another URL's":   encodeFrame(magicLastGood, "https://evil.example/", t0.UnixNano(), []byte{0, 0, 0, 0}),
+		"no content type": encodeFrame(magicLastGood, testURL, t0.UnixNano(), []byte{0, 0}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

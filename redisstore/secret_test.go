@@ -36,13 +36,18 @@ func TestSecretAuthenticatesValues(t *testing.T) {
 		t.Errorf("key %s is the URL's SHA-256", k)
 	}
 
-	// A forged value at the right key: framed with a checksum, or with another secret.
-	for name, forge := range map[string][]byte{
-		"checksum":     nil,
-		"other secret": []byte("fedcba9876543210fedcba9876543210"),
+	// A forged value at the right key: framed with a checksum, or sealed with another secret.
+	other, err := newSealer([]byte("fedcba9876543210fedcba9876543210"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forgedBody := encodeLastGood(lastGood(t0, "# Forged\n"))
+	for name, forged := range map[string][]byte{
+		"checksum":     encodeFrame(magicLastGood, testURL, t0.UnixNano(), forgedBody),
+		"other secret": other.seal(magicSealedLastGood, k, testURL, t0.UnixNano(), t0.UnixNano(), forgedBody),
 	} {
 		c, _, ev, _ := newStore(t, rdb, &Options{Secret: secret})
-		mr.Set(k, string(encodeFrame(forge, magicLastGood, testURL, t0.UnixNano(), encodeLastGood(lastGood(t0, "# Forged\n")))))
+		mr.Set(k, string(forged))
 		if got, ok := c.LastGood().Load(testURL); ok {
 			t.Fatalf("%s: forged value served: %+v", name, got)
 		}
@@ -56,7 +61,7 @@ func TestSecretAuthenticatesValues(t *testing.T) {
 
 	// The HTTP cache tier too.
 	ck := a.key("c:", testURL)
-	mr.Set(ck, string(encodeFrame(nil, magicCache, testURL, 0, []byte("HTTP/1.1 200 OK\r\n\r\nforged"))))
+	mr.Set(ck, string(encodeFrame(magicCache, testURL, 0, []byte("HTTP/1.1 200 OK\r\n\r\nforged"))))
 	if v, ok := a.Cache().Get(testURL); ok {
 		t.Errorf("forged cache entry served: %q", v)
 	}

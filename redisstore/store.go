@@ -41,20 +41,62 @@
 // # Round trips
 //
 // A Discover answered by a fresh local copy costs no Redis round trip. One answered
-// from Redis costs one (GET). A miss everywhere costs five: GET, SET NX (the lock),
-// SET (the response), SET (the last good copy) and EVALSHA (the release; the first
-// time a Redis server sees the script, an EVAL follows).
+// from Redis costs one (GET; MGET with Options.Secret). A miss everywhere costs five:
+// GET, SET NX (the lock), SET (the response), SET (the last good copy) and EVALSHA
+// (the release; the first time a Redis server sees the script, an EVAL follows).
+// With Options.Secret, each of the two SETs is an EVALSHA instead (it raises the
+// version mark in the same step).
 //
 // # Entries in Redis
 //
 // Keys are Options.Prefix ("discovery:" by default), a kind ("c:" cache, "lg:" last
-// good, "lock:" fleet lock) and the hex SHA-256 of the URL. Every value is framed with
-// its URL, its length and a SHA-256 checksum; a torn, corrupt or mismatched value is
-// a miss and is deleted. A checksum catches accidents, not forgeries: when anything
-// but the fleet can write to the Redis, set Options.Secret, and values are
-// authenticated with HMAC-SHA256 (keys use it too, hiding the URLs). Cache entries live for the response's freshness lifetime
-// plus Options.RevalidateFor (so ETag revalidation still works), at most
+// good, "lock:" fleet lock, "v:c:" and "v:lg:" version marks) and the hex SHA-256 of
+// the URL. Cache entries live for the response's freshness lifetime plus
+// Options.RevalidateFor (so ETag revalidation still works), at most
 // Options.MaxCacheTTL; last good copies live until they are Options.MaxStale old.
+//
+// Without Options.Secret, every value is framed with its URL, its length and a SHA-256
+// checksum; a torn, corrupt or mismatched value is a miss and is deleted. A checksum
+// catches accidents, not forgeries, and the values hold URLs and documents in clear:
+// Redis must then be readable and writable only by the fleet.
+//
+// # Options.Secret: authenticated, confidential, never rolled back
+//
+// When anything but the fleet can read or write the Redis (another application, a
+// shared instance), set Options.Secret. From it the Store derives, with HKDF-SHA256,
+// separate keys for three jobs:
+//
+//   - Values are sealed with AES-256-GCM (a random nonce per value). A value shows
+//     neither its URL nor the response or document it holds. Its additional data binds
+//     it to its Redis key and URL, its kind and its version: a value that anything
+//     without the Secret wrote or changed, one sealed under another Secret, and one
+//     moved under another key (another URL, kind or Prefix) are misses, and deleted.
+//   - Keys name URLs by their HMAC-SHA256, so keys do not show which URLs the fleet
+//     visits either.
+//   - Version marks are authenticated with HMAC-SHA256.
+//
+// Authentication alone would still let anything that can write to the Redis write an
+// old value of the fleet's back under its key (a replay), to have an outdated document
+// served, fresh from the cache or as a last good copy when the origin fails. So a
+// process never uses a value older than one it, or the fleet, has already accepted for
+// that URL. Every sealed value carries a version: when it was written, and always above
+// any version its writer has seen for that key. Each process remembers the newest
+// version it accepted or wrote per key (beyond about 8,000 keys, the least recently
+// used are forgotten first), and the fleet keeps an authenticated version mark per key,
+// which writers raise, and only raise, in the same Lua script that stores the value
+// (a writer whose clock runs behind the mark writes just above it). A value older than
+// either, or older than the longest it may live in Redis (Options.MaxCacheTTL for a
+// cache entry, Options.MaxStale for a last good copy), is refused, deleted, and
+// reported as an [discovery.EventStoreDegraded] event (at Warn) whose Err is a
+// [*RollbackError] naming the URL. A mark that fails authentication is ignored.
+//
+// The limit of the rule: a process that has not seen (or has forgotten) the newer
+// value can still be served an older value of the fleet's when both the value and its
+// mark were put back together, or the mark was deleted; that copy is then at most
+// MaxCacheTTL (a cache entry) or MaxStale (a last good copy) old. Versions are the
+// writers' clocks: keep the fleet's clocks in sync. AES-GCM with random nonces allows
+// about 2^32 values under one key: rotate the Secret well before a fleet has written
+// that many values.
 //
 // # Concurrency
 //
@@ -63,9 +105,7 @@
 package redisstore
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -163,15 +203,18 @@ type Options struct {
 	// sees the same private network (processes on one host, a test).
 	SharePrivate bool
 
-	// Secret, when set, authenticates every value the Store writes to Redis with
-	// HMAC-SHA256 under it, and names keys with it: a value written by anything
+	// Secret, when set, seals every value the Store writes to Redis with AES-256-GCM
+	// under a key derived from it, names keys with it, and guards every key against
+	// rollback (see the package documentation): a value written or changed by anything
 	// without the Secret (another application on the same Redis, anyone who can write
-	// to it) is a miss, never a document, and the keys do not show which URLs the
-	// fleet visits. Give every process of a fleet the same Secret, at least 16 bytes
-	// (32 random bytes recommended), from your secret store. nil (the default): values
-	// carry a SHA-256 checksum, which catches torn and corrupt values but not forged
-	// ones, so Redis must then be writable only by the fleet. Changing it makes every
-	// entry a miss until it is written again.
+	// to it) is a miss, never a document; an old value of the fleet's written back is
+	// refused once a newer one was accepted; and neither keys nor values show which
+	// URLs the fleet visits or what they hold. Give every process of a fleet the same
+	// Secret, at least 16 bytes (32 random bytes recommended), from your secret store.
+	// nil (the default): values carry a SHA-256 checksum, which catches torn and
+	// corrupt values but not forged or replayed ones, and hold URLs and documents in
+	// clear, so Redis must then be readable and writable only by the fleet. Changing it
+	// makes every entry a miss until it is written again.
 	Secret []byte
 }
 
@@ -192,8 +235,9 @@ type Store struct {
 	backoff    time.Duration
 	logger     *slog.Logger
 	observe    discovery.ObserveFunc
-	share      bool   // Options.SharePrivate
-	secret     []byte // Options.Secret, copied; nil: checksums only
+	share      bool     // Options.SharePrivate
+	seal       *sealer  // keys derived from Options.Secret; nil: checksums only
+	seen       versions // with a Secret: the newest version accepted per key
 	now        func() time.Time
 
 	cache    *cacheTier
@@ -239,8 +283,14 @@ func New(rdb redis.UniversalClient, opts *Options) (*Store, error) {
 		logger:     o.Logger,
 		observe:    o.Observe,
 		share:      o.SharePrivate,
-		secret:     bytes.Clone(o.Secret),
 		now:        time.Now,
+	}
+	if o.Secret != nil {
+		seal, err := newSealer(o.Secret)
+		if err != nil {
+			return nil, err
+		}
+		s.seal, s.seen = seal, newVersions()
 	}
 	local := o.LocalCache
 	if local == nil {
@@ -318,12 +368,12 @@ func (s *Store) Ping(ctx context.Context) error {
 
 func (s *Store) usable() bool { return s != nil && s.rdb != nil }
 
-// key returns the Redis key of name in the kind's namespace.
+// key returns the Redis key of name in the kind's namespace. With a Secret the name's
+// hash is a hash tag ({...}), so that a value and its version mark ("v:" and the
+// value's kind) live on one Cluster node.
 func (s *Store) key(kind, name string) string {
-	if s.secret != nil {
-		h := hmac.New(sha256.New, s.secret)
-		h.Write([]byte(name))
-		return s.prefix + kind + hex.EncodeToString(h.Sum(nil))
+	if s.seal != nil {
+		return s.prefix + kind + "{" + s.seal.name(name) + "}"
 	}
 	sum := sha256.Sum256([]byte(name))
 	return s.prefix + kind + hex.EncodeToString(sum[:])

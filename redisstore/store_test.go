@@ -126,26 +126,26 @@ func TestRedactKey(t *testing.T) {
 
 func TestFrameRoundTrip(t *testing.T) {
 	t.Parallel()
-	v := encodeFrame(nil, magicCache, "k", 42, []byte("value"))
-	meta, got, err := decodeFrame(nil, magicCache, "k", v)
+	v := encodeFrame(magicCache, "k", 42, []byte("value"))
+	meta, got, err := decodeFrame(magicCache, "k", v)
 	if err != nil || meta != 42 || string(got) != "value" {
 		t.Errorf("decodeFrame = %d, %q, %v", meta, got, err)
 	}
 	for i := range v { // every single-byte change is caught
 		w := []byte(string(v))
 		w[i] ^= 0x40
-		if _, _, err := decodeFrame(nil, magicCache, "k", w); err == nil {
+		if _, _, err := decodeFrame(magicCache, "k", w); err == nil {
 			t.Fatalf("flipping byte %d went unnoticed", i)
 		}
 	}
 }
 
 func FuzzDecodeFrame(f *testing.F) {
-	f.Add([]byte(encodeFrame(nil, magicCache, "k", 1, []byte("v"))))
-	f.Add([]byte(encodeFrame(nil, magicLastGood, "k", 1, encodeLastGood(discovery.LastGood{Kind: "skills.md", Body: []byte("b")}))))
+	f.Add([]byte(encodeFrame(magicCache, "k", 1, []byte("v"))))
+	f.Add([]byte(encodeFrame(magicLastGood, "k", 1, encodeLastGood(discovery.LastGood{Kind: "skills.md", Body: []byte("b")}))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, m := range []string{magicCache, magicLastGood} {
-			if _, v, err := decodeFrame(nil, m, "k", data); err == nil && m == magicLastGood {
+			if _, v, err := decodeFrame(m, "k", data); err == nil && m == magicLastGood {
 				decodeLastGood(v)
 			}
 		}

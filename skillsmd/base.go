@@ -327,62 +327,73 @@ func (p *parser) scanLine(l string, tier int, authToo bool, line func() int) {
 		p.mcpLabels(l)
 	}
 	if labelFollows(l, "base") || labelFollows(l, "api") || example && labelFollowsAny(l, "base") {
-		if s := baseLeadIn(l); s > 0 {
-			// "API base for agents:" alone: the next line or block (a fence, a list)
-			// holds the value.
-			p.baseNext, p.baseLeft, p.leadIn = s, 1, true
-		}
-		var found [4]baseLabel
-		for _, m := range baseLabels(l, found[:0]) {
-			label := l[m.label:m.labelEnd]
-			if weakLabel(label) && !labelAtStart(l[:m.label]) {
-				continue
-			}
-			v, placeholder := baseValue(l[m.end:])
-			switch {
-			case v != "":
-				p.addBase(v, tier, labelStrength(label))
-			case placeholder:
-				p.notePlaceholder(line())
-			case sameOriginProse(l[m.end:]):
-				p.addBase("/", tier, labelStrength(label))
-			case !weakLabel(label) && strings.TrimSpace(l[m.end:]) == "":
-				// "**API Base URLs:**" alone: the next line or block (a table, a list)
-				// holds the value.
-				p.baseNext, p.baseLeft, p.leadIn = labelStrength(label), 1, true
-			}
-		}
+		p.scanBaseLabels(l, tier, line)
 	}
 	if !authToo || p.kind() == kindAuth {
 		return
 	}
 	if labelFollows(l, "auth") || labelFollows(l, "api key") || labelFollows(l, "credential") {
-		t := strings.TrimSpace(l)
-		if m := authLabelRe.FindStringSubmatch(t); m != nil && !isHeaderExample(m[2]) {
-			p.addAuth(t)
+		p.scanAuthLabel(l)
+	}
+}
+
+// scanBaseLabels reads the base labels of a line ("Base URL: …", "API base: …").
+func (p *parser) scanBaseLabels(l string, tier int, line func() int) {
+	if s := baseLeadIn(l); s > 0 {
+		// "API base for agents:" alone: the next line or block (a fence, a list)
+		// holds the value.
+		p.baseNext, p.baseLeft, p.leadIn = s, 1, true
+	}
+	var found [4]baseLabel
+	for _, m := range baseLabels(l, found[:0]) {
+		label := l[m.label:m.labelEnd]
+		if weakLabel(label) && !labelAtStart(l[:m.label]) {
+			continue
+		}
+		v, placeholder := baseValue(l[m.end:])
+		switch {
+		case v != "":
+			p.addBase(v, tier, labelStrength(label))
+		case placeholder:
+			p.notePlaceholder(line())
+		case sameOriginProse(l[m.end:]):
+			p.addBase("/", tier, labelStrength(label))
+		case !weakLabel(label) && strings.TrimSpace(l[m.end:]) == "":
+			// "**API Base URLs:**" alone: the next line or block (a table, a list)
+			// holds the value.
+			p.baseNext, p.baseLeft, p.leadIn = labelStrength(label), 1, true
+		}
+	}
+}
+
+// scanAuthLabel reads an auth label statement in a line ("Auth: Bearer …"), or a
+// sentence naming the auth header.
+func (p *parser) scanAuthLabel(l string) {
+	t := strings.TrimSpace(l)
+	if m := authLabelRe.FindStringSubmatch(t); m != nil && !isHeaderExample(m[2]) {
+		p.addAuth(t)
+		return
+	}
+	// "Transport JSON-RPC. CORS is open. Auth: none (anonymous).": a label that
+	// starts a sentence after others on the same line or list item.
+	for rest := t; ; {
+		i := strings.Index(rest, ". ")
+		if i < 0 {
+			break
+		}
+		rest = strings.TrimLeft(rest[i+2:], " ")
+		if m := authLabelRe.FindStringSubmatch(rest); m != nil && !isHeaderExample(m[2]) {
+			p.addAuth(rest)
 			return
 		}
-		// "Transport JSON-RPC. CORS is open. Auth: none (anonymous).": a label that
-		// starts a sentence after others on the same line or list item.
-		for rest := t; ; {
-			i := strings.Index(rest, ". ")
-			if i < 0 {
-				break
-			}
-			rest = strings.TrimLeft(rest[i+2:], " ")
-			if m := authLabelRe.FindStringSubmatch(rest); m != nil && !isHeaderExample(m[2]) {
-				p.addAuth(rest)
-				return
-			}
-		}
-		// "All endpoints use Authorization: Bearer YOUR_API_KEY except register.": a
-		// sentence that names the auth header and its scheme, or an X- key header.
-		if strings.Contains(t, "curl ") || strings.Contains(t, "-H ") {
-			return // a command, not a sentence: code examples are not statements
-		}
-		if m := authHeaderRe.FindStringSubmatch(t); m != nil && (m[2] != "" || !strings.EqualFold(m[1], "authorization")) {
-			p.addAuth(t)
-		}
+	}
+	// "All endpoints use Authorization: Bearer YOUR_API_KEY except register.": a
+	// sentence that names the auth header and its scheme, or an X- key header.
+	if strings.Contains(t, "curl ") || strings.Contains(t, "-H ") {
+		return // a command, not a sentence: code examples are not statements
+	}
+	if m := authHeaderRe.FindStringSubmatch(t); m != nil && (m[2] != "" || !strings.EqualFold(m[1], "authorization")) {
+		p.addAuth(t)
 	}
 }
 

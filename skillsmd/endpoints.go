@@ -227,41 +227,74 @@ func (p *parser) inferBase() string {
 	if len(p.endpoints) == 0 {
 		return ""
 	}
+	origin, count, hosts, ok := p.endpointHost()
+	if !ok {
+		return "" // the endpoints disagree on the host
+	}
+	prefix, distinct, apiPrefixes := p.endpointDirs(origin)
+	if len(distinct) == 1 && hosts == 1 {
+		for path := range distinct {
+			if singleURLPath(path) {
+				return origin + path // one MCP, JSON-RPC or GraphQL endpoint: every call goes to that URL
+			}
+		}
+	}
+	if len(distinct) < 2 && !(hosts == 1 && p.endpoints[0].method) {
+		return "" // one endpoint only counts when it is the only one, written after a method
+	}
+	if ap, ok := majorityAPIPrefix(apiPrefixes, count); ok {
+		return origin + ap
+	}
+	prefix = basePrefix(prefix, len(distinct) == 1)
+	if len(prefix) == 0 {
+		return origin
+	}
+	return origin + "/" + strings.Join(prefix, "/")
+}
+
+// endpointHost returns the origin most recorded endpoints use, how many use it, and
+// how many origins they use; false when two origins tie for the most.
+func (p *parser) endpointHost() (origin string, count, hosts int, ok bool) {
 	type hostCount struct {
 		origin string
 		n      int
 	}
-	var hosts []hostCount
+	var counts []hostCount
 	for _, e := range p.endpoints {
 		o := e.origin
 		found := false
-		for i := range hosts {
-			if hosts[i].origin == o {
-				hosts[i].n++
+		for i := range counts {
+			if counts[i].origin == o {
+				counts[i].n++
 				found = true
 				break
 			}
 		}
 		if !found {
-			hosts = append(hosts, hostCount{o, 1})
+			counts = append(counts, hostCount{o, 1})
 		}
 	}
 	best, tie := 0, false
-	for i := 1; i < len(hosts); i++ {
+	for i := 1; i < len(counts); i++ {
 		switch {
-		case hosts[i].n > hosts[best].n:
+		case counts[i].n > counts[best].n:
 			best, tie = i, false
-		case hosts[i].n == hosts[best].n:
+		case counts[i].n == counts[best].n:
 			tie = true
 		}
 	}
 	if tie {
-		return "" // the endpoints disagree on the host
+		return "", 0, 0, false
 	}
-	origin := hosts[best].origin
-	var prefix []string
-	distinct := map[string]bool{}
-	apiPrefixes := map[string]int{}
+	return counts[best].origin, counts[best].n, len(counts), true
+}
+
+// endpointDirs reads the recorded endpoints on origin: the folders every one has
+// before its last segment (which names the resource), their distinct paths, and how
+// many start with each "api" or version prefix.
+func (p *parser) endpointDirs(origin string) (prefix []string, distinct map[string]bool, apiPrefixes map[string]int) {
+	distinct = map[string]bool{}
+	apiPrefixes = map[string]int{}
 	first := true
 	for _, e := range p.endpoints {
 		if e.origin != origin {
@@ -283,18 +316,14 @@ func (p *parser) inferBase() string {
 		}
 		prefix = prefix[:n]
 	}
-	if len(distinct) == 1 && len(hosts) == 1 {
-		for path := range distinct {
-			if singleURLPath(path) {
-				return origin + path // one MCP, JSON-RPC or GraphQL endpoint: every call goes to that URL
-			}
-		}
-	}
-	if len(distinct) < 2 && !(len(hosts) == 1 && p.endpoints[0].method) {
-		return "" // one endpoint only counts when it is the only one, written after a method
-	}
+	return prefix, distinct, apiPrefixes
+}
+
+// majorityAPIPrefix returns the "api" or version prefix that more than half of the
+// count endpoints start with, if one does.
+func majorityAPIPrefix(apiPrefixes map[string]int, count int) (string, bool) {
 	for ap, n := range apiPrefixes {
-		if 2*n > hosts[best].n { // a strict majority: at most one prefix qualifies
+		if 2*n > count { // a strict majority: at most one prefix qualifies
 			// An endpoint under a shorter API prefix ("/api/file/1" beside "/api/v1/x")
 			// is not a stray file: the base is the prefix they share ("/api").
 			for other := range apiPrefixes {
@@ -302,9 +331,17 @@ func (p *parser) inferBase() string {
 					ap = other
 				}
 			}
-			return origin + ap
+			return ap, true
 		}
 	}
+	return "", false
+}
+
+// basePrefix returns the base's folders from the folders the endpoints share: up to
+// the first unclean segment, ended after the last "api" or version segment if there
+// is one. single: one distinct endpoint, whose folders name its resource, not a base,
+// unless they are "api" or a version ("POST https://x/agents/register").
+func basePrefix(prefix []string, single bool) []string {
 	for i, s := range prefix {
 		if !cleanSegment(s) {
 			prefix = prefix[:i]
@@ -318,15 +355,10 @@ func (p *parser) inferBase() string {
 			break
 		}
 	}
-	if !api && len(distinct) == 1 {
-		// One endpoint ("POST https://x/agents/register"): the folders before its last
-		// segment name its resource, not a base, unless they are "api" or a version.
-		prefix = nil
+	if !api && single {
+		return nil
 	}
-	if len(prefix) == 0 {
-		return origin
-	}
-	return origin + "/" + strings.Join(prefix, "/")
+	return prefix
 }
 
 // apiPrefix returns the leading path up to the end of the first run of "api" and

@@ -423,6 +423,41 @@ var approvalWords = [...]string{"approv", "consent", "confirm", "permission", "a
 // after an explicit request". A sentence saying none is needed ("no approval needed",
 // "without human approval") is not one.
 func approval(l string) bool {
+	if askedFirst(l) {
+		return true
+	}
+	word, at := "", -1
+	for _, a := range approvalWords {
+		if i := approvalWordAt(l, a); i >= 0 {
+			word, at = a, i
+			break
+		}
+	}
+	if word == "" || approvalWaived(l, word, at) {
+		return false
+	}
+	for _, w := range [...]string{"explicit", "prior "} {
+		// "explicit consent", "explicitly approve", "prior approval": the qualifier
+		// just before the approval word.
+		if i := strings.LastIndex(l[:at], w); i >= 0 && at-i <= 20 {
+			return true
+		}
+	}
+	if strings.HasPrefix(word, "authori") {
+		for _, h := range humanWords {
+			if strings.Contains(l, h+"'s authori") || strings.Contains(l, h+"’s authori") {
+				return true
+			}
+		}
+		return false
+	}
+	return humanApproval(l, at) || approvalRequired(l)
+}
+
+// askedFirst reports a sentence (lower-case) that tells the agent to ask a person
+// first, without an approval word: "--confirm", "only after an explicit request",
+// "ask before", "confirm with the user", "loop them in".
+func askedFirst(l string) bool {
 	if strings.Contains(l, "--confirm") {
 		return true
 	}
@@ -447,46 +482,30 @@ func approval(l string) bool {
 			return true
 		}
 	}
-	word, at := "", -1
-	for _, a := range approvalWords {
-		if i := approvalWordAt(l, a); i >= 0 {
-			word, at = a, i
-			break
-		}
-	}
-	if word == "" {
-		return false
-	}
+	return false
+}
+
+// approvalWaived reports a sentence (lower-case) whose approval word, word at at, says
+// none is needed: "no approval needed", "without human approval", "auto-approve".
+func approvalWaived(l, word string, at int) bool {
 	for _, neg := range [...]string{"no", "without", "don't need", "doesn't need", "doesn't require", "does not require",
 		"never asks", "auto", "pre"} {
 		if hasWord(l[:at+len(word)], neg) || strings.HasSuffix(l[:at], neg+"-") {
-			return false
-		}
-	}
-	if strings.Contains(l, "not required") || strings.Contains(l, "not needed") {
-		return false
-	}
-	for _, w := range [...]string{"explicit", "prior "} {
-		// "explicit consent", "explicitly approve", "prior approval": the qualifier
-		// just before the approval word.
-		if i := strings.LastIndex(l[:at], w); i >= 0 && at-i <= 20 {
 			return true
 		}
 	}
-	if strings.HasPrefix(word, "authori") {
-		for _, h := range humanWords {
-			if strings.Contains(l, h+"'s authori") || strings.Contains(l, h+"’s authori") {
-				return true
-			}
-		}
-		return false
-	}
+	return strings.Contains(l, "not required") || strings.Contains(l, "not needed")
+}
+
+// humanApproval reports a sentence (lower-case) with an approval word at at that a
+// person gives, and that the action waits for: "approved by a human user", "a human
+// must approve", "wait for human approval", "ask the user to confirm".
+func humanApproval(l string, at int) bool {
 	if by := l[at:]; strings.Contains(by[:min(len(by), 30)], " by ") && humanNear(by[:min(len(by), 40)]) {
 		return true // "approved by a human user"
 	}
 	if humanNear(l) {
-		// A person and approval, and the action waits for it: "a human must approve",
-		// "wait for human approval", "ask the user to confirm". Not a description of
+		// A person and approval, and the action waits for it. Not a description of
 		// a login ("prints a code the user approves in a browser").
 		for _, w := range [...]string{"must", "need", "require", "wait", "before", "until", "only", "ask", "get ", "obtain", "subject to"} {
 			if hasWordStart(l, w) {
@@ -494,13 +513,18 @@ func approval(l string) bool {
 			}
 		}
 	}
+	return false
+}
+
+// approvalRequired reports a sentence (lower-case) that asks for approval or states it
+// is required: "get approval", "the typed confirmation is required"; not a state in a
+// list of outcomes ("Approval required — go to step 5").
+func approvalRequired(l string) bool {
 	for _, w := range [...]string{"get ", "obtain ", "seek ", "request "} {
 		if strings.HasPrefix(trimLead(l), w) {
 			return true
 		}
 	}
-	// "the typed confirmation is required"; not a state in a list of outcomes
-	// ("Approval required — go to step 5").
 	for _, n := range [...]string{"confirmation", "approval", "consent", "permission"} {
 		for _, q := range [...]string{"the ", "a ", "typed ", "explicit ", "user ", "human ", "written ", "manual "} {
 			for _, r := range [...]string{" is required", " required", " is needed"} {

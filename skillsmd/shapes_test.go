@@ -206,10 +206,11 @@ func TestBaseNotFromCode(t *testing.T) {
 	}
 }
 
-// TestRound6Shapes checks the details of the round-6 classes that the shape table
-// does not: the MCP endpoints listed, the auth rules read from code, and a lead-in
-// whose value is on the next line of the same paragraph.
-func TestRound6Shapes(t *testing.T) {
+// TestMCPLabelsAndCodeAuth checks what the shape table does not for the fixtures of
+// MCP labels and auth in code (base6-*, auth6-*): the MCP endpoints listed, the auth
+// rules read from code, and a lead-in whose value is on the next line of the same
+// paragraph.
+func TestMCPLabelsAndCodeAuth(t *testing.T) {
 	t.Parallel()
 	d := parse(t, "base6-mcp-label.md")
 	// The label and the frontmatter key name one URL; the client configuration adds the
@@ -233,8 +234,8 @@ func TestRound6Shapes(t *testing.T) {
 		// Header values never become auth rules, and only auth sections' code is read.
 		{"# T\n\n## Auth\n\n```\ncurl -H \"X-Api-Key: sk_live_abc\" https://x.example.com\n```\n", "", "X-Api-Key header", ""},
 		{"# T\n\n## Voice\n\n```js\nfetch(u, {headers: {'xi-api-key': k}})\n```\n", "", "", ""},
-		// "MCP:" labels in a list and a table; a path is kept as written. Since round 8,
-		// the one MCP endpoint of a document that writes no other is also its base
+		// "MCP:" labels in a list and a table; a path is kept as written. The one MCP
+		// endpoint of a document that writes no other is also its base
 		// (base8-mcp-only.md); a path says no more than the origin, so it is not.
 		{"# T\n\n- MCP: `/mcp` (Streamable HTTP)\n", "", "", "/mcp"},
 		{"# T\n\n| Name | Value |\n|---|---|\n| Remote MCP | `https://m.example.com/mcp` |\n", "https://m.example.com/mcp", "", "https://m.example.com/mcp"},
@@ -243,10 +244,11 @@ func TestRound6Shapes(t *testing.T) {
 	})
 }
 
-// TestRound8Shapes checks the details of the round-8 classes that the shape table
-// does not: the MCP endpoints listed, the auth rules read from prose, the sections a
-// heading without its space opens, and the shapes that must stay unread.
-func TestRound8Shapes(t *testing.T) {
+// TestMCPProseAndAuthProse checks what the shape table does not for the fixtures of
+// MCP endpoints and auth rules in prose (base8-*, auth8-*, heading8-*): the MCP
+// endpoints listed, the auth rules read from prose, the sections a heading without
+// its space opens, and the shapes that must stay unread.
+func TestMCPProseAndAuthProse(t *testing.T) {
 	t.Parallel()
 	check(t, "MCP only", strings.Join(parse(t, "base8-mcp-only.md").MCP, "|"), "https://mcp.reef.example.org/codex/mcp")
 	check(t, "MCP prose", strings.Join(parse(t, "base8-mcp-prose.md").MCP, "|"), "https://relay.example.net/mcp")
@@ -288,11 +290,12 @@ func TestRound8Shapes(t *testing.T) {
 	}
 }
 
-// TestRound9Shapes checks the details of the round-9 classes that the shape table
-// does not: the heading levels and text a reader sees (HTML elements, quotes, list
-// items, escapes), the TOML frontmatter, the MCP endpoints listed, the auth rules
-// read, and the shapes that must stay unread.
-func TestRound9Shapes(t *testing.T) {
+// TestHeadingsAndTOMLFrontmatter checks what the shape table does not for the
+// fixtures of headings as readers see them and TOML frontmatter (the *9-* fixtures):
+// the heading levels and text a reader sees (HTML elements, quotes, list items,
+// escapes), the TOML frontmatter, the MCP endpoints listed, the auth rules read, and
+// the shapes that must stay unread.
+func TestHeadingsAndTOMLFrontmatter(t *testing.T) {
 	t.Parallel()
 	headings := func(d *skillsmd.Document) string {
 		var hs []string
@@ -393,10 +396,10 @@ func TestUnspacedTitle(t *testing.T) {
 	}
 }
 
-// TestRound10Risky checks the round-10 risky-action classes (fixtures risky10-*): a
+// TestRiskyActionsWhereverStated checks the risky-action fixtures risky10-*: a
 // prohibition or an approval wherever a guide states it, the items a lead-in
 // introduces, prohibition headings, and general rules that are no risky actions.
-func TestRound10Risky(t *testing.T) {
+func TestRiskyActionsWhereverStated(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ file, risky string }{
 		{"risky10-prose.md", "NEVER send your API key to any domain other than ledger.example.com.|" +

@@ -23,7 +23,9 @@
 //     for a model (or, for a site that publishes only mcp.json, its servers and
 //     tools); with structured, mcp.json as well.
 //   - list_skills(origin?): the catalog's skills; with origin, that site's
-//     well-known skills index is added to the catalog first.
+//     well-known skills index is added to the catalog first, as the model's
+//     (catalog.Catalog.AddWebForModel): its skills rank below everything the host
+//     added. Add the host's own sites with [Toolset.AddSite].
 //   - read_skill(name): activates a skill: its SKILL.md and the list of its other
 //     files. The catalog may require the user's approval ([Options.Approve]).
 //   - read_skill_file(name, path, offset?): one file of an activated skill.
@@ -32,7 +34,10 @@
 //
 // # Errors
 //
-// Every error is written for the model to act on. An input that does not match the
+// Every error is written for the model to act on. A failed call's error starts with a
+// line in this package's own words (what failed, what to do next); its details, which
+// may quote skill and file names, server messages or URLs, follow inside a fence as
+// the published text of results is. An input that does not match the
 // schema is an [*InputError] (wrapping [ErrInvalidInput]) naming each offending JSON
 // pointer and what to send instead; an unknown tool wraps [ErrUnknownTool]; a skill
 // that needs the user's approval wraps catalog.ErrNeedsApproval (and
@@ -43,11 +48,23 @@
 // # Security
 //
 // Everything a site, a skill or an MCP server published is untrusted data. Text puts
-// such content inside a fence whose closing tag carries a random nonce (as
-// skillsmd.Document.ForModel does), labelled with where it came from, so the
-// content cannot close the fence. Site text other than SKILL.md and skill files is
-// passed through discovery.Redact. Skill content is shown as published (an approved
-// skill's instructions must stay intact), without control and bidi characters.
+// all of it (documents, SKILL.md and files, and also skill names, descriptions,
+// sources, file names and server messages) inside a fence whose closing tag carries a
+// random nonce (as skillsmd.Document.ForModel does), labelled with where it came
+// from, so the content cannot close the fence; errors do the same. Site text other
+// than SKILL.md and skill files is passed through discovery.Redact. Skill content is
+// shown as published (an approved skill's instructions must stay intact), without
+// control and bidi characters.
+//
+// An approval is always bound to a digest of what was read: the digest the listing
+// published, which the content is checked against, or, when the listing gives none
+// (a draft MCP listing, a dynamic skill, an index without digests), a digest of the
+// SKILL.md and files read at activation. [ApprovalRequest.Digest] is never empty, and
+// a skill whose content changes after the user approved it is asked about again.
+//
+// The sites the model adds with list_skills never outrank what the host added: a
+// skill name the host's skills hold stays theirs, and the model's skill of that name
+// is listed under a qualified name, with a note on its line and a catalog warning.
 //
 // The origins a model passes are subject to the discovery Client's policy: a Client
 // without discovery.Options.InsecureAllowPrivateOrigins refuses localhost and private

@@ -53,8 +53,10 @@ type ApprovalRequest struct {
 	// Kind were published by the skill's author, a site or a server: untrusted, for
 	// display only.
 	Entry catalog.Entry
-	// Digest is the content the approval binds to: approving it lets the model read
-	// this content, and a later change needs approval again.
+	// Digest is the content the approval binds to, never empty: the digest the
+	// listing published (the content was checked against it) or, when it gives none,
+	// a digest of the SKILL.md and files that were read. Approving it lets the model
+	// read this content, and a later change needs approval again.
 	Digest string
 }
 
@@ -189,7 +191,7 @@ func (t *Toolset) Call(ctx context.Context, name string, input json.RawMessage) 
 	}
 	res, err := e.run(t, ctx, schemas[name], input)
 	if err != nil {
-		return Result{}, err
+		return Result{}, t.fail(name, err)
 	}
 	res.Text = bound(res.Text, t.budget)
 	return res, nil
