@@ -27,14 +27,14 @@ const (
 	// lets the Client follow that one hop.
 	ConsentRedirect ConsentAction = iota + 1
 	// ConsentConnect: connect to an MCP server or tool that the discovery document lists
-	// on another origin (MD-C-12).
+	// on another origin: the user decides before the agent talks to another party.
 	ConsentConnect
 	// ConsentCrossOrigin: an agent API call through [Client.Guard] to an origin
-	// other than the discovery origin (SD-C-5).
+	// other than the discovery origin.
 	ConsentCrossOrigin
 	// ConsentWrite: an agent API call with a method other than GET, HEAD or OPTIONS,
 	// or one that can write whatever its method (an upgrade, CONNECT, a method
-	// override) ("prefer read-only actions unless the user asks for a write", SD-C-2).
+	// override): the agent prefers read-only actions unless the user asks for a write.
 	ConsentWrite
 	// ConsentArtifact: download a skill artifact (SKILL.md, archive, file) that a
 	// site's skills index lists on another origin.

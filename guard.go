@@ -44,8 +44,8 @@ import (
 //
 // A denial returns an error wrapping [ErrConsentDenied] and sends nothing. Every hop of
 // a redirect followed by the caller's http.Client passes through the guard again. This
-// is how "prefer read-only actions unless the user asks for a write" (SD-C-2) and
-// "ask before contacting another origin" (MD-C-12) become enforceable. For APIs where
+// is how "prefer read-only actions unless the user asks for a write" and
+// "ask before contacting another origin" become enforceable. For APIs where
 // every call is a POST (JSON-RPC, GraphQL), set GuardOptions.IsRead.
 //
 // The guard sees the request as the caller made it: credentials that opts.Base adds
@@ -305,7 +305,7 @@ func (c *Client) authorize(ctx context.Context, consent ConsentFunc, origin Orig
 // ([ErrInvalidOrigin]), a local command or package ([ErrLocalOnly]: nothing is ever
 // spawned), and a URL that is not https (or http on loopback) or carries userinfo. A
 // server on another origin than d's, subdomains included, needs [ConsentConnect]
-// (MD-C-12), asked once here with the server's name as the Subject. Connect through
+// (another party), asked once here with the server's name as the Subject. Connect through
 // the guard of [Client.Guard] with the endpoint's origin in GuardOptions.Approved.
 func (c *Client) ConnectEndpoint(ctx context.Context, d *Discovery, srv mcpjson.Server) (*url.URL, error) {
 	if err := c.usable(); err != nil {

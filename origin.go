@@ -101,7 +101,7 @@ func originOf(u *url.URL) (Origin, error) {
 	if err != nil {
 		return Origin{}, err
 	}
-	// Plain http is allowed for loopback hosts only (MD-C-14): nothing but this
+	// Plain http is allowed for loopback hosts only: nothing but this
 	// machine can observe or alter the traffic.
 	if o.Scheme == "http" && !httpx.IsLoopbackHost(o.Host) {
 		return Origin{}, fmt.Errorf("%w: %s uses http", ErrInsecureOrigin, o)
