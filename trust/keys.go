@@ -19,7 +19,7 @@ const (
 	// MaxKeySetBytes is the largest JWK Set or DID document accepted, in bytes.
 	MaxKeySetBytes = 256 << 10
 	// MaxKeys is the most keys read from one JWK Set or DID document.
-	MaxKeys = 64
+	MaxKeys    = 64
 	minRSABits = 2048
 	maxRSABits = 8192
 )
