@@ -13,15 +13,19 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 )
 
-// Algorithms lists the JWS algorithms a signature may use, strongest first. Only
-// asymmetric algorithms are allowed: "none" proves nothing and an HMAC key would have to
-// be shared with every verifier, which lets any of them forge.
-var Algorithms = []string{"ES256", "ES384", "EdDSA", "PS256", "PS384", "RS256"}
+// allowedAlgs are the JWS algorithms a signature may use. Only asymmetric algorithms
+// are allowed: "none" proves nothing and an HMAC key would have to be shared with every
+// verifier, which lets any of them forge.
+var allowedAlgs = []string{"ES256", "ES384", "EdDSA", "PS256", "PS384", "RS256"}
+
+// Algorithms returns the JWS algorithms [Verify] accepts: ES256, ES384, EdDSA, PS256,
+// PS384 and RS256. The slice is a copy.
+func Algorithms() []string { return append([]string(nil), allowedAlgs...) }
 
 var joseAlgorithms = []jose.SignatureAlgorithm{jose.ES256, jose.ES384, jose.EdDSA, jose.PS256, jose.PS384, jose.RS256}
 
 func allowedAlgorithm(alg string) bool {
-	for _, a := range Algorithms {
+	for _, a := range allowedAlgs {
 		if a == alg {
 			return true
 		}
