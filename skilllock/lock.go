@@ -257,17 +257,23 @@ func validate(l *Lock) error {
 // checkName accepts a skill folder name: one path element that cannot leave the root.
 func checkName(name string) error {
 	if name == "" || len(name) > maxNameBytes || name == "." || name == ".." ||
-		strings.ContainsAny(name, "/\\:\x00") {
+		strings.ContainsAny(name, "/\\:") || hasControl(name) {
 		return errors.New("not a plain folder name")
 	}
 	return nil
 }
 
+// hasControl reports whether s holds a control character: names and paths are printed
+// one per line by a CLI, and must not forge lines or terminal escapes.
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) })
+}
+
 // checkPath accepts a slash-separated relative path without "." or ".." elements,
-// backslashes, colons or NUL, so it names the same file on every system and stays
+// backslashes, colons or control characters, so it names the same file on every system and stays
 // inside the skill's folder.
 func checkPath(p string) error {
-	if !fs.ValidPath(p) || p == "." || strings.ContainsAny(p, "\\:\x00") {
+	if !fs.ValidPath(p) || p == "." || strings.ContainsAny(p, "\\:") || hasControl(p) {
 		return errors.New("not a clean relative path")
 	}
 	for _, e := range strings.Split(p, "/") {

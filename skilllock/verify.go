@@ -68,19 +68,21 @@ func VerifyDir(root string, l *Lock) ([]Problem, error) {
 	defer r.Close()
 	var out []Problem
 	for _, s := range l.Skills {
-		got, notRegular, err := hashTree(r, s.Name)
-		if errors.Is(err, fs.ErrNotExist) {
+		got, err := hashTree(r, s.Name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			got = map[string]string{}
-		} else if err != nil {
+		case errors.Is(err, errNotDir):
+			got = map[string]string{}
+			out = append(out, Problem{Skill: s.Name, Kind: Changed, Detail: "skill folder is not a plain directory"})
+		case err != nil:
 			return nil, fmt.Errorf("skilllock: skill %q: %w", s.Name, err)
 		}
-		out = append(out, diffFiles(s.Name, s.Files, got)...)
-		for _, p := range notRegular {
-			detail := "not a regular file"
-			if p == "" {
-				detail = "skill folder is not a plain directory"
+		for _, p := range diffFiles(s.Name, s.Files, got) {
+			if d, ok := got[p.File]; ok && d == "" {
+				p.Detail = "not a regular file"
 			}
-			out = append(out, Problem{Skill: s.Name, File: p, Kind: Changed, Detail: detail})
+			out = append(out, p)
 		}
 	}
 	sortProblems(out)
@@ -97,14 +99,14 @@ func HashDir(dir string) (map[string]string, error) {
 		return nil, fmt.Errorf("skilllock: %w", err)
 	}
 	defer r.Close()
-	files, notRegular, err := hashTree(r, ".")
+	files, err := hashTree(r, ".")
 	if err != nil {
 		return nil, fmt.Errorf("skilllock: %w", err)
 	}
-	if len(notRegular) > 0 {
-		return nil, fmt.Errorf("%w: %q is not a regular file", ErrMalformed, notRegular[0])
-	}
-	for p := range files {
+	for p, d := range files {
+		if d == "" {
+			return nil, fmt.Errorf("%w: %q is not a regular file", ErrMalformed, p)
+		}
 		if err := checkPath(p); err != nil {
 			return nil, fmt.Errorf("%w: %q: %v", ErrMalformed, p, err)
 		}
@@ -167,33 +169,35 @@ func diffFiles(skill string, want, got map[string]string) []Problem {
 	return out
 }
 
-// hashTree hashes every regular file under dir (relative to r) and lists the paths of
-// entries that are neither regular files nor directories. Symbolic links are listed,
-// never followed; when dir itself is not a plain directory (a link, a file), it is
-// listed as the one non-regular entry "" and nothing is hashed.
-func hashTree(r *os.Root, dir string) (files map[string]string, notRegular []string, err error) {
+// errNotDir reports a skill folder that is a symbolic link or a file.
+var errNotDir = errors.New("not a plain directory")
+
+// hashTree hashes every regular file under dir (relative to r). Entries that are
+// neither regular files nor directories (symbolic links, devices) are mapped to "",
+// which no recorded digest equals; links are never followed. When dir itself is not a
+// plain directory the error is errNotDir.
+func hashTree(r *os.Root, dir string) (map[string]string, error) {
 	info, err := r.Lstat(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	files = map[string]string{}
 	if !info.IsDir() {
-		return files, []string{""}, nil
+		return nil, errNotDir
 	}
-	fsys := r.FS()
-	err = fs.WalkDir(fsys, dir, func(path string, d fs.DirEntry, err error) error {
+	files := map[string]string{}
+	err = fs.WalkDir(r.FS(), dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(path, dir), "/")
-		if dir == "." {
-			rel = path
+		rel := path
+		if dir != "." {
+			rel = strings.TrimPrefix(strings.TrimPrefix(path, dir), "/")
 		}
 		switch {
 		case d.IsDir():
 			return nil
 		case !d.Type().IsRegular():
-			notRegular = append(notRegular, rel)
+			files[rel] = ""
 			return nil
 		}
 		sum, err := hashFile(r, path)
@@ -203,7 +207,7 @@ func hashTree(r *os.Root, dir string) (files map[string]string, notRegular []str
 		files[rel] = sum
 		return nil
 	})
-	return files, notRegular, err
+	return files, err
 }
 
 func hashFile(r *os.Root, path string) (string, error) {
