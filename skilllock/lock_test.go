@@ -103,7 +103,7 @@ func TestParseRefuses(t *testing.T) {
 		{"trailing data", `{"version":1,"skills":[]} {}`, ErrMalformed},
 		{"name with a separator", `{"version":1,"skills":[{"name":"a/b","source":"","files":{}}]}`, ErrMalformed},
 		{"name dot-dot", `{"version":1,"skills":[{"name":"..","source":"","files":{}}]}`, ErrMalformed},
-		{"name with a newline", `{"version":1,"skills":[{"name":"a\nb: ok","source":"","files":{}}]}`, ErrMalformed},
+		{"name with a newline", `{"version":1,"skills":[{"name":"a\nb ok","source":"","files":{}}]}`, ErrMalformed},
 		{"path with an escape", `{"version":1,"skills":[{"name":"a","source":"","files":{"x\u001b[2J":"` + d + `"}}]}`, ErrMalformed},
 		{"empty name", `{"version":1,"skills":[{"name":"","source":"","files":{}}]}`, ErrMalformed},
 		{"duplicate skill", `{"version":1,"skills":[{"name":"a","source":"","files":{}},{"name":"a","source":"","files":{}}]}`, ErrMalformed},

@@ -43,23 +43,28 @@ func allowedAlgorithm(alg string) bool {
 // keys the identity itself resolves to (a did:web DID document, or an https identity
 // that is a JWKS URL), and the last only when the identity's host is the Root's own:
 // the host of Identity, or the host of Origin.
+//
+// A Root decodes from JSON, so a host can keep its roots in a configuration file:
+//
+//	[{"publisher": "Example Corp", "origin": "https://example.com", "jwks": {"keys": [...]}},
+//	 {"identity": "did:web:tools.example.org"}]
 type Root struct {
 	// Publisher is the display name reported in [Result.Publisher]; "" reports the
 	// manifest's identity instead.
-	Publisher string
+	Publisher string `json:"publisher,omitempty"`
 	// Identity is the exact manifest identity (an entry identifier such as
 	// "urn:air:example.com:mcp:weather", a DID, an https URL) this Root covers; "" covers
 	// none by identity.
-	Identity string
+	Identity string `json:"identity,omitempty"`
 	// Origin, such as "https://example.com", makes this Root cover every artifact
 	// discovered on that origin; "" covers none by origin.
-	Origin string
+	Origin string `json:"origin,omitempty"`
 	// JWKS is a pinned JWK Set (or one JWK) holding the publisher's public keys; nil
 	// uses JWKSURL or identity resolution.
-	JWKS []byte
+	JWKS json.RawMessage `json:"jwks,omitempty"`
 	// JWKSURL is an https URL of the publisher's JWK Set, fetched with
 	// [Options.Fetch]; "" uses identity resolution.
-	JWKSURL string
+	JWKSURL string `json:"jwksUrl,omitempty"`
 }
 
 // Options configures [Verify]. A nil *Options verifies nothing: with no Roots, every
@@ -360,6 +365,7 @@ func rootKeys(ctx context.Context, r Root, identity string, fetch KeyFetcher) ([
 		}
 		return parseKeySet(data)
 	}
+	identity, _, _ = strings.Cut(identity, "#")
 	u, did, err := resolveURL(identity)
 	if err != nil {
 		return nil, err

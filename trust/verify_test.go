@@ -355,3 +355,18 @@ func TestParseJWKKeepsOnlyAllowedKeys(t *testing.T) {
 		t.Error("parseJWK accepted an encryption key")
 	}
 }
+
+func TestRootsDecodeFromConfiguration(t *testing.T) {
+	t.Parallel()
+	es := newES256(t)
+	config := `[{"publisher": "Example Corp", "origin": "https://example.com", "jwks": ` + string(jwks(t, es)) + `}]`
+	var roots []Root
+	if err := json.Unmarshal([]byte(config), &roots); err != nil {
+		t.Fatal(err)
+	}
+	signed := sign(t, testManifest(t, testIdentity, Digest(artifact)), es)
+	res, err := Verify(t.Context(), signed, Expect{Identifier: testIdentity, Origin: "https://example.com", Artifact: artifact}, &Options{Roots: roots})
+	if err != nil || res.Publisher != "Example Corp" {
+		t.Fatalf("Verify() = %+v, %v", res, err)
+	}
+}
