@@ -3,6 +3,7 @@ package trust
 import (
 	"errors"
 	"fmt"
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Sentinel errors. [Verify] returns a [*VerifyError] that wraps exactly one of them; test
@@ -53,7 +54,7 @@ type VerifyError struct {
 func (e *VerifyError) Error() string {
 	msg := e.Err.Error()
 	if e.Identity != "" {
-		msg = fmt.Sprintf("%s (identity %q)", msg, e.Identity)
+		msg = fmt.Sprintf("%s (identity %s)", msg, secrets.Quote(e.Identity, 0))
 	}
 	if e.Detail != "" {
 		msg += ": " + e.Detail

@@ -165,7 +165,7 @@ func parseDIDDocument(data []byte, did string) ([]key, error) {
 	}
 	// A DID document is only authoritative for its own DID.
 	if doc.ID != did {
-		return nil, fmt.Errorf("%w: DID document id %q is not %q", ErrMalformed, clip(doc.ID), clip(did))
+		return nil, fmt.Errorf("%w: DID document id %s is not %s", ErrMalformed, clip(doc.ID), clip(did))
 	}
 	if len(doc.Methods) > MaxKeys {
 		return nil, fmt.Errorf("%w: %d verification methods (limit %d)", ErrTooLarge, len(doc.Methods), MaxKeys)

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // Limits on what this package parses. They are far above any real manifest and keep a
@@ -176,11 +178,11 @@ func splitDigest(d string) (alg string, sum []byte, err error) {
 	alg, hexPart, ok := strings.Cut(d, ":")
 	newHash, known := digestAlgorithms[alg]
 	if !ok || !known {
-		return "", nil, fmt.Errorf("%w: %q", ErrWeakDigest, clip(d))
+		return "", nil, fmt.Errorf("%w: %s", ErrWeakDigest, clip(d))
 	}
 	sum, err = hex.DecodeString(hexPart)
 	if err != nil || len(sum) != newHash().Size() || hexPart != strings.ToLower(hexPart) {
-		return "", nil, fmt.Errorf("%w: %q", ErrWeakDigest, clip(d))
+		return "", nil, fmt.Errorf("%w: %s", ErrWeakDigest, clip(d))
 	}
 	return alg, sum, nil
 }
@@ -205,11 +207,5 @@ func digestMatches(d string, data []byte) bool {
 	return bytes.Equal(h.Sum(nil), want)
 }
 
-// clip shortens untrusted text quoted in an error message.
-func clip(s string) string {
-	const max = 80
-	if len(s) > max {
-		return s[:max] + "..."
-	}
-	return s
-}
+// clip quotes untrusted text for an error message: escaped, secrets scrubbed, cut short.
+func clip(s string) string { return secrets.Quote(s, 80) }

@@ -92,7 +92,7 @@ func ParseSigningKey(data []byte) (*SigningKey, error) {
 		return nil, fmt.Errorf("%w: key type %T", ErrKey, priv)
 	}
 	if alg != "" && alg != def {
-		return nil, fmt.Errorf("%w: JWK alg %q does not fit the key", ErrKey, clip(alg))
+		return nil, fmt.Errorf("%w: JWK alg %s does not fit the key", ErrKey, clip(alg))
 	}
 	sk := &SigningKey{KeyID: kid, Algorithm: def, signer: signer}
 	if sk.KeyID == "" {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wellknown-dev/discovery/internal/secrets"
 	"net/url"
 	"strings"
 
@@ -150,7 +151,7 @@ func Verify(ctx context.Context, manifestJSON []byte, exp Expect, opts *Options)
 		return fail(&VerifyError{Err: ErrUnsigned})
 	}
 	if m.identity != exp.Identifier {
-		return fail(&VerifyError{Err: ErrIdentity, Detail: fmt.Sprintf("artifact is %q", clip(exp.Identifier))})
+		return fail(&VerifyError{Err: ErrIdentity, Detail: fmt.Sprintf("artifact is %s", clip(exp.Identifier))})
 	}
 	hdr, err := parseHeader(m.signature)
 	if err != nil {
@@ -290,7 +291,7 @@ func parseHeader(sig string) (header, error) {
 		return header{}, fmt.Errorf("%w: JWS kid is not a string", ErrMalformed)
 	}
 	if !allowedAlgorithm(out.alg) {
-		return header{}, fmt.Errorf("%w: %q", ErrAlgorithm, clip(out.alg))
+		return header{}, fmt.Errorf("%w: %s", ErrAlgorithm, clip(out.alg))
 	}
 	// "crit" would change how the signature is computed (RFC 7797 "b64") or demand
 	// processing this package does not do: refuse rather than guess.
@@ -405,11 +406,11 @@ func sameHost(resolved, identity string, r Root) bool {
 
 func fetchBounded(ctx context.Context, fetch KeyFetcher, u string) ([]byte, error) {
 	if fetch == nil {
-		return nil, errors.New("trust: no KeyFetcher configured to retrieve " + u)
+		return nil, errors.New("trust: no KeyFetcher configured to retrieve " + secrets.RedactURL(u))
 	}
 	data, err := fetch(ctx, u)
 	if err != nil {
-		return nil, fmt.Errorf("trust: fetch %s: %w", u, err)
+		return nil, fmt.Errorf("trust: fetch %s: %w", secrets.RedactURL(u), err)
 	}
 	if len(data) > MaxKeySetBytes {
 		return nil, fmt.Errorf("%w: %s returned %d bytes (limit %d)", ErrTooLarge, u, len(data), MaxKeySetBytes)
