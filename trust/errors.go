@@ -3,6 +3,7 @@ package trust
 import (
 	"errors"
 	"fmt"
+
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 

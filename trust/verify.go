@@ -7,11 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/wellknown-dev/discovery/internal/secrets"
 	"net/url"
 	"strings"
 
 	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
 // allowedAlgs are the JWS algorithms a signature may use. Only asymmetric algorithms
