@@ -294,10 +294,13 @@ func parseHeader(sig string) (header, error) {
 	if !allowedAlgorithm(out.alg) {
 		return header{}, fmt.Errorf("%w: %s", ErrAlgorithm, clip(out.alg))
 	}
-	// "crit" would change how the signature is computed (RFC 7797 "b64") or demand
-	// processing this package does not do: refuse rather than guess.
-	if _, ok := h["crit"]; ok {
-		return header{}, fmt.Errorf("%w: JWS header has \"crit\"", ErrMalformed)
+	// "crit" demands processing this package does not do, and "b64" (RFC 7797) changes
+	// what the signature covers (go-jose honours it even outside "crit"): the
+	// specification signs the base64url-encoded canonical manifest, nothing else.
+	for _, name := range []string{"crit", "b64"} {
+		if _, ok := h[name]; ok {
+			return header{}, fmt.Errorf("%w: JWS header has %q", ErrMalformed, name)
+		}
 	}
 	return out, nil
 }

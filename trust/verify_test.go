@@ -123,24 +123,29 @@ func TestVerifyRefuses(t *testing.T) {
 	octJWKS, _ := json.Marshal(map[string]any{"keys": []any{map[string]any{"kty": "oct", "kid": es.KeyID, "k": base64.RawURLEncoding.EncodeToString(hmacKey)}}})
 	none := withSignature(t, unsigned, rawJWS(map[string]any{"alg": "none", "kid": es.KeyID}, canonicalPayload(t, unsigned), func([]byte) []byte { return nil }))
 
-	// Signed over the manifest as written (indented), not over its JCS form.
-	nonCanonical := withSignature(t, unsigned, rawJWS(map[string]any{"alg": "ES256", "kid": es.KeyID}, unsigned, func(in []byte) []byte {
-		s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: es.signer}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		obj, err := s.Sign(in) // any valid ES256 signature, but over other bytes
-		if err != nil {
-			t.Fatal(err)
-		}
-		return obj.Signatures[0].Signature
-	}))
-	// A correct ES256 signature of the non-canonical bytes, made by hand.
-	nonCanonical = withSignature(t, unsigned, signDetachedES256(t, es, unsigned))
+	// A correct ES256 signature of the manifest as written (indented), not of its JCS form.
+	nonCanonical := withSignature(t, unsigned, signDetachedES256(t, es, unsigned))
 
 	unknownKid := withSignature(t, unsigned, rawJWS(map[string]any{"alg": "ES256", "kid": "nope"}, canonicalPayload(t, unsigned), func(in []byte) []byte { return make([]byte, 64) }))
 	attached := withSignature(t, unsigned, "eyJhbGciOiJFUzI1NiJ9.eyJ4IjoxfQ.AAAA")
 	crit := withSignature(t, unsigned, rawJWS(map[string]any{"alg": "ES256", "kid": es.KeyID, "crit": []string{"b64"}, "b64": false}, canonicalPayload(t, unsigned), func([]byte) []byte { return make([]byte, 64) }))
+	// A signature over the raw canonical bytes (RFC 7797 unencoded payload) with "b64"
+	// outside "crit": go-jose alone would accept it.
+	b64 := withSignature(t, unsigned, func() string {
+		s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: es.signer}, (&jose.SignerOptions{}).WithHeader("kid", es.KeyID).WithHeader("b64", false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj, err := s.Sign(canonicalPayload(t, unsigned))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := obj.DetachedCompactSerialize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sig
+	}())
 	sha1Manifest := []byte(strings.Replace(string(unsigned), Digest(artifact), "sha1:"+strings.Repeat("a", 40), 1))
 	md5Attestation := []byte(strings.Replace(string(unsigned), Digest([]byte("report")), "md5:"+strings.Repeat("b", 32), 1))
 
@@ -169,6 +174,7 @@ func TestVerifyRefuses(t *testing.T) {
 		{"urn identity without pinned keys", good, Expect{}, &Options{Roots: []Root{{Identity: testIdentity}}}, ErrUnknownKey},
 		{"attached payload", attached, Expect{}, pinned, ErrMalformed},
 		{"crit header", crit, Expect{}, pinned, ErrMalformed},
+		{"unencoded payload (b64 false)", b64, Expect{}, pinned, ErrMalformed},
 		{"not JSON", []byte("{"), Expect{}, pinned, ErrMalformed},
 		{"no identity", []byte(`{"signature":"a..b"}`), Expect{}, pinned, ErrMalformed},
 		{"duplicate member", []byte(`{"identity":"` + testIdentity + `","identity":"x","signature":"a..b"}`), Expect{}, pinned, ErrMalformed},
@@ -278,9 +284,6 @@ func TestVerifyDIDWebNeedsItsOwnHost(t *testing.T) {
 	if !errors.Is(err, ErrUntrusted) {
 		t.Fatalf("Verify() error = %v, want ErrUntrusted", err)
 	}
-	// A DID document that names another DID is not authoritative.
-	other := strings.Replace(srv.did, "did:web:", "did:web:x.", 1)
-	_ = other
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err = Verify(ctx, signed, Expect{Identifier: srv.did, Artifact: artifact}, &Options{Roots: []Root{{Identity: srv.did}}, Fetch: fetch})
