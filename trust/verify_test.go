@@ -284,6 +284,13 @@ func TestVerifyDIDWebNeedsItsOwnHost(t *testing.T) {
 	if !errors.Is(err, ErrUntrusted) {
 		t.Fatalf("Verify() error = %v, want ErrUntrusted", err)
 	}
+	// A DID document that names another DID is not authoritative for this one.
+	wrong, wrongFetch := newDIDServer(t, doc, "did:web:nowhere")
+	signedWrong := sign(t, testManifest(t, wrong.did, Digest(artifact)), ed)
+	_, err = Verify(t.Context(), signedWrong, Expect{Identifier: wrong.did, Artifact: artifact}, &Options{Roots: []Root{{Identity: wrong.did}}, Fetch: wrongFetch})
+	if !errors.Is(err, ErrUnknownKey) || !errors.Is(err, ErrMalformed) {
+		t.Fatalf("Verify(DID document of another DID) error = %v, want ErrUnknownKey caused by ErrMalformed", err)
+	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err = Verify(ctx, signed, Expect{Identifier: srv.did, Artifact: artifact}, &Options{Roots: []Root{{Identity: srv.did}}, Fetch: fetch})
