@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -34,11 +35,16 @@ type Problem struct {
 	Detail string // a short explanation, or ""
 }
 
-// String formats p as "skill/file: kind (detail)", for one line of CLI output.
+// String formats p as "skill/file: kind (detail)", for one line of CLI output. A name
+// holding control characters (possible only in records [Compare] was given unchecked)
+// is printed Go-quoted, so it cannot forge lines or terminal escapes.
 func (p Problem) String() string {
 	s := p.Skill
 	if p.File != "" {
 		s += "/" + p.File
+	}
+	if hasControl(s) {
+		s = strconv.Quote(s)
 	}
 	s += ": " + string(p.Kind)
 	if p.Detail != "" {
@@ -112,6 +118,22 @@ func HashDir(dir string) (map[string]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// HashFiles returns the digests of fetched files, keyed by their slash-separated path
+// under the skill's folder, as [Skill.Files] records them: what a frozen install
+// builds from what the site serves before calling [Compare]. Paths a lock cannot record
+// (absolute, with "..", backslashes or control characters) are refused with
+// [ErrMalformed].
+func HashFiles(files map[string][]byte) (map[string]string, error) {
+	out := make(map[string]string, len(files))
+	for p, b := range files {
+		if err := checkPath(p); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrMalformed, strconv.Quote(p), err)
+		}
+		out[p] = Digest(b)
+	}
+	return out, nil
 }
 
 // Compare compares a lock with what a site serves now, for an install that must

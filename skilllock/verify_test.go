@@ -178,6 +178,7 @@ func TestProblemString(t *testing.T) {
 	}{
 		{Problem{Skill: "pdf", File: "a/b.md", Kind: Changed}, "pdf/a/b.md: changed"},
 		{Problem{Skill: "csv", Kind: Missing, Detail: "no longer served"}, "csv: missing (no longer served)"},
+		{Problem{Skill: "x", File: "a\nok: b", Kind: Extra}, `"x/a\nok: b": extra`},
 	} {
 		if got := tc.p.String(); got != tc.want {
 			t.Errorf("String() = %q, want %q", got, tc.want)
@@ -195,5 +196,18 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestHashFiles(t *testing.T) {
+	t.Parallel()
+	got, err := HashFiles(map[string][]byte{"SKILL.md": []byte("a"), "scripts/x.py": []byte("b")})
+	if err != nil || got["SKILL.md"] != Digest([]byte("a")) || got["scripts/x.py"] != Digest([]byte("b")) {
+		t.Fatalf("HashFiles() = %v, %v", got, err)
+	}
+	for _, bad := range []string{"../x", "/etc/passwd", "a\\b", "a/./b", "", "a\x1b"} {
+		if _, err := HashFiles(map[string][]byte{bad: nil}); !errors.Is(err, ErrMalformed) {
+			t.Errorf("HashFiles(%q) error = %v, want ErrMalformed", bad, err)
+		}
 	}
 }

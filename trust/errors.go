@@ -52,6 +52,7 @@ type VerifyError struct {
 	Cause    error  // the underlying error, or nil
 }
 
+// Error returns the sentinel's text with the identity, the detail and the cause.
 func (e *VerifyError) Error() string {
 	msg := e.Err.Error()
 	if e.Identity != "" {
