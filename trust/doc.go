@@ -77,9 +77,12 @@
 //     the resource listing entry's "_meta" under [MCPMetaKey]; its identity is the
 //     resource URI and its sourceDigest the digest of the resource's contents.
 //
-// An index or listing may itself be signed the same way, with its own URL as identity.
-// In every case the manifest is the catalog's format unchanged, so one verifier serves
-// all three.
+// An index or listing may itself be signed the same way, with its own URL as identity
+// and the digest of the index bytes as sourceDigest; the per-file digests an Agent
+// Skills index lists are then covered by that signature. The artifact is always the
+// bytes fetched: the SKILL.md document, or the archive of a skill published as one. In
+// every case the manifest is the catalog's format unchanged, so one verifier serves all
+// three.
 //
 // # Errors and concurrency
 //
