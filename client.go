@@ -235,7 +235,7 @@ type Client struct {
 	now             func() time.Time
 	closeIdleConns  func()
 	guard           *dialGuard                 // private-address guard shared by every transport
-	agentBase       http.RoundTripper          // guarded default transport for Discovery.Transport(nil)
+	agentBase       http.RoundTripper          // guarded default transport of Client.Guard (GuardOptions.Base nil)
 	retryWait       [2]time.Duration           // backoff bounds (tests shorten them)
 	flight          *flight                    // collapses concurrent fetches of one URL
 	parsed          *lru.Cache[*parsed]        // (kind, URL) → the newest parse of each document, bounded
@@ -385,7 +385,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 			base = w
 		}
 	}
-	// The agent's own calls (Discovery.Transport(nil)) use the same configured
+	// The agent's own calls (Client.Guard with no Base) use the same configured
 	// transport: its TLS roots, proxy and dialer, and the same per-policy pools.
 	c.agentBase = base
 	if attempt == 0 {

@@ -29,11 +29,12 @@ const (
 	// ConsentConnect: connect to an MCP server or tool that the discovery document lists
 	// on another origin (MD-C-12).
 	ConsentConnect
-	// ConsentCrossOrigin: an agent API call through [Discovery.Transport] to an origin
+	// ConsentCrossOrigin: an agent API call through [Client.Guard] to an origin
 	// other than the discovery origin (SD-C-5).
 	ConsentCrossOrigin
-	// ConsentWrite: an agent API call with a method other than GET, HEAD or OPTIONS
-	// ("prefer read-only actions unless the user asks for a write", SD-C-2).
+	// ConsentWrite: an agent API call with a method other than GET, HEAD or OPTIONS,
+	// or one that can write whatever its method (an upgrade, CONNECT, a method
+	// override) ("prefer read-only actions unless the user asks for a write", SD-C-2).
 	ConsentWrite
 	// ConsentArtifact: download a skill artifact (SKILL.md, archive, file) that a
 	// site's skills index lists on another origin.
@@ -77,11 +78,15 @@ type ConsentRequest struct {
 	// quote a published document: untrusted, for display only, at most
 	// MaxConsentSubject bytes.
 	Subject string
-	// Credentials is true when the request would carry the caller's credentials
-	// (Authorization, Cookie or Proxy-Authorization headers, an API key or token header
-	// such as X-Api-Key, or the header mcp.json names for the key) to another origin.
+	// Credentials is true when the request would carry the caller's credentials to
+	// another origin: a header or query parameter whose name suggests one
+	// (Authorization, Cookie, Proxy-Authorization, X-Api-Key, Cf-Access-Jwt-Assertion,
+	// X-Session-Id, ?access_token=, ?api_key=, ?sig=, or the header mcp.json names for
+	// the key), or a value that looks like one whatever its name (a JSON Web Token, a
+	// bearer token, a key of a known format, an opaque token in a custom header).
 	// Granting such a request lets them go; refusing it refuses the whole call (an
-	// error wrapping ErrConsentDenied): nothing is sent.
+	// error wrapping ErrConsentDenied): nothing is sent. Credentials that a
+	// GuardOptions.Base transport adds are invisible to the guard.
 	Credentials bool
 
 	// longSubject and longURL identify the whole Subject and URL when the ones shown
@@ -91,7 +96,18 @@ type ConsentRequest struct {
 	// hiddenQuery identifies the query when URL shows some of its values as "…" (see
 	// consentURL): a remembered answer for "?access=read" is none for "?access=admin".
 	hiddenQuery string
+	// once marks a request whose Subject holds AmbiguousSubject: it cannot be told
+	// apart from another, so RememberConsent keeps no answer for it.
+	once bool
 }
+
+// AmbiguousSubject is the Subject, or the part of one, that names a request whose
+// subject cannot be told exactly: a malformed or ambiguous JSON-RPC message, a body too
+// large to read. A GuardOptions.Subject hook returns it for such a request. A consent
+// request whose Subject holds it is for that request only: [RememberConsent] answers
+// it from no per-subject memory and remembers no answer given for it, so a "yes,
+// always" to one ambiguous call is no yes to the next.
+const AmbiguousSubject = "a malformed or ambiguous request"
 
 // Bounds of what a consent prompt shows: a site controls the URLs it redirects to or
 // lists, and a 60 KB path must not fill the user's screen.
@@ -133,6 +149,9 @@ func ask(ctx context.Context, c *Client, f ConsentFunc, req *ConsentRequest, den
 		f = DenyAll
 	}
 	target, subject := req.URL, secrets.Scrub(req.Subject)
+	if strings.Contains(req.Subject, AmbiguousSubject) {
+		req.once = true // before shortening, which may cut the marker off
+	}
 	req.URL = shorten(target, MaxConsentURL)
 	req.Reason = shorten(secrets.Scrub(req.Reason), MaxConsentReason)
 	req.Subject = shorten(subject, MaxConsentSubject)
@@ -279,10 +298,17 @@ func (m *MemoryConsent) Answers() map[string]ConsentAnswer {
 // unless the remembered answer was given for a request that did too; a yes given for
 // one with credentials covers the same request without them. Writes (ConsentWrite)
 // are remembered per subject at most (a ForOrigin answer is kept as ForSubject): an
-// answer for one tool never covers another.
+// answer for one tool never covers another. A request whose Subject holds
+// [AmbiguousSubject] is asked every time, whatever the scope of the answer, unless an
+// answer for the whole origin (not a write) covers it; its own answer is kept for
+// nothing beyond that request.
 func RememberConsent(ask AskFunc, memory ConsentMemory) ConsentFunc {
 	return func(ctx context.Context, req *ConsentRequest) (bool, error) {
+		once := req.once || strings.Contains(req.Subject, AmbiguousSubject)
 		keys := consentKeys(req)
+		if once {
+			keys = keys[1:] // no subject to recall it by; an origin-wide answer still holds
+		}
 		for _, k := range keys {
 			if a, ok := memory.Recall(k); ok {
 				return a.Allow, nil
@@ -292,7 +318,11 @@ func RememberConsent(ask AskFunc, memory ConsentMemory) ConsentFunc {
 			// A yes for the same request with credentials covers it without them.
 			withCreds := *req
 			withCreds.Credentials = true
-			for _, k := range consentKeys(&withCreds) {
+			credKeys := consentKeys(&withCreds)
+			if once {
+				credKeys = credKeys[1:]
+			}
+			for _, k := range credKeys {
 				if a, ok := memory.Recall(k); ok && a.Allow {
 					return true, nil
 				}
@@ -302,7 +332,10 @@ func RememberConsent(ask AskFunc, memory ConsentMemory) ConsentFunc {
 		if err != nil {
 			return false, err
 		}
+		keys = consentKeys(req)
 		switch {
+		case once:
+			// This request only: it cannot be told apart from the next ambiguous one.
 		case a.Scope == ForOrigin && req.Action != ConsentWrite:
 			memory.Remember(keys[1], a)
 		case a.Scope == ForSubject || a.Scope == ForOrigin:

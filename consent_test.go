@@ -202,7 +202,7 @@ func rememberingSession(t *testing.T, s *site, ask discovery.AskFunc, mem discov
 	}
 	return func(method, target, subject string, creds bool) {
 		t.Helper()
-		g := d.Guard(&discovery.GuardOptions{Subject: func(*http.Request) string { return subject }})
+		g := guardOf(t, c, d, &discovery.GuardOptions{Subject: func(*http.Request) string { return subject }})
 		req, _ := http.NewRequestWithContext(t.Context(), method, target, nil)
 		if creds {
 			req.Header.Set("Authorization", "Bearer x")

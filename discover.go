@@ -36,10 +36,10 @@ type Discovery struct {
 	MCP      *mcpjson.Document  // nil unless fetched (skills.md absent, or Structured) and published
 	Fetches  []Fetch            // one per document requested, skills.md first
 	Warnings []Warning          // stale answers, content types, and the parsers' warnings
-
-	consent ConsentFunc // the Client's, for the policy guard
-	client  *Client     // for the private-address guard of the policy guard
-	mcpURL  string      // where MCP was served from, after redirects: relative endpoints resolve against it
+	// MCPURL is where MCP was served from, after redirects, without userinfo, query or
+	// fragment: relative endpoints in it resolve against it ([Client.ConnectEndpoint]).
+	// "" when MCP is nil.
+	MCPURL string
 }
 
 // Source tells where the document of a [Fetch] came from.
@@ -215,7 +215,7 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 
 // discoverOrigin is discover after the origin has been checked.
 func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, structured bool) (*Discovery, error) {
-	d := &Discovery{Origin: o, consent: c.consent, client: c}
+	d := &Discovery{Origin: o}
 
 	var skills outcome[skillsmd.Document]
 	var mcp outcome[mcpjson.Document]
@@ -241,7 +241,7 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 	}
 	d.Skills, d.MCP = skills.doc, mcp.doc
 	if mcp.doc != nil {
-		d.mcpURL = mcp.final
+		d.MCPURL = documentBase(mcp.final)
 	}
 	d.Fetches = append(d.Fetches, skills.fetch)
 	d.Warnings = append(d.Warnings, skills.warnings...)
@@ -257,7 +257,7 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
 				Message: "the document it points to is not an mcp.json this SDK can read (shape " + string(pointed.doc.Shape) + "); not used"})
 		case pointed.doc != nil && pointed.doc.Shape != mcpjson.ShapePointer:
-			d.MCP, d.mcpURL = pointed.doc, pointed.final
+			d.MCP, d.MCPURL = pointed.doc, documentBase(pointed.final)
 		case pointed.doc != nil:
 			d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL,
 				Message: "the document it points to is a pointer too; not followed further"})

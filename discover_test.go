@@ -698,7 +698,12 @@ func TestConcurrentDiscover(t *testing.T) {
 				return
 			}
 			// The policy guard, shared client, counted consent.
-			hc := &http.Client{Transport: d.Transport(other.Client().Transport)}
+			g, err := c.Guard(d, &discovery.GuardOptions{Base: other.Client().Transport})
+			if err != nil {
+				errs <- err
+				return
+			}
+			hc := &http.Client{Transport: g}
 			resp, err := hc.Get(other.URL + discovery.SkillsPath)
 			if err != nil {
 				errs <- err

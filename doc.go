@@ -19,9 +19,18 @@
 //	if d.Skills != nil { // nil when the origin publishes only mcp.json
 //		fmt.Println(d.Skills.Title, d.Skills.BaseURL)
 //	}
-//	api := &http.Client{Transport: d.Transport(nil)} // writes and other origins ask askUser
+//	guard, err := c.Guard(d, nil) // writes and other origins ask askUser
+//	if err != nil {
+//		return err
+//	}
+//	api := &http.Client{Transport: guard}
 //
 // The package-level [Discover] uses a private default Client with the zero [Options].
+//
+// The repository's docs folder goes further: a step-by-step guide (docs/guide.md), the
+// security model with every default (docs/security.md), MCP servers and their skills
+// (docs/mcp.md), logs, metrics and traces (docs/observability.md), processes sharing a
+// cache on Redis (docs/fleet.md), and the wellknown command (docs/wellknown.md).
 //
 // # Processing model
 //
@@ -45,10 +54,11 @@
 //
 // # MCP servers and their skills
 //
-// [Discovery.ConnectEndpoint] checks a server that mcp.json lists (no URL and local
+// [Client.ConnectEndpoint] checks a server that mcp.json lists (no URL and local
 // commands refused, [ErrLocalOnly]; ConsentConnect once for another origin) and
-// returns its endpoint; [Discovery.Guard] and [Client.Guard] give the policy guard
-// with a classifier for APIs where every call is a POST. The mcpclient package builds
+// returns its endpoint; [Client.Guard] gives the policy guard, with a classifier
+// ([GuardOptions].IsRead) for APIs where every call is a POST. A [Discovery] is plain
+// data: what acts on it (guarding, connecting, fetching) is a method of the Client. The mcpclient package builds
 // on both: it connects with the official MCP Go SDK and reads skills through the
 // Skills Extension (SEP-2640), verifying every file; the skillserver package serves a
 // folder of skills with the extension.
@@ -78,7 +88,7 @@
 //     NAT64 (well-known and local-use) or 6to4 form of these ([ErrPrivateAddress]). The
 //     check runs in the dialer on the resolved address actually connected to, so DNS
 //     rebinding cannot slip past it, and it covers every redirect hop, skill artifacts
-//     and the agent's calls through [Discovery.Transport]. Connections are pooled per
+//     and the agent's calls through [Client.Guard]. Connections are pooled per
 //     policy class, so a connection opened for a private origin is never reused by a
 //     public origin's request. A private origin (allowed as above) may reach private
 //     addresses.
@@ -93,10 +103,14 @@
 //   - Documents are untrusted data. They are never executed or rendered, links with
 //     javascript:, data:, file: or userinfo are flagged, and mcp.json entries whose URL
 //     is not https (or loopback http) are skipped with a warning.
-//   - The agent's own calls go through [Discovery.Transport]: same-origin reads pass;
-//     writes ([ConsentWrite]) and calls to other origins ([ConsentCrossOrigin]) ask the
-//     [ConsentFunc]. [Discovery.AuthorizeConnect] asks before connecting to an MCP server
-//     or tool listed on another origin ([ConsentConnect]).
+//   - The agent's own calls go through [Client.Guard]: same-origin reads pass;
+//     writes ([ConsentWrite]: other methods, and upgrades, CONNECT and method
+//     overrides whatever the method) and calls to other origins ([ConsentCrossOrigin],
+//     which says whether a credential travels in any header or query parameter) ask
+//     the [ConsentFunc]. Credentials added by a GuardOptions.Base transport are
+//     invisible to the guard and belong outside it. [Client.ConnectEndpoint] asks
+//     before connecting to an MCP server or tool listed on another origin
+//     ([ConsentConnect]).
 //
 // The only ways to weaken a default are in [Options], and each opens exactly one door:
 //

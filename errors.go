@@ -17,7 +17,7 @@ var (
 
 	// ErrInsecureOrigin is returned when a URL would be fetched without TLS: an http:
 	// origin whose host is not loopback, a scheme other than https and http, a redirect
-	// from https to http, or an agent call through [Discovery.Transport] to such a URL.
+	// from https to http, or an agent call through [Client.Guard] to such a URL.
 	ErrInsecureOrigin = errors.New("discovery: insecure origin: https is required (plain http only for loopback hosts)")
 
 	// ErrCrossOrigin is returned when a redirect leaves the discovery origin and the
@@ -45,7 +45,7 @@ var (
 	// a public origin would reach a private address: loopback, RFC 1918, link-local
 	// (cloud metadata), CGNAT, unique-local, multicast, unspecified, or a mapped form of
 	// these. It applies to discovery fetches, every redirect hop, and agent calls
-	// through [Discovery.Transport].
+	// through [Client.Guard].
 	ErrPrivateAddress = errors.New("discovery: private address refused")
 
 	// ErrLocalOnly is returned when the agent would connect to an MCP server that the

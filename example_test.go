@@ -104,7 +104,11 @@ func Example_consent() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	api := &http.Client{Transport: d.Transport(ts.Client().Transport)}
+	guard, err := c.Guard(d, &discovery.GuardOptions{Base: ts.Client().Transport})
+	if err != nil {
+		log.Fatal(err)
+	}
+	api := &http.Client{Transport: guard}
 	resp, err := api.Get(ts.URL + discovery.SkillsPath) // same-origin read: no question
 	if err != nil {
 		log.Fatal(err)

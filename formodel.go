@@ -271,7 +271,7 @@ func (d *Discovery) renderMCP(r *modelRender, origin string) {
 			continue
 		}
 		u := s.URL
-		if ru, err := mcpjson.Resolve(d.mcpBase(), s.URL); err == nil {
+		if ru, err := mcpjson.Resolve(mcpBase(d), s.URL); err == nil {
 			u = ru.String()
 		}
 		line := fmt.Sprintf("%s: %s (%s, %s)", name, u, s.Transport, mcpjson.Relate(origin, u))
@@ -295,7 +295,7 @@ func (d *Discovery) renderMCP(r *modelRender, origin string) {
 		line := t.Name + ":"
 		if t.URL != "" {
 			u := t.URL
-			if ru, err := mcpjson.Resolve(d.mcpBase(), t.URL); err == nil {
+			if ru, err := mcpjson.Resolve(mcpBase(d), t.URL); err == nil {
 				u = ru.String()
 			}
 			line += " " + u

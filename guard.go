@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -16,45 +17,100 @@ import (
 	"github.com/wellknown-dev/discovery/mcpjson"
 )
 
-// Transport returns an [http.RoundTripper] that enforces the discovery policy on the
-// agent's own API calls, then sends them through base (nil: the Client's own
-// transport, with its TLS roots, proxy and dialer, and one connection pool per policy
-// class shared by every Discovery of the Client; an *http.Transport is cloned once per
-// call of Transport, so call it once and reuse the result):
+// Guard returns the policy guard: an [http.RoundTripper] that enforces the discovery
+// policy of d's origin on the agent's own API calls, then sends them through
+// opts.Base (nil: the Client's own transport, with its TLS roots, proxy and dialer, and
+// one connection pool per policy class shared by every guard of the Client; an
+// *http.Transport is cloned once per call of Guard, so call it once and reuse the
+// result). d may come from [Client.Discover] or be made by the caller
+// (&Discovery{Origin: o}) for an origin that publishes nothing: the origin must pass
+// the checks of Discover (https, or http on loopback; not private unless
+// Options.AllowPrivateOrigins), and the API-key headers d.MCP names count as
+// credentials. opts nil or zero gives the default policy:
 //
 //   - the URL must be https, or http on a loopback host ([ErrInsecureOrigin]);
 //   - no connection may reach a private address unless the discovery origin is one
 //     ([ErrPrivateAddress]), checked on the resolved address of every connection;
-//   - reads (GET, HEAD, OPTIONS) on the discovery origin pass;
-//   - a call to another origin asks the ConsentFunc for [ConsentCrossOrigin];
+//   - reads (GET, HEAD, OPTIONS, exactly so spelled) on the discovery origin pass;
+//   - a call to another origin asks the ConsentFunc for [ConsentCrossOrigin], saying
+//     whether it carries the caller's credentials (see [ConsentRequest.Credentials]);
 //   - any other method asks it for [ConsentWrite] (after the cross-origin check, so a
-//     cross-origin write asks twice: where, then what).
+//     cross-origin write asks twice: where, then what);
+//   - so does a request that can write whatever its method: CONNECT, an upgrade (an
+//     Upgrade header, "upgrade" in Connection, a WebSocket handshake header; the 101
+//     that follows hands over a two-way stream), or a method override
+//     (X-HTTP-Method-Override, X-HTTP-Method, X-Method-Override, or "_method" in the
+//     query or the body);
+//   - a 101 Switching Protocols answer to a request that had no ConsentWrite is never
+//     handed back: the stream is closed and the call fails with [ErrConsentDenied].
 //
 // A denial returns an error wrapping [ErrConsentDenied] and sends nothing. Every hop of
 // a redirect followed by the caller's http.Client passes through the guard again. This
 // is how "prefer read-only actions unless the user asks for a write" (SD-C-2) and
 // "ask before contacting another origin" (MD-C-12) become enforceable. For APIs where
-// every call is a POST (JSON-RPC, GraphQL), use [Discovery.Guard] with IsRead.
-func (d *Discovery) Transport(base http.RoundTripper) http.RoundTripper {
-	return d.Guard(&GuardOptions{Base: base})
+// every call is a POST (JSON-RPC, GraphQL), set GuardOptions.IsRead.
+//
+// The guard sees the request as the caller made it: credentials that opts.Base adds
+// (an OAuth transport, a signing transport) are invisible to it, and it cannot ask
+// before they go to another origin. Add credentials to the request before the guard,
+// or keep such a transport outside it.
+//
+// The guard is safe for concurrent use by multiple goroutines. It does not change
+// when d does: it keeps d's origin and API-key headers as they were when Guard was
+// called.
+func (c *Client) Guard(d *Discovery, opts *GuardOptions) (http.RoundTripper, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	if d == nil || d.Origin.IsZero() {
+		return nil, fmt.Errorf("%w: Guard needs a Discovery with an Origin", ErrInvalidOrigin)
+	}
+	o, err := c.origin(d.Origin.String())
+	if err != nil {
+		return nil, err
+	}
+	var opt GuardOptions
+	if opts != nil {
+		opt = *opts
+	}
+	opt.Approved = slices.Clone(opt.Approved)
+	base := c.agentBase
+	if opt.Base != nil {
+		base = c.guard.guardTransport(opt.Base)
+	}
+	consent := opt.Consent
+	if consent == nil {
+		consent = c.consent
+	}
+	return &guard{c: c, origin: o, keyHeaders: authHeaders(d), base: base, opts: opt, consent: consent}, nil
 }
 
-// GuardOptions tunes a policy guard ([Discovery.Guard], [Client.Guard]). The zero value
-// is the policy of [Discovery.Transport].
+// GuardOptions tunes the policy guard of [Client.Guard]. The zero value is the default
+// policy.
 type GuardOptions struct {
 	// Base sends the requests the guard lets through. nil: the Client's own transport.
 	// Any other is guarded against private addresses as Options.HTTPClient is.
+	// Credentials that Base adds to a request (an OAuth or signing transport) are
+	// invisible to the guard, which cannot ask before they go to another origin: they
+	// belong outside it, on the request before the guard sees it.
 	Base http.RoundTripper
 
 	// IsRead reports whether a request only reads, so that it needs no [ConsentWrite].
 	// nil: GET, HEAD and OPTIONS are reads. For JSON-RPC and GraphQL APIs, where every
 	// call is a POST, classify by the body; IsRead may read req.Body but must leave it
-	// readable (restore it). The guard never trusts it for anything else: the origin,
-	// private-address and credential rules apply to reads too.
+	// readable (restore it). When in doubt (a body it cannot read exactly), it should
+	// say false. The guard never trusts it for anything else: the origin,
+	// private-address and credential rules apply to reads too, and a request that can
+	// write whatever its method (CONNECT, an upgrade, a method override; see
+	// [Client.Guard]) is a write whatever IsRead says.
 	IsRead func(req *http.Request) bool
 
 	// Subject names what a request is about (a tool, a server), shown to the user as
-	// ConsentRequest.Subject. nil: nothing.
+	// ConsentRequest.Subject and used by [RememberConsent] to remember an answer "for
+	// this subject". nil: nothing (a remembered answer then holds for the same method
+	// and URL). A request it cannot name exactly (a malformed or ambiguous body) must
+	// get [AmbiguousSubject], alone or within the subject, never a fixed text of its
+	// own: such a consent request is for that request only.
 	Subject func(req *http.Request) string
 
 	// Consent replaces the Client's ConsentFunc for this guard; a wrapper may answer
@@ -63,7 +119,7 @@ type GuardOptions struct {
 	Consent ConsentFunc
 
 	// Approved lists origins the user already approved for this guard, such as an MCP
-	// endpoint after [Discovery.ConnectEndpoint] asked ConsentConnect: calls to them
+	// endpoint after [Client.ConnectEndpoint] asked ConsentConnect: calls to them
 	// need no ConsentCrossOrigin (unless they carry credentials). Writes still ask
 	// ConsentWrite.
 	Approved []Origin
@@ -73,52 +129,13 @@ type GuardOptions struct {
 	MaxResponseBytes int64
 }
 
-// Guard returns the policy guard of [Discovery.Transport], tuned by opts (nil: the
-// defaults).
-func (d *Discovery) Guard(opts *GuardOptions) http.RoundTripper {
-	var o GuardOptions
-	if opts != nil {
-		o = *opts
-	}
-	base := o.Base
-	switch {
-	case d == nil || d.client == nil:
-		// A Discovery not made by a Client: authorize refuses every call anyway.
-	case base == nil:
-		base = d.client.agentBase
-	default:
-		base = d.client.guard.guardTransport(base)
-	}
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	consent := o.Consent
-	if consent == nil && d != nil {
-		consent = d.consent
-	}
-	return &guard{d: d, base: base, opts: o, consent: consent}
-}
-
-// Guard returns the policy guard of [Discovery.Guard] for origin, which need not
-// publish anything: the same rules as for a Discovery of that origin, including the
-// refusal of private origins unless Options.AllowPrivateOrigins.
-func (c *Client) Guard(origin string, opts *GuardOptions) (http.RoundTripper, error) {
-	if err := c.usable(); err != nil {
-		return nil, err
-	}
-	o, err := c.origin(origin)
-	if err != nil {
-		return nil, err
-	}
-	d := &Discovery{Origin: o, consent: c.consent, client: c}
-	return d.Guard(opts), nil
-}
-
 type guard struct {
-	d       *Discovery
-	base    http.RoundTripper
-	opts    GuardOptions
-	consent ConsentFunc
+	c          *Client
+	origin     Origin   // the discovery origin
+	keyHeaders []string // the API-key headers the discovery documents name
+	base       http.RoundTripper
+	opts       GuardOptions
+	consent    ConsentFunc
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -128,14 +145,21 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 	if g.opts.IsRead != nil {
 		read = g.opts.IsRead(req)
 	}
+	// Whatever IsRead says, a request that can write by another road is a write.
+	var why string
+	req, why = writeSign(req)
+	if why != "" {
+		read = false
+	}
 	var subject string
 	if g.opts.Subject != nil {
 		subject = g.opts.Subject(req)
 	}
 	// Credentials go to another origin only when the consent request said so and the
 	// answer was yes; a no refuses the whole call.
-	err := g.d.authorize(req.Context(), g.consent, call{method: req.Method, u: req.URL, read: read,
-		creds: hasCredentials(req.Header, g.d.authHeaders()), subject: subject, approved: g.opts.Approved})
+	_, creds := secrets.Credentials(req.Header, req.URL.RawQuery, g.keyHeaders)
+	err := g.c.authorize(req.Context(), g.consent, g.origin, call{method: req.Method, u: req.URL, read: read,
+		creds: creds, subject: subject, why: why, approved: g.opts.Approved})
 	if err != nil {
 		if req.Body != nil {
 			req.Body.Close() // a RoundTripper must close the body, even on error
@@ -143,10 +167,18 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 		g.refused(req, err)
 		return nil, err
 	}
-	ctx := withDialPolicy(req.Context(), g.d.Origin)
+	ctx := withDialPolicy(req.Context(), g.origin)
 	resp, err := g.base.RoundTrip(req.WithContext(ctx))
 	if err != nil && errors.Is(err, ErrPrivateAddress) {
 		g.refused(req, err)
+	}
+	if err == nil && resp.StatusCode == http.StatusSwitchingProtocols && read {
+		// A 101 hands the caller a two-way stream that writes to the site: never
+		// without ConsentWrite, whatever the request looked like.
+		resp.Body.Close()
+		err = fmt.Errorf("%w: %s %s switched protocols without consent to write", ErrConsentDenied, req.Method, redact(req.URL))
+		g.refused(req, err)
+		return nil, err
 	}
 	if err == nil && g.opts.MaxResponseBytes > 0 && !isEventStream(resp) {
 		resp.Body = &cappedBody{rc: resp.Body, left: g.opts.MaxResponseBytes}
@@ -156,17 +188,87 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // refused reports a call the guard refused, as EventGuardRefused.
 func (g *guard) refused(req *http.Request, err error) {
-	if g.d != nil && g.d.client != nil {
-		g.d.client.emit(req.Context(), Event{Kind: EventGuardRefused, Origin: g.d.Origin.String(), URL: redact(req.URL), Err: err})
-	}
+	g.c.emit(req.Context(), Event{Kind: EventGuardRefused, Origin: g.origin.String(), URL: redact(req.URL), Err: err})
 }
 
+// isSafeMethod reports the methods that only read: GET (also spelled ""), HEAD and
+// OPTIONS, exactly so spelled. TRACE, CONNECT and every other method are writes.
 func isSafeMethod(m string) bool {
 	switch m {
 	case "", http.MethodGet, http.MethodHead, http.MethodOptions:
 		return true
 	}
 	return false
+}
+
+// methodOverrides are the headers through which frameworks let a request name another
+// method than the one it is sent with (Rails, Laravel, Express, Google APIs...).
+var methodOverrides = []string{"X-Http-Method-Override", "X-Http-Method", "X-Method-Override"}
+
+// maxOverridePeek bounds the body writeSign reads to look for a "_method" field.
+const maxOverridePeek = 4 << 20
+
+// writeSign reports why req can write whatever its method: it opens a tunnel
+// (CONNECT), asks to switch protocols (an Upgrade header, "upgrade" in Connection, a
+// WebSocket handshake header: the 101 that follows hands over a two-way stream), or
+// overrides its method (an override header, or a "_method" parameter in the query or
+// the body, in any spelling). Header names are compared in any case, as net/http
+// sends them as written. It returns "" when there is no such sign. To look at a body,
+// it reads it (up to maxOverridePeek bytes: a larger one counts as a sign) and returns
+// a shallow copy of req that carries the body whole; req itself is not modified.
+func writeSign(req *http.Request) (*http.Request, string) {
+	if strings.EqualFold(req.Method, http.MethodConnect) {
+		return req, "it opens a tunnel (CONNECT)"
+	}
+	for k, vs := range req.Header {
+		if len(vs) == 0 {
+			continue
+		}
+		switch {
+		case strings.EqualFold(k, "Upgrade"), strings.EqualFold(k, "HTTP2-Settings"),
+			len(k) >= 14 && strings.EqualFold(k[:14], "Sec-WebSocket-"):
+			return req, "it asks to switch protocols (Upgrade)"
+		case strings.EqualFold(k, "Connection") && slices.ContainsFunc(vs, func(v string) bool {
+			return strings.Contains(strings.ToLower(v), "upgrade")
+		}):
+			return req, "it asks to switch protocols (Upgrade)"
+		case slices.ContainsFunc(methodOverrides, func(h string) bool { return strings.EqualFold(k, h) }):
+			return req, "it overrides its method (" + k + ")"
+		}
+	}
+	if req.URL != nil && mentionsMethodField(req.URL.RawQuery) {
+		return req, "it overrides its method (_method)"
+	}
+	if req.Body == nil || req.Body == http.NoBody {
+		return req, ""
+	}
+	orig := req.Body
+	data, err := io.ReadAll(io.LimitReader(orig, maxOverridePeek+1))
+	r := new(http.Request)
+	*r = *req
+	if err != nil || len(data) > maxOverridePeek {
+		// Too large to look at: the transport gets everything, the part read first.
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(data), orig), orig}
+		return r, "its body is too large to check for a method override"
+	}
+	orig.Close()
+	r.Body = io.NopCloser(bytes.NewReader(data))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	if mentionsMethodField(string(data)) {
+		return r, "it overrides its method (_method)"
+	}
+	return r, ""
+}
+
+// mentionsMethodField reports "_method" in a query or body, in any case, raw or
+// percent-encoded ("%5Fmethod"): a form field, a JSON key or a query parameter that a
+// framework may read as the request's method.
+func mentionsMethodField(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "_method") || strings.Contains(l, "%5fmethod")
 }
 
 func isEventStream(resp *http.Response) bool {
@@ -199,50 +301,19 @@ func (c *cappedBody) Read(p []byte) (int, error) {
 // Close implements io.Closer.
 func (c *cappedBody) Close() error { return c.rc.Close() }
 
-// credentialWords are the words that make a request header name one that carries a
-// credential: Authorization, Cookie and Proxy-Authorization, and the names APIs give
-// their keys and tokens (X-Api-Key, X-Auth-Token, Private-Token, X-Access-Token,
-// Ocp-Apim-Subscription-Key, X-Amz-Security-Token...). net/http drops Authorization
-// and Cookie on a redirect to another domain, but forwards every other header: an
-// API key in X-Api-Key follows a redirect to wherever the site sends it.
-var credentialWords = []string{"auth", "cookie", "token", "secret", "passw", "credential", "signature", "session-key"}
-
-// notCredentials are header names that the rules of credentialHeader would catch but
-// that carry no credential.
-var notCredentials = []string{"idempotency-key", "sec-websocket-key"}
-
-// credentialHeader reports whether a request header name carries a credential, in any
-// spelling (net/http sends the keys of a Header map as they are): a name with one of
-// credentialWords, or one that ends in "key" (X-Functions-Key, Api_Key), or one the
-// discovery documents name as the API-key header (extra).
+// credentialHeader reports whether a request header (or query parameter) name carries
+// a credential, in any spelling: a name [secrets.CredentialHeader] recognises, or one
+// the discovery documents name as the API-key header (extra).
 func credentialHeader(k string, extra []string) bool {
 	if slices.ContainsFunc(extra, func(e string) bool { return strings.EqualFold(k, e) }) {
 		return true
 	}
-	k = strings.ToLower(k)
-	if slices.Contains(notCredentials, k) {
-		return false
-	}
-	if strings.HasSuffix(k, "key") {
-		return true
-	}
-	return slices.ContainsFunc(credentialWords, func(w string) bool { return strings.Contains(k, w) })
+	return secrets.CredentialHeader(k)
 }
 
-// hasCredentials reports a header that carries the caller's credentials (see
-// credentialHeader), with extra naming the API-key headers the documents describe.
-func hasCredentials(h http.Header, extra []string) bool {
-	for k, vs := range h {
-		if len(vs) > 0 && credentialHeader(k, extra) {
-			return true
-		}
-	}
-	return false
-}
-
-// authHeaders returns the API-key header names mcp.json gives in its auth objects
+// authHeaders returns the API-key header names d's mcp.json gives in its auth objects
 // (auth.header): what the agent sends its key in for this site.
-func (d *Discovery) authHeaders() []string {
+func authHeaders(d *Discovery) []string {
 	if d == nil || d.MCP == nil {
 		return nil
 	}
@@ -279,16 +350,6 @@ func withoutUserinfo(req *http.Request) *http.Request {
 	return r
 }
 
-// Authorize applies the policy of [Discovery.Transport] to one call of method on u,
-// asking the ConsentFunc when needed. It returns nil when the call may go ahead.
-func (d *Discovery) Authorize(ctx context.Context, method string, u *url.URL) error {
-	var consent ConsentFunc
-	if d != nil {
-		consent = d.consent
-	}
-	return d.authorize(ctx, consent, call{method: method, u: u, read: isSafeMethod(method)})
-}
-
 // call is one request as the guard judges it.
 type call struct {
 	method   string
@@ -296,67 +357,74 @@ type call struct {
 	read     bool     // needs no ConsentWrite
 	creds    bool     // carries the caller's credentials
 	subject  string   // what it is about, for the prompt
+	why      string   // why a request that looks like a read is a write, if it is
 	approved []Origin // origins already approved: no ConsentCrossOrigin unless creds
 }
 
-// authorize applies the policy to c, asking consent when needed.
-func (d *Discovery) authorize(ctx context.Context, consent ConsentFunc, c call) error {
-	if d == nil || d.Origin.IsZero() || d.client == nil {
-		return fmt.Errorf("discovery: Authorize on a Discovery not returned by a Client")
-	}
+// authorize applies the policy of the discovery origin origin to k, asking consent
+// when needed.
+func (c *Client) authorize(ctx context.Context, consent ConsentFunc, origin Origin, k call) error {
 	if ctx == nil {
 		return errNilContext
 	}
-	if c.u == nil || !c.u.IsAbs() {
+	if k.u == nil || !k.u.IsAbs() {
 		return fmt.Errorf("%w: request URL is not absolute", ErrInvalidOrigin)
 	}
-	target, err := originOf(c.u)
+	target, err := originOf(k.u)
 	if err != nil {
 		return err
 	}
-	method := c.method
+	method := k.method
 	if method == "" {
 		method = http.MethodGet
 	}
-	cross := target != d.Origin
-	if cross && (c.creds || !slices.Contains(c.approved, target)) {
-		reason := fmt.Sprintf("%s request to %s, which is not %s", method, target, d.Origin)
-		if c.creds {
-			reason += ", carrying your credentials (Authorization, Cookie, API key or token headers)"
+	cross := target != origin
+	if cross && (k.creds || !slices.Contains(k.approved, target)) {
+		reason := fmt.Sprintf("%s request to %s, which is not %s", method, target, origin)
+		if k.creds {
+			reason += ", carrying your credentials (Authorization, Cookie, API key or token headers, a token in a header or query parameter)"
 		}
-		shown, hidden := consentURL(c.u)
-		err := ask(ctx, d.client, consent, &ConsentRequest{
-			Action: ConsentCrossOrigin, Origin: d.Origin, URL: shown, Method: method,
-			Reason: reason, Credentials: c.creds, Subject: c.subject, hiddenQuery: hiddenQuery(c.u, hidden),
+		shown, hidden := consentURL(k.u)
+		err := ask(ctx, c, consent, &ConsentRequest{
+			Action: ConsentCrossOrigin, Origin: origin, URL: shown, Method: method,
+			Reason: reason, Credentials: k.creds, Subject: k.subject, hiddenQuery: hiddenQuery(k.u, hidden),
 		}, ErrConsentDenied)
 		if err != nil {
 			return err
 		}
 	}
-	if c.read {
+	if k.read {
 		return nil
 	}
-	reason := fmt.Sprintf("%s request to %s may change data", method, redact(c.u))
-	if c.subject != "" {
-		reason = fmt.Sprintf("%s (%s)", reason, c.subject)
+	reason := fmt.Sprintf("%s request to %s may change data", method, redact(k.u))
+	if k.why != "" {
+		reason += ": " + k.why
 	}
-	shown, hidden := consentURL(c.u)
-	return ask(ctx, d.client, consent, &ConsentRequest{
-		Action: ConsentWrite, Origin: d.Origin, URL: shown, Method: method,
-		Reason: reason, Credentials: c.creds && cross, Subject: c.subject, hiddenQuery: hiddenQuery(c.u, hidden),
+	if k.subject != "" {
+		reason = fmt.Sprintf("%s (%s)", reason, k.subject)
+	}
+	shown, hidden := consentURL(k.u)
+	return ask(ctx, c, consent, &ConsentRequest{
+		Action: ConsentWrite, Origin: origin, URL: shown, Method: method,
+		Reason: reason, Credentials: k.creds && cross, Subject: k.subject, hiddenQuery: hiddenQuery(k.u, hidden),
 	}, ErrConsentDenied)
 }
 
-// ConnectEndpoint checks an MCP server that the discovery document lists before the
-// agent connects to it, and returns its endpoint: the URL resolved against where
-// mcp.json was served from (after redirects). It refuses a server with no URL
+// ConnectEndpoint checks an MCP server that d's discovery document lists (or any
+// endpoint: mcpjson.Server{URL: u}) before the agent connects to it, and returns its
+// endpoint: the URL resolved against d.MCPURL, where mcp.json was served from after
+// redirects (else the origin's well-known path). It refuses a server with no URL
 // ([ErrInvalidOrigin]), a local command or package ([ErrLocalOnly]: nothing is ever
 // spawned), and a URL that is not https (or http on loopback) or carries userinfo. A
-// server on another origin, subdomains included, needs [ConsentConnect], asked once
-// here with the server's name as the Subject.
-func (d *Discovery) ConnectEndpoint(ctx context.Context, srv mcpjson.Server) (*url.URL, error) {
-	if d == nil || d.Origin.IsZero() || d.client == nil {
-		return nil, fmt.Errorf("discovery: ConnectEndpoint on a Discovery not returned by a Client")
+// server on another origin than d's, subdomains included, needs [ConsentConnect]
+// (MD-C-12), asked once here with the server's name as the Subject. Connect through
+// the guard of [Client.Guard] with the endpoint's origin in GuardOptions.Approved.
+func (c *Client) ConnectEndpoint(ctx context.Context, d *Discovery, srv mcpjson.Server) (*url.URL, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	if d == nil || d.Origin.IsZero() {
+		return nil, fmt.Errorf("%w: ConnectEndpoint needs a Discovery with an Origin", ErrInvalidOrigin)
 	}
 	if ctx == nil {
 		return nil, errNilContext
@@ -367,11 +435,11 @@ func (d *Discovery) ConnectEndpoint(ctx context.Context, srv mcpjson.Server) (*u
 	case strings.TrimSpace(srv.URL) == "":
 		return nil, fmt.Errorf("%w: server %s lists no URL", ErrInvalidOrigin, secrets.Quote(srv.Name, 64))
 	}
-	u, err := resolveEndpoint(d.mcpBase(), srv.URL)
+	u, err := resolveEndpoint(mcpBase(d), srv.URL)
 	if err != nil {
 		return nil, err
 	}
-	if err := d.authorizeConnect(ctx, u, srv.Name); err != nil {
+	if err := c.authorizeConnect(ctx, d.Origin, u, srv.Name); err != nil {
 		return nil, err
 	}
 	return u, nil
@@ -397,41 +465,37 @@ func resolveEndpoint(base, ref string) (*url.URL, error) {
 	return u, nil
 }
 
-// authorizeConnect asks ConsentConnect for an endpoint on another origin.
-func (d *Discovery) authorizeConnect(ctx context.Context, u *url.URL, subject string) error {
+// authorizeConnect asks ConsentConnect for an endpoint on another origin than origin.
+func (c *Client) authorizeConnect(ctx context.Context, origin Origin, u *url.URL, subject string) error {
 	target, err := originOf(u)
 	if err != nil {
 		return err
 	}
-	if target == d.Origin {
+	if target == origin {
 		return nil
 	}
-	return ask(ctx, d.client, d.consent, &ConsentRequest{
-		Action: ConsentConnect, Origin: d.Origin, URL: redact(u), Method: http.MethodPost, Subject: subject,
-		Reason: fmt.Sprintf("%s lists an MCP endpoint on another origin, %s", d.Origin, target),
+	return ask(ctx, c, c.consent, &ConsentRequest{
+		Action: ConsentConnect, Origin: origin, URL: redact(u), Method: http.MethodPost, Subject: subject,
+		Reason: fmt.Sprintf("%s lists an MCP endpoint on another origin, %s", origin, target),
 	}, ErrConsentDenied)
 }
 
-// AuthorizeConnect checks an MCP server or tool URL taken from the discovery document
-// before the agent connects to it: the URL must be usable (https, or http on a loopback
-// host, no userinfo), and one on another origin needs [ConsentConnect] (MD-C-12). A
-// relative URL (which some sites publish) is resolved against the mcp.json URL; an
-// empty one is refused. Prefer [Discovery.ConnectEndpoint], which also refuses local
-// servers and returns the resolved endpoint.
-func (d *Discovery) AuthorizeConnect(ctx context.Context, rawURL string) error {
-	if d != nil && d.client != nil && ctx != nil && strings.TrimSpace(rawURL) == "" {
-		return fmt.Errorf("%w: empty endpoint URL", ErrInvalidOrigin)
-	}
-	_, err := d.ConnectEndpoint(ctx, mcpjson.Server{URL: rawURL})
-	return err
-}
-
-// mcpBase is what relative MCP endpoints resolve against: where mcp.json was served
-// from after redirects (the URL as requested, not its redacted display form), else
-// the origin's well-known path.
-func (d *Discovery) mcpBase() string {
-	if d.mcpURL != "" {
-		return d.mcpURL
+// mcpBase is what relative MCP endpoints resolve against: d.MCPURL, where mcp.json was
+// served from after redirects, else the origin's well-known path.
+func mcpBase(d *Discovery) string {
+	if d.MCPURL != "" {
+		return d.MCPURL
 	}
 	return d.Origin.String() + MCPPath
+}
+
+// documentBase returns the URL a document was served from as Discovery.MCPURL holds
+// it: without userinfo, query or fragment, the path as served.
+func documentBase(final string) string {
+	u, err := url.Parse(final)
+	if err != nil || final == "" {
+		return ""
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/mcpjson"
 )
 
 // consentLog records the requests a ConsentFunc received and answers with answer.
@@ -82,7 +83,8 @@ func TestTransportGuard(t *testing.T) {
 			if tc.nilConsent {
 				opts.Consent = nil
 			}
-			d, err := newClient(t, api, opts).Discover(t.Context(), api.URL)
+			c := newClient(t, api, opts)
+			d, err := c.Discover(t.Context(), api.URL)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +95,7 @@ func TestTransportGuard(t *testing.T) {
 			case "other":
 				target = other.URL + path + "?token=secret"
 			}
-			hc := &http.Client{Transport: d.Transport(api.Client().Transport)}
+			hc := &http.Client{Transport: guardOf(t, c, d, &discovery.GuardOptions{Base: api.Client().Transport})}
 			req, err := http.NewRequestWithContext(t.Context(), tc.method, target, strings.NewReader("{}"))
 			if err != nil {
 				t.Fatal(err)
@@ -125,11 +127,16 @@ func TestTransportGuard(t *testing.T) {
 	}
 }
 
-func TestAuthorizeConnect(t *testing.T) {
+// TestConnectEndpoint: an endpoint URL taken from the discovery document (or given as
+// mcpjson.Server{URL: u}) must be usable, and one on another origin needs
+// ConsentConnect. (It was TestAuthorizeConnect, for the removed
+// Discovery.AuthorizeConnect.)
+func TestConnectEndpoint(t *testing.T) {
 	t.Parallel()
 	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Skills\n"}))
 	log := &consentLog{answer: func(*discovery.ConsentRequest) (bool, error) { return false, nil }}
-	d, err := newClient(t, s, &discovery.Options{Consent: log.fn}).Discover(t.Context(), s.URL)
+	c := newClient(t, s, &discovery.Options{Consent: log.fn})
+	d, err := c.Discover(t.Context(), s.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,16 +153,59 @@ func TestAuthorizeConnect(t *testing.T) {
 		{"javascript:alert(1)", discovery.ErrInsecureOrigin},
 	}
 	for _, tc := range tests {
-		if err := d.AuthorizeConnect(t.Context(), tc.url); !errors.Is(err, tc.wantErr) && (tc.wantErr != nil || err != nil) {
-			t.Errorf("AuthorizeConnect(%q) = %v, want %v", tc.url, err, tc.wantErr)
+		if _, err := c.ConnectEndpoint(t.Context(), d, mcpjson.Server{URL: tc.url}); !errors.Is(err, tc.wantErr) && (tc.wantErr != nil || err != nil) {
+			t.Errorf("ConnectEndpoint(%q) = %v, want %v", tc.url, err, tc.wantErr)
 		}
 	}
 	if got := log.actions(); strings.Join(got, ",") != "connect POST,connect POST" {
 		t.Errorf("consent asked for %v", got)
 	}
 	var zero discovery.Discovery
-	u, _ := url.Parse(s.URL)
-	if zero.Authorize(t.Context(), "GET", u) == nil {
-		t.Error("a zero Discovery authorised a call")
+	if _, err := c.Guard(&zero, nil); err == nil {
+		t.Error("a zero Discovery got a guard")
+	}
+	if _, err := c.ConnectEndpoint(t.Context(), &zero, mcpjson.Server{URL: s.URL + "/mcp"}); err == nil {
+		t.Error("a zero Discovery authorised a connection")
+	}
+	if _, err := new(discovery.Client).Guard(d, nil); err == nil {
+		t.Error("a zero Client gave a guard")
+	}
+}
+
+// TestMCPURLIsPlainData: where mcp.json was served from after redirects is an
+// exported field of the Discovery, without the query, and relative endpoints resolve
+// against it.
+func TestMCPURLIsPlainData(t *testing.T) {
+	t.Parallel()
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case discovery.MCPPath:
+			http.Redirect(w, r, "/v2/mcp.json?sig=SECRET123", http.StatusFound)
+		case "/v2/mcp.json":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"servers": [{"name": "w", "url": "./mcp", "transport": "streamable-http"}]}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	c := newClient(t, s, nil)
+	d, err := c.Structured(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.MCPURL != s.URL+"/v2/mcp.json" {
+		t.Errorf("MCPURL = %q, want %q", d.MCPURL, s.URL+"/v2/mcp.json")
+	}
+	if d.MCP == nil || len(d.MCP.Servers) != 1 {
+		t.Fatalf("MCP = %+v", d.MCP)
+	}
+	u, err := c.ConnectEndpoint(t.Context(), d, d.MCP.Servers[0])
+	if err != nil || u.String() != s.URL+"/v2/mcp" {
+		t.Errorf("ConnectEndpoint = %v, %v; want %s/v2/mcp", u, err, s.URL)
+	}
+	// A Discovery made by hand (plain data) works the same.
+	u, err = c.ConnectEndpoint(t.Context(), &discovery.Discovery{Origin: d.Origin, MCPURL: d.MCPURL}, d.MCP.Servers[0])
+	if err != nil || u.String() != s.URL+"/v2/mcp" {
+		t.Errorf("ConnectEndpoint (by hand) = %v, %v", u, err)
 	}
 }

@@ -69,7 +69,7 @@ const (
 type TraceFunc func(ctx context.Context, op TraceOp, start Event) (context.Context, func(end Event))
 
 // WrapTransportFunc wraps the transport of every request the Client sends (discovery
-// fetches, redirects, artifacts, and agent calls through [Discovery.Transport]), for
+// fetches, redirects, artifacts, and agent calls through [Client.Guard]), for
 // instrumentation. It is applied outside the private-address guard and the policy: the
 // wrapper sees each request before the guard does and cannot let a request through
 // that the guard refuses.

@@ -122,7 +122,7 @@ func TestEventsLogsAndSpans(t *testing.T) {
 	fail.Store(0)
 	// A write through the guard, denied: consent asked and answered, guard refused.
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/api/x", nil)
-	if _, err := d.Transport(nil).RoundTrip(req); err == nil {
+	if _, err := guardOf(t, c, d, nil).RoundTrip(req); err == nil {
 		t.Fatal("a write went through without consent")
 	}
 

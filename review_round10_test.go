@@ -86,7 +86,7 @@ func TestReviewRound10ConsentEventsHideQueryValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc := &http.Client{Transport: d.Transport(nil)}
+	hc := &http.Client{Transport: guardOf(t, c, d, nil)}
 	_, err = hc.Get(other.URL + "/a?email=alice%40example.com&pwd=hunter2")
 	if !errors.Is(err, discovery.ErrConsentDenied) {
 		t.Fatalf("err = %v", err)
@@ -127,7 +127,7 @@ func TestReviewRound10ConsentURLInvisible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc := &http.Client{Transport: d.Transport(nil)}
+	hc := &http.Client{Transport: guardOf(t, c, d, nil)}
 	if _, err := hc.Get(other.URL + "/a?name=\u202egpj.exe&note=a\u2028b"); !errors.Is(err, discovery.ErrConsentDenied) {
 		t.Fatalf("err = %v", err)
 	}

@@ -96,7 +96,7 @@ func TestProxiedRequestsKeepTheGuard(t *testing.T) {
 	if err != nil || d.Skills == nil {
 		t.Fatalf("public name through the proxy: %v", err)
 	}
-	resp, err := (&http.Client{Transport: d.Transport(nil)}).Get("https://example.com" + port + "/api")
+	resp, err := (&http.Client{Transport: guardOf(t, public, d, nil)}).Get("https://example.com" + port + "/api")
 	if err != nil {
 		t.Fatalf("agent call through the proxy: %v", err)
 	}
@@ -109,7 +109,11 @@ func TestProxiedRequestsKeepTheGuard(t *testing.T) {
 		if d, err := c.Discover(t.Context(), "https://example.com"+port); !errors.Is(err, discovery.ErrPrivateAddress) {
 			t.Errorf("origin resolving to %s through a proxy: Discover = %v, %v; want ErrPrivateAddress", addr, d, err)
 		}
-		g, err := c.Guard("https://example.com"+port, nil)
+		o, err := discovery.ParseOrigin("https://example.com" + port)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := c.Guard(&discovery.Discovery{Origin: o}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +171,7 @@ func TestAPIKeyHeadersAreCredentials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc := &http.Client{Transport: d.Transport(nil)}
+	hc := &http.Client{Transport: guardOf(t, c, d, nil)}
 	for _, h := range []string{"X-Api-Key", "x-auth-token", "Private-Token", "X-Functions-Key", "Ocp-Apim-Subscription-Key", "X-Site-Pass"} {
 		for _, start := range []string{other.URL + "/api", s.URL + "/moved"} {
 			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, start, nil)

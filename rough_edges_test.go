@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/mcpjson"
 )
 
 // TestRoughEdges: what a new user ran into.
@@ -77,12 +78,13 @@ func TestRoughEdges(t *testing.T) {
 			t.Error("nil context accepted")
 		}
 		s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
-		d, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
+		dc := newClient(t, s, nil)
+		d, err := dc.Discover(t.Context(), s.URL)
 		if err != nil {
 			t.Fatal(err)
 		}
 		//lint:ignore SA1012 the point of the test
-		if err := d.AuthorizeConnect(nil, "/mcp"); err == nil { //nolint:staticcheck
+		if _, err := dc.ConnectEndpoint(nil, d, mcpjson.Server{URL: "/mcp"}); err == nil { //nolint:staticcheck
 			t.Error("nil context accepted")
 		}
 	})

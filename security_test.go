@@ -23,6 +23,7 @@ import (
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/mcpjson"
 )
 
 // documentKinds are bodies of every document type the Client reads, plus pointers that
@@ -99,7 +100,7 @@ func TestEveryURLAnswersEveryKind(t *testing.T) {
 		wg.Wait()
 		d, err := c.Structured(ctx, s.URL)
 		if err == nil {
-			resp, err := (&http.Client{Transport: d.Transport(nil)}).Get(s.URL + discovery.MCPPath)
+			resp, err := (&http.Client{Transport: guardOf(t, c, d, nil)}).Get(s.URL + discovery.MCPPath)
 			if err == nil {
 				resp.Body.Close()
 			}
@@ -247,7 +248,7 @@ func TestPooledConnectionsKeepThePolicy(t *testing.T) {
 				t.Fatal(err)
 			}
 			warmUp()
-			resp, err := (&http.Client{Transport: d.Transport(nil)}).Get(e.loop + "/secret")
+			resp, err := (&http.Client{Transport: guardOf(t, e.c, d, nil)}).Get(e.loop + "/secret")
 			if err == nil {
 				resp.Body.Close()
 			}
@@ -298,7 +299,7 @@ func TestAllowListNamesOnlyThatHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, base := range []http.RoundTripper{nil, s.Client().Transport} {
-		resp, err := (&http.Client{Transport: d.Transport(base)}).Get(loop + "/secret")
+		resp, err := (&http.Client{Transport: guardOf(t, c, d, &discovery.GuardOptions{Base: base})}).Get(loop + "/secret")
 		if err == nil {
 			resp.Body.Close()
 		}
@@ -307,7 +308,7 @@ func TestAllowListNamesOnlyThatHost(t *testing.T) {
 		}
 	}
 	// The named host itself still works for agent calls.
-	resp, err := (&http.Client{Transport: d.Transport(nil)}).Get("https://example.com/.well-known/skills.md")
+	resp, err := (&http.Client{Transport: guardOf(t, c, d, nil)}).Get("https://example.com/.well-known/skills.md")
 	if err != nil {
 		t.Fatalf("the allow-listed host itself: %v", err)
 	}
@@ -556,8 +557,10 @@ func TestConsentPromptIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen = nil
-	u, _ := url.Parse(other.URL + long)
-	_ = d.Authorize(t.Context(), http.MethodPost, u)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, other.URL+long, nil)
+	if resp, err := guardOf(t, c, d, nil).RoundTrip(req); err == nil {
+		resp.Body.Close()
+	}
 	for _, r := range seen {
 		if len(r.URL) > discovery.MaxConsentURL || len(r.Reason) > discovery.MaxConsentReason {
 			t.Errorf("agent prompt URL %d bytes, reason %d bytes", len(r.URL), len(r.Reason))
@@ -611,7 +614,7 @@ func TestNoCredentialsToOtherOrigins(t *testing.T) {
 	if a, ok := auth.Load("/moved.md"); ok {
 		t.Errorf("redirect userinfo was sent as %q", a)
 	}
-	hc := &http.Client{Transport: d.Transport(nil)}
+	hc := &http.Client{Transport: guardOf(t, c, d, nil)}
 	// Userinfo in an agent call's URL is not sent either.
 	u, _ := url.Parse(s.URL + "/api")
 	u.User = url.UserPassword("site", "hunter2")
@@ -683,7 +686,7 @@ func TestNoCredentialsToOtherOrigins(t *testing.T) {
 	}
 	req, _ = http.NewRequestWithContext(t.Context(), http.MethodGet, other.URL+"/api", nil)
 	req.Header.Set("Authorization", "Bearer granted")
-	resp, err := (&http.Client{Transport: d2.Transport(nil)}).Do(req)
+	resp, err := (&http.Client{Transport: guardOf(t, c2, d2, nil)}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -951,8 +954,24 @@ func TestNoSecretsInReports(t *testing.T) {
 	// An agent call to a URL with userinfo and a query, refused for another origin.
 	if d != nil {
 		u, _ := url.Parse("https://admin:hunter2pass@other.example/" + tok + "?access_token=SECRETQUERY123")
-		err := (&discovery.Discovery{}).Authorize(t.Context(), http.MethodPost, u)
-		add(err, d.Authorize(t.Context(), http.MethodPost, u), d.AuthorizeConnect(t.Context(), u.String()))
+		_, err := c.Guard(&discovery.Discovery{}, nil)
+		add(err)
+		// Cross-origin yes, write no: both questions are asked, nothing is sent.
+		record := func(_ context.Context, r *discovery.ConsentRequest) (bool, error) {
+			mu.Lock()
+			reports = append(reports, r.URL, r.Reason)
+			mu.Unlock()
+			return r.Action != discovery.ConsentWrite, nil
+		}
+		g, err := c.Guard(d, &discovery.GuardOptions{Consent: record})
+		add(err)
+		if g != nil {
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, u.String(), nil)
+			_, err := g.RoundTrip(req)
+			add(err)
+		}
+		_, err = c.ConnectEndpoint(t.Context(), d, mcpjson.Server{URL: u.String()})
+		add(err)
 	}
 	mu.Lock()
 	defer mu.Unlock()

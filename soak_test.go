@@ -62,7 +62,12 @@ func TestConcurrentOrigins(t *testing.T) {
 				errs <- err
 				return
 			}
-			hc := &http.Client{Transport: d.Transport(sites[0].Client().Transport)}
+			g, err := c.Guard(d, &discovery.GuardOptions{Base: sites[0].Client().Transport})
+			if err != nil {
+				errs <- err
+				return
+			}
+			hc := &http.Client{Transport: g}
 			resp, err := hc.Post(sites[w%origins].URL+"/api", "text/plain", nil)
 			if err != nil {
 				errs <- err

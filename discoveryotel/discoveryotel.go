@@ -116,7 +116,7 @@ type Options struct {
 	// PropagateTo reports whether the trace context may be sent with req: typically
 	// true for the origins the caller runs itself. It is called for every request the
 	// Client sends, redirect hops, retries and agent calls through
-	// [discovery.Discovery.Transport] included, possibly from several goroutines at
+	// [discovery.Client.Guard] included, possibly from several goroutines at
 	// once; it must be fast and must not modify req. nil: never, so no trace context
 	// header reaches a third-party site.
 	PropagateTo func(req *http.Request) bool

@@ -161,22 +161,24 @@ type Support struct {
 	DirectoryRead bool // its directoryRead setting
 }
 
-// Connect connects to srv, an MCP server the discovery document lists, under d's
-// policy: the endpoint is resolved against where mcp.json was served from, a local
-// (stdio) server or one without a URL is refused ([discovery.ErrLocalOnly],
-// [discovery.ErrInvalidOrigin]) and nothing is ever spawned; a server on another
-// origin needs ConsentConnect, asked once for the session with the server's name. Every
-// request goes through the guard of [discovery.Discovery.Guard]: https (http on
-// loopback), the private-address guard per request, the Client's TLS roots and proxy,
-// no HTTP cache, the answer to each call capped (Options.MaxResponseBytes, event
-// streams included), and consent classified by JSON-RPC method: reads
-// (discover, initialize, notifications, ping, */list, skills/get, resources/read,
-// resources/directory/read, prompts/get) pass; tools/call and any unknown method ask
+// Connect connects to srv, an MCP server d's discovery document lists, under the
+// policy of c: the endpoint is checked by [discovery.Client.ConnectEndpoint] (resolved
+// against where mcp.json was served from; a local (stdio) server or one without a URL
+// is refused ([discovery.ErrLocalOnly], [discovery.ErrInvalidOrigin]) and nothing is
+// ever spawned; a server on another origin needs ConsentConnect, asked once for the
+// session with the server's name). Every request goes through the guard of
+// [discovery.Client.Guard]: https (http on loopback), the private-address guard per
+// request, the Client's TLS roots and proxy, no HTTP cache, the answer to each call
+// capped (Options.MaxResponseBytes, event streams included), and consent
+// classified by [IsRead] and named by [Subject]: reads (discover, initialize,
+// notifications, ping, */list, skills/get, resources/read, resources/directory/read,
+// prompts/get, and the DELETE that closes this session at its own endpoint) pass;
+// tools/call, any unknown method and any body that cannot be read exactly ask
 // ConsentWrite with the tool's name.
 //
 // Streamable HTTP is used, or SSE for servers listed with "sse"; "websocket" is
 // [ErrUnsupportedTransport].
-func Connect(ctx context.Context, d *discovery.Discovery, srv mcpjson.Server, opts *Options) (*Session, error) {
+func Connect(ctx context.Context, c *discovery.Client, d *discovery.Discovery, srv mcpjson.Server, opts *Options) (*Session, error) {
 	if d == nil {
 		return nil, errors.New("mcpclient: Connect needs a Discovery")
 	}
@@ -186,11 +188,11 @@ func Connect(ctx context.Context, d *discovery.Discovery, srv mcpjson.Server, op
 	if srv.Transport == mcpjson.TransportStdio {
 		return nil, fmt.Errorf("%w: stdio server %s", discovery.ErrLocalOnly, label(srv.Name))
 	}
-	endpoint, err := d.ConnectEndpoint(ctx, srv)
+	endpoint, err := c.ConnectEndpoint(ctx, d, srv)
 	if err != nil {
 		return nil, err
 	}
-	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) { return d.Guard(g), nil }
+	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) { return c.Guard(d, g) }
 	return connect(ctx, guard, endpoint, srv.Name, srv.Transport == mcpjson.TransportSSE, opts)
 }
 
@@ -205,7 +207,13 @@ func ConnectURL(ctx context.Context, c *discovery.Client, rawURL string, sse boo
 	if u.User != nil {
 		return nil, fmt.Errorf("%w: endpoint URL carries userinfo", discovery.ErrInvalidOrigin)
 	}
-	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) { return c.Guard(u.String(), g) }
+	o, err := discovery.ParseOrigin(u.String())
+	if err != nil {
+		return nil, err
+	}
+	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) {
+		return c.Guard(&discovery.Discovery{Origin: o}, g)
+	}
 	return connect(ctx, guard, u, "", sse, opts)
 }
 
@@ -217,7 +225,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 		return nil, err
 	}
 	rt, err := guard(&discovery.GuardOptions{
-		IsRead:           IsRead,
+		IsRead:           func(req *http.Request) bool { return closesSession(req, endpoint) || IsRead(req) },
 		Subject:          Subject,
 		Approved:         []discovery.Origin{target}, // the connection itself was approved once
 		MaxResponseBytes: o.MaxResponseBytes,
@@ -327,17 +335,24 @@ var readMethods = map[string]bool{
 const maxPeek = 4 << 20
 
 // IsRead classifies an MCP (or any JSON-RPC over HTTP) request for
-// [discovery.GuardOptions.IsRead]: GET, HEAD and OPTIONS are reads, and so is the
-// DELETE that closes a session (Mcp-Session-Id); a POST is a read when every message
-// in it is a read method (server/discover, initialize, notifications/*, ping, */list,
-// skills/get, resources/read, resources/directory/read, prompts/get) or a response.
-// tools/call and any unknown method are writes. The body is restored.
+// [discovery.GuardOptions.IsRead]: GET, HEAD and OPTIONS are reads; a POST is a read
+// when its body is exactly one JSON-RPC message, or one batch (array) of them, and
+// every message in it is a read method (server/discover, initialize,
+// notifications/*, ping, */list, skills/get, resources/read,
+// resources/directory/read, prompts/get) or a response. Everything else is a write:
+// tools/call and any unknown method; a body that is malformed, ambiguous (keys that
+// differ only in case, duplicate keys, a tools/call without a string tool name) or
+// holds anything but whitespace after its first JSON value (a second message, NDJSON,
+// trailing bytes: a server reading a stream of messages would run them); a body too
+// large to read; every other method, DELETE included, since IsRead does not know the
+// session's endpoint ([Connect] and [ConnectURL] let through the DELETE that closes
+// their own session, sent to the exact endpoint they connected to). The policy guard
+// also treats upgrades and method overrides as writes whatever IsRead says. The body
+// is restored.
 func IsRead(req *http.Request) bool {
 	switch req.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return true
-	case http.MethodDelete:
-		return req.Header.Get("Mcp-Session-Id") != ""
 	case http.MethodPost:
 	default:
 		return false
@@ -360,18 +375,46 @@ func IsRead(req *http.Request) bool {
 	return true
 }
 
+// closesSession reports the DELETE that ends an MCP session: sent with an
+// Mcp-Session-Id to the very endpoint the session was opened at (same scheme, host,
+// port, path and query). A DELETE anywhere else is a write like any other.
+func closesSession(req *http.Request, endpoint *url.URL) bool {
+	if req.Method != http.MethodDelete || req.Header.Get("Mcp-Session-Id") == "" || req.URL == nil || endpoint == nil {
+		return false
+	}
+	if (req.Body != nil && req.Body != http.NoBody) && req.ContentLength != 0 {
+		return false // closing a session sends no body
+	}
+	a, err := discovery.ParseOrigin(req.URL.String())
+	if err != nil {
+		return false
+	}
+	b, err := discovery.ParseOrigin(endpoint.String())
+	if err != nil || a != b {
+		return false
+	}
+	return req.URL.EscapedPath() == endpoint.EscapedPath() && req.URL.RawQuery == endpoint.RawQuery
+}
+
 // Subject names what an MCP request is about, for consent prompts: the tool of a
-// tools/call, else the method.
+// tools/call, else the method, each message of a batch in turn. A POST body it cannot
+// read exactly (malformed, ambiguous, followed by more data, too large) is named
+// [discovery.AmbiguousSubject], alone or as part of the list: a consent request with
+// that subject is for that request only, since one such call cannot be told from the
+// next. Other requests (GET, DELETE) have no subject ("").
 func Subject(req *http.Request) string {
-	msgs, ok := peekMessages(req)
-	if !ok {
+	if req.Method != http.MethodPost {
 		return ""
+	}
+	msgs, ok := peekMessages(req)
+	if !ok || len(msgs) == 0 {
+		return discovery.AmbiguousSubject
 	}
 	var parts []string
 	for _, m := range msgs {
 		switch {
 		case m.bad:
-			parts = append(parts, "a malformed or ambiguous request")
+			parts = append(parts, discovery.AmbiguousSubject)
 		case m.Method == "tools/call" && m.Name != "":
 			parts = append(parts, "tool "+m.Name)
 		case m.Method != "":
@@ -409,6 +452,7 @@ func peekMessages(req *http.Request) ([]message, bool) {
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '[' {
+		// json.Unmarshal refuses anything after the array but whitespace.
 		var batch []json.RawMessage
 		if json.Unmarshal(data, &batch) != nil {
 			return nil, false
@@ -456,6 +500,9 @@ func decodeMessage(data []byte) (message, bool) {
 			}
 		}
 	}
+	if m.Method == "tools/call" && m.Name == "" {
+		m.bad = true // no tool to name: every such call would share one subject
+	}
 	return m, true
 }
 
@@ -477,7 +524,8 @@ func spelledOddly(fields map[string]json.RawMessage, names ...string) bool {
 const ambiguousKey = "\x00ambiguous"
 
 // objectFields returns the members of a JSON object by exact key, with ambiguousKey set
-// when two keys are equal ignoring case.
+// when two keys are equal ignoring case. data must hold that one object and nothing
+// else but whitespace.
 func objectFields(data []byte) (map[string]json.RawMessage, bool) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
@@ -504,6 +552,15 @@ func objectFields(data []byte) (map[string]json.RawMessage, bool) {
 		}
 		seen[folded] = true
 		out[key] = v
+	}
+	// The object must end, and nothing but whitespace may follow it: a second value
+	// ({"method":"ping"}{"method":"tools/call"}, NDJSON, trailing bytes) is what a
+	// server reading a stream of messages would run next.
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
 	}
 	return out, true
 }

@@ -2,6 +2,7 @@ package mcpclient_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"testing"
@@ -9,8 +10,9 @@ import (
 	"github.com/wellknown-dev/discovery/mcpclient"
 )
 
-// FuzzIsRead: the JSON-RPC classifier never panics, always leaves the body whole, and
-// never calls a message that names tools/call in any spelling a read.
+// FuzzIsRead: the JSON-RPC classifier never panics, always leaves the body whole,
+// never calls a message that names tools/call in any spelling a read, and calls a
+// read only a body that is one JSON value with nothing after it.
 func FuzzIsRead(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
@@ -20,6 +22,10 @@ func FuzzIsRead(f *testing.F) {
 		`{"method":"tools/call","method":"ping"}`,
 		`{"METHOD":"tools/call"}`,
 		`not json`, ``, `[]`, `{}`,
+		`{"method":"ping"}{"method":"tools/call","params":{"name":"x"}}`,
+		"{\"method\":\"ping\"}\n{\"method\":\"tools/call\",\"params\":{\"name\":\"x\"}}\n",
+		`{"method":"ping"} garbage`, `{"method":"ping"}]`, `[{"method":"ping"}][{"method":"tools/call"}]`,
+		`{"method":"ping"`, `{"method":"tools/call","params":["x"]}`, "{\"method\":\"ping\"}\x00",
 	} {
 		f.Add([]byte(s))
 	}
@@ -30,6 +36,9 @@ func FuzzIsRead(f *testing.F) {
 		got, _ := io.ReadAll(req.Body)
 		if !bytes.Equal(got, body) {
 			t.Fatalf("body changed: %q → %q", body, got)
+		}
+		if read && !json.Valid(body) {
+			t.Fatalf("a body that is not exactly one JSON value classified as a read: %q", body)
 		}
 		if read && bytes.Contains(bytes.ToLower(body), []byte("tools/call")) && bytes.Contains(bytes.ToLower(body), []byte("method")) {
 			// A read that mentions tools/call must hold it only as data: as a string

@@ -267,10 +267,16 @@ func TestIsRead(t *testing.T) {
 		{"POST", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"delete_repo"}}`, "", false, "tool delete_repo"},
 		{"POST", `{"jsonrpc":"2.0","id":3,"method":"acme/launch"}`, "", false, "acme/launch"},
 		{"POST", `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}}]`, "", false, "ping, tool x"},
-		{"POST", `not json`, "", false, ""},
-		{"POST", ``, "", false, ""},
+		// A body that cannot be read exactly is named AmbiguousSubject, so that no
+		// remembered answer covers the next one (it was "" before, which every such
+		// call shared).
+		{"POST", `not json`, "", false, "a malformed or ambiguous request"},
+		{"POST", ``, "", false, "a malformed or ambiguous request"},
 		{"GET", ``, "", true, ""},
-		{"DELETE", ``, "abc", true, ""},
+		// IsRead does not know the session's endpoint: a DELETE is a write here; the
+		// guard of a Session lets through the one to its own endpoint
+		// (TestOnlyTheSessionEndpointDeleteIsARead).
+		{"DELETE", ``, "abc", false, ""},
 		{"DELETE", ``, "", false, ""},
 		{"PUT", `{"method":"ping"}`, "", false, ""},
 		// Disguises: keys that differ only in case, duplicates, no method at all.
@@ -367,7 +373,7 @@ func TestConnectFromDiscovery(t *testing.T) {
 	for _, s := range d.MCP.Servers {
 		servers[s.Name] = s
 	}
-	s, err := mcpclient.Connect(t.Context(), d, servers["skills"], nil)
+	s, err := mcpclient.Connect(t.Context(), c, d, servers["skills"], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,13 +397,13 @@ func TestConnectFromDiscovery(t *testing.T) {
 	if log.reqs[0].Subject != "skills" {
 		t.Errorf("subject = %q", log.reqs[0].Subject)
 	}
-	if _, err := mcpclient.Connect(t.Context(), d, servers["local"], nil); !errors.Is(err, discovery.ErrLocalOnly) {
+	if _, err := mcpclient.Connect(t.Context(), c, d, servers["local"], nil); !errors.Is(err, discovery.ErrLocalOnly) {
 		t.Errorf("local server: %v", err)
 	}
-	if _, err := mcpclient.Connect(t.Context(), d, servers["ws"], nil); !errors.Is(err, mcpclient.ErrUnsupportedTransport) {
+	if _, err := mcpclient.Connect(t.Context(), c, d, servers["ws"], nil); !errors.Is(err, mcpclient.ErrUnsupportedTransport) {
 		t.Errorf("websocket server: %v", err)
 	}
-	if _, err := mcpclient.Connect(t.Context(), d, mcpjson.Server{Name: "empty"}, nil); !errors.Is(err, discovery.ErrInvalidOrigin) {
+	if _, err := mcpclient.Connect(t.Context(), c, d, mcpjson.Server{Name: "empty"}, nil); !errors.Is(err, discovery.ErrInvalidOrigin) {
 		t.Errorf("server without a URL: %v", err)
 	}
 	// Denied, nothing is sent.
@@ -410,7 +416,7 @@ func TestConnectFromDiscovery(t *testing.T) {
 	srv.mu.Lock()
 	before := len(srv.methods)
 	srv.mu.Unlock()
-	if _, err := mcpclient.Connect(t.Context(), d2, servers["skills"], nil); !errors.Is(err, discovery.ErrConsentDenied) {
+	if _, err := mcpclient.Connect(t.Context(), c2, d2, servers["skills"], nil); !errors.Is(err, discovery.ErrConsentDenied) {
 		t.Errorf("denied connect: %v", err)
 	}
 	srv.mu.Lock()

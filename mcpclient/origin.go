@@ -65,7 +65,7 @@ func DiscoverSkills(ctx context.Context, c *discovery.Client, origin string, opt
 				out.Servers[i].Err = ctx.Err()
 				return
 			}
-			s, err := Connect(ctx, d, srv, opts)
+			s, err := Connect(ctx, c, d, srv, opts)
 			if err != nil {
 				out.Servers[i].Err = err
 				return

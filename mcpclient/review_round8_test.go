@@ -95,7 +95,10 @@ func TestSessionCallsAreBounded(t *testing.T) {
 	}))
 	t.Cleanup(ts.Close)
 	t.Cleanup(func() { close(release) }) // runs before ts.Close
-	s := connect(t, ts, &mcpclient.Options{Timeout: 300 * time.Millisecond})
+	// The session's Timeout (3 s) is far shorter than the caller's deadline (2 min):
+	// a call that fails while the caller's context is still live was ended by the
+	// session's own bound. No wall-clock figure is asserted.
+	s := connect(t, ts, &mcpclient.Options{Timeout: 3 * time.Second})
 	l, err := s.ListSkills(t.Context())
 	if err != nil || len(l.Skills) == 0 {
 		t.Fatalf("listing = %v, %v", l, err)
@@ -107,12 +110,12 @@ func TestSessionCallsAreBounded(t *testing.T) {
 		"GetSkill":   func(ctx context.Context) error { _, err := s.GetSkill(ctx, sk.URI); return err },
 		"ReadFile":   func(ctx context.Context) error { _, err := s.ReadFile(ctx, sk, "SKILL.md"); return err },
 	} {
-		ctx, cancel := context.WithTimeout(t.Context(), 4*time.Second)
-		start := time.Now()
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 		err := call(ctx)
+		callerDone := ctx.Err()
 		cancel()
-		if took := time.Since(start); err == nil || took > 2*time.Second {
-			t.Errorf("%s against a server that never answers: %v after %s; want an error within the session's Timeout", name, err, took.Round(time.Millisecond))
+		if err == nil || callerDone != nil {
+			t.Errorf("%s against a server that never answers: %v (caller's context: %v); want an error from the session's Timeout", name, err, callerDone)
 		}
 	}
 }

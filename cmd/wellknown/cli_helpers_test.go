@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wellknown-dev/discovery/internal/demo"
 )
 
 // cliRun is one run of the binary: its outputs and exit status.
@@ -117,9 +119,5 @@ func readFixture(t *testing.T, name string) string {
 // demoSkillsFS is the demo's skills folder.
 func demoSkillsFS(t *testing.T) fs.FS {
 	t.Helper()
-	sub, err := fs.Sub(demoFS, "demo/skills")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sub
+	return demo.Skills()
 }

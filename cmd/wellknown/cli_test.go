@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -258,5 +260,132 @@ func TestDiscoverShowsMCPNamedByTheGuide(t *testing.T) {
 	r := runCLI(t, cliEnv(t, caFileEnv+"="+ca), "", "discover", ts.URL)
 	if r.code != 0 || !strings.Contains(r.stdout, "MCP:      https://mcp.example.com/mcp (named by the guide; not connected)") {
 		t.Fatalf("discover:\n%s", r)
+	}
+}
+
+// a broken mcp.json next to a good skills.md is a failure, not "nothing".
+func TestBrokenMCPJSONIsReported(t *testing.T) {
+	t.Parallel()
+	ts, ca := tlsOrigin(t, docs(map[string]string{
+		"/.well-known/skills.md": "# Site\n\nGuidance.\n",
+		"/.well-known/mcp.json":  `{"mcp": {`,
+	}))
+	env := cliEnv(t, caFileEnv+"="+ca)
+	r := runCLI(t, env, "", "mcp", "servers", ts.URL)
+	if r.code != exitFailure || strings.Contains(r.stderr, "publishes no mcp.json") || !strings.Contains(r.stderr, "mcp.json") {
+		t.Errorf("mcp servers with a broken mcp.json: want exit 1 and its error:\n%s", r)
+	}
+	r = runCLI(t, env, "", "discover", "--structured", "--json", ts.URL)
+	var d discoveryJSON
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil || r.code != 0 {
+		t.Fatalf("discover: %v\n%s", err, r)
+	}
+	found := false
+	for _, f := range d.Fetches {
+		if strings.HasSuffix(f.URL, "/mcp.json") && f.Error != "" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("discover --json: no fetches[].error for mcp.json:\n%s", r.stdout)
+	}
+}
+
+// private-origin refusals name the command's flag, not an SDK option.
+func TestPrivateOriginHints(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	publishNormal(t, s)
+	dir := t.TempDir()
+	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check"); r.code != 0 {
+		t.Fatalf("install:\n%s", r)
+	}
+	r := wk(t, s, dir, "skills", "update")
+	if r.code != exitFailure || strings.Contains(r.stdout+r.stderr, "Options.") || !strings.Contains(r.stdout, "--allow-private") {
+		t.Errorf("update of a loopback origin: want --allow-private named:\n%s", r)
+	}
+	sr := runCLI(t, nil, "http://127.0.0.1:9\n", "scan", "--public-only", "--quiet")
+	if strings.Contains(sr.stdout, "Options.") || !strings.Contains(sr.stdout, "--public-only") {
+		t.Errorf("scan --public-only: want the flag explained:\n%s", sr)
+	}
+}
+
+// stdioScript is `printf '<initialize>\n<initialized>\n<tools/list>\n'`.
+const stdioScript = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+`
+
+// serve answers every request read before stdin closed.
+func TestServeAnswersBeforeEOF(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, nil, stdioScript, "serve")
+	if !strings.Contains(r.stdout, `"id":1`) || !strings.Contains(r.stdout, `"id":2`) || !strings.Contains(r.stdout, "discover_site") {
+		t.Errorf("serve: an answer is missing:\n%s", r)
+	}
+}
+
+// Usage errors, messages, escapes, summaries, SARIF and grammar.
+func TestCLIPolish(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp"}, "name a subcommand"},
+		{[]string{"mcp", "foo"}, `unknown mcp subcommand "foo"`},
+		{[]string{"completion", "foo"}, `unknown shell "foo"`},
+		{[]string{"skills", "list"}, "missing ORIGIN"},
+		{[]string{"discover"}, "missing ORIGIN"},
+	} {
+		r := runCLI(t, nil, "", tc.args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "wellknown: wellknown") || strings.Contains(r.stderr, "accepts") {
+			t.Errorf("wellknown %v: want exit 2 and %q:\n%s", tc.args, tc.want, r)
+		}
+	}
+
+	// Escape sequences go whole, not only their ESC; "1 skill", not "1 skills".
+	s := newSite(t)
+	evil := "Click \x1b]8;;https://evil.test\x1b\\here\x1b]8;;\x1b\\ \x1b[2J\x1b[31mRED\x1b[0m"
+	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: evil, URL: "invoice-check/SKILL.md"}},
+		map[string][]byte{"invoice-check": invoiceMD})
+	r := wk(t, s, t.TempDir(), "skills", "list", s.ts.URL)
+	if r.code != 0 || strings.Contains(r.stdout, "]8;;") || strings.Contains(r.stdout, "[2J") || strings.Contains(r.stdout, "[31m") ||
+		!strings.Contains(r.stdout, "Click here RED") || !strings.Contains(r.stdout, "1 skill)") {
+		t.Errorf("skills list: escapes or grammar:\n%q", r.stdout)
+	}
+	if got := stripEscapes(evil); got != "Click here RED" {
+		t.Errorf("stripEscapes = %q", got)
+	}
+
+	// A clean lint says so on stderr; SARIF locates files relative to the working
+	// directory and describes its rules.
+	if r := runCLI(t, nil, "", "lint", "testdata/lint/good"); r.code != 0 || !strings.Contains(r.stderr, "no problems") {
+		t.Errorf("clean lint: no summary:\n%s", r)
+	}
+	abs, _ := filepath.Abs("testdata/lint/bad/index/index.json")
+	r2 := runCLI(t, nil, "", "lint", "--format", "sarif", abs)
+	if strings.Contains(r2.stdout, `"uri": "/`) || !strings.Contains(r2.stdout, `"uri": "testdata/lint/bad/index/index.json"`) || strings.Contains(r2.stdout, "wellknown lint rule") {
+		t.Errorf("SARIF: absolute uri or placeholder descriptions:\n%s", r2.stdout)
+	}
+
+	// update's summary and every change since install.
+	s2 := newSite(t)
+	publishNormal(t, s2)
+	dir := t.TempDir()
+	if r := wk(t, s2, dir, "skills", "install", s2.ts.URL); r.code != 0 {
+		t.Fatalf("install:\n%s", r)
+	}
+	ledger := filepath.Join(dir, ".agents", "skills", "ledger")
+	os.WriteFile(filepath.Join(ledger, "SKILL.md"), append(ledgerMD, "More.\n"...), 0o644)
+	os.WriteFile(filepath.Join(ledger, "extra.txt"), []byte("x"), 0o644)
+	r = wk(t, nil, dir, "skills", "local")
+	if !strings.Contains(r.stdout, "SKILL.md was changed") || !strings.Contains(r.stdout, "extra.txt was added") {
+		t.Errorf("local: want every change:\n%s", r)
+	}
+	s2.reset()
+	r = wk(t, s2, dir, "skills", "update", "--allow-private", "ledger", "nothere")
+	if !strings.Contains(r.stderr, "not updated") || strings.Contains(r.stdout+r.stderr, "[") {
+		t.Errorf("update: summary or a Go slice:\n%s", r)
 	}
 }

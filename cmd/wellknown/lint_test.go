@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/wellknown-dev/discovery/agentskills"
 )
 
 // Set WELLKNOWN_UPDATE_GOLDEN=1 to rewrite testdata/lint/golden from the current output.
@@ -304,5 +308,212 @@ func TestLintYAMLLineIsTheFileLine(t *testing.T) {
 	m := regexp.MustCompile(`SKILL\.md:(\d+):1: error: frontmatter does not parse: line (\d+):`).FindStringSubmatch(r.stdout)
 	if r.code != 1 || m == nil || m[1] != m[2] {
 		t.Errorf("lint of a bad frontmatter: position and message lines differ or missing:\n%s", r)
+	}
+}
+
+// what a client or install refuses is an error in lint.
+func TestLintErrorsOnWhatClientsRefuse(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(rel, body string) string {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	big := "# Big\n\n" + strings.Repeat("- a line of guidance that goes on and on.\n", 40000) // about 1.6 MB
+	bigMCP := `{"mcp":{"spec_version":"2026-06-13","status":"stable","notes":"` + strings.Repeat("x", 1<<20) + `","servers":[]}}`
+	skill := "---\nname: secret-skill\ndescription: Has a secret. Use never.\n---\n\nToken ghp_abcdefghijklmnopqrstuvwxyz0123456789 here.\n"
+	cases := []struct {
+		name, path, code string
+	}{
+		{"skills.md over the cap", write("big/skills.md", big), "[too-large]"},
+		{"mcp.json over the cap", write("bigmcp/mcp.json", bigMCP), "[too-large]"},
+		{"GitHub token in skills.md", write("tok/skills.md", "# T\n\nUse ghp_abcdefghijklmnopqrstuvwxyz0123456789 to log in.\n"), "error: possible GitHub token"},
+		{"secret key", write("key/skills.md", "# T\n\nKey: sk_live_abcdefghijklmnopqrstuvwx\n"), "[credential]"},
+		{"bearer JWT", write("jwt/skills.md", "# T\n\nAuthorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U\n"), "[credential]"},
+		{"user:pass@ URL", write("url/skills.md", "# T\n\n- API: https://bob:hunter22@api.example.com/v1\n"), "[credential]"},
+		{"token in SKILL.md", filepath.Dir(write("secret-skill/SKILL.md", skill)), "[credential]"},
+		{"invalid name", filepath.Dir(write("bad-name/SKILL.md", "---\nname: Bad--Name\ndescription: Bad. Use never.\n---\n")), "error: name"},
+	}
+	link := filepath.Dir(write("linked/SKILL.md", "---\nname: linked\ndescription: Links. Use never.\n---\n"))
+	if err := os.Symlink("/etc/hostname", filepath.Join(link, "notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, struct{ name, path, code string }{"symlink in a skill folder", link, "[symlink]"})
+	for _, tc := range cases {
+		r := runCLI(t, nil, "", "lint", tc.path)
+		if r.code != exitFailure || !strings.Contains(r.stdout, tc.code) {
+			t.Errorf("%s: want exit 1 and %q:\n%s", tc.name, tc.code, r)
+		}
+	}
+	// The same over HTTPS: a skills.md the client refuses fails lint by URL.
+	ts, ca := tlsOrigin(t, docs(map[string]string{"/.well-known/skills.md": big}))
+	if r := runCLI(t, cliEnv(t, caFileEnv+"="+ca), "", "lint", ts.URL); r.code != exitFailure || !strings.Contains(r.stdout, "[too-large]") {
+		t.Errorf("lint of an origin with a 1.6 MB skills.md:\n%s", r)
+	}
+}
+
+// writeIndex writes a local v0.2.0 index with skill-md entries: name → (url, body).
+func writeIndex(t *testing.T, dir string, entries [][3]string) string {
+	t.Helper()
+	var list []indexEntry
+	for _, e := range entries {
+		list = append(list, indexEntry{Name: e[0], Type: "skill-md", Description: "d", URL: e[1], Digest: agentskills.Digest([]byte(e[2]))})
+		if e[2] != "" && !strings.HasPrefix(e[1], "..") {
+			p := filepath.Join(dir, filepath.FromSlash(e[1]))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, []byte(e[2]), 0o644)
+		}
+	}
+	data, _ := json.MarshalIndent(map[string]any{"$schema": agentskills.SchemaV020, "skills": list}, "", "  ")
+	p := filepath.Join(dir, "index.json")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// duplicate names are errors; a local index's messages name paths.
+func TestLintLocalIndex(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	md := string(skillText("dup", "Twice. Use it.", "# Dup\n"))
+	p := writeIndex(t, dir, [][3]string{
+		{"dup", "dup/SKILL.md", md},
+		{"dup", "dup/SKILL.md", md},
+		{"escape", "../../etc/hostname", "x"},
+	})
+	r := runCLI(t, nil, "", "lint", p)
+	if r.code != exitFailure || !strings.Contains(r.stdout, "[duplicate-name]") {
+		t.Errorf("duplicate names: want [duplicate-name]:\n%s", r)
+	}
+	if strings.Contains(r.stdout, "127.0.0.1") || !strings.Contains(r.stdout, "outside the index folder") {
+		t.Errorf("local index: loopback URLs in messages:\n%s", r)
+	}
+}
+
+// HTML pages, cross-origin redirects and unreachable origins, said once and
+// rightly.
+func TestLintURLFacts(t *testing.T) {
+	t.Parallel()
+	html := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html>hello</html>")
+	})
+	ts, ca := tlsOrigin(t, html)
+	env := cliEnv(t, caFileEnv+"="+ca)
+	r := runCLI(t, env, "", "lint", ts.URL+"/.well-known/skills.md")
+	if r.code != exitFailure || strings.Contains(r.stdout, "404") || !strings.Contains(r.stdout, "HTML page") {
+		t.Errorf("HTML page: want it named, not HTTP 404:\n%s", r)
+	}
+
+	a, _, _ := redirectingOrigin(t)
+	r = runCLI(t, env, "", "lint", a.URL)
+	if r.code != exitFailure || strings.Count(r.stdout, "\n") != 1 || !strings.Contains(r.stdout, "another origin") ||
+		!strings.Contains(r.stdout, "--yes") || strings.Contains(r.stdout, "publishes no") || strings.Contains(r.stdout, "consent denied") {
+		t.Errorf("cross-origin redirect: want one problem naming --yes:\n%s", r)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	r = runCLI(t, nil, "", "lint", "http://"+addr)
+	if r.code != exitFailure || strings.Count(r.stdout, "\n") != 1 || !strings.Contains(r.stdout, "[unreachable]") || strings.Contains(r.stdout, "publishes no") {
+		t.Errorf("unreachable origin: want one problem:\n%s", r)
+	}
+}
+
+// columns in code points; mcp.json schema errors with guidance.
+func TestLintMCPJSONPresentation(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	lint := func(body string) cliRun {
+		p := filepath.Join(t.TempDir(), "mcp.json")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return runCLI(t, nil, "", "lint", p)
+	}
+	_ = dir
+	if r := lint(`{"mcp":{"description":"ééé", "x": }}`); !strings.Contains(r.stdout, "mcp.json:1:35: error:") {
+		t.Errorf("syntax error column: want 35 (code points):\n%s", r)
+	}
+	cases := []struct{ name, body, want string }{
+		{"plain servers list", `{"servers":[{"name":"a","url":"https://a.example/mcp"}]}`, "wellknown mcp servers"},
+		{"registry server.json", `{"name":"io.example/x","version":"1.0.0","remotes":[{"type":"streamable-http","url":"https://a.example/mcp"}]}`, `{"mcp": {`},
+		{"missing status", `{"mcp":{"spec_version":"2026-06-13","servers":[]}}`, `"stable" or "experimental"`},
+		{"name 42", `{"mcp":{"spec_version":"2026-06-13","status":"stable","servers":[{"name":42,"url":"https://a.example/mcp"}]}}`, "name must be a string, not a number"},
+	}
+	for _, tc := range cases {
+		if r := lint(tc.body); r.code != exitFailure || !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("%s: want %q:\n%s", tc.name, tc.want, r)
+		}
+	}
+	r := lint(`{"mcp":{"spec_version":"2026-06-13","status":"active","servers":[]}}`)
+	if n := strings.Count(r.stdout, "/mcp/status"); n != 1 {
+		t.Errorf("unknown status reported %d times, want once:\n%s", n, r)
+	}
+}
+
+// A duplicate among names read from "id" (no "name") is found too.
+func TestLintDuplicateIDs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	md := string(skillText("dup", "Twice. Use it.", "# Dup\n"))
+	if err := os.MkdirAll(filepath.Join(dir, "dup"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "dup", "SKILL.md"), []byte(md), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "index.json")
+	doc := `{"skills": [{"id": "dup", "description": "d", "files": ["SKILL.md"]}, {"id": "dup", "description": "d", "files": ["SKILL.md"]}]}`
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, nil, "", "lint", p)
+	if r.code != exitFailure || !strings.Contains(r.stdout, "[duplicate-name]") {
+		t.Errorf("duplicate ids: want [duplicate-name]:\n%s", r)
+	}
+}
+
+// TestLintJSONAsEditorsWriteIt: a byte order mark, comments and
+// trailing commas are each reported where they are, and the rest of the document is
+// still checked and located (before: one "not well-formed JSON" with no position, or
+// every problem at 1:1).
+func TestLintJSONAsEditorsWriteIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mcp := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(mcp, []byte("\ufeff{\n  // the server\n  \"mcp\": {\"spec_version\": \"2026-06-13\", \"status\": \"stable\",\n    \"servers\": [{\"name\": \"a\", \"url\": \"https://mcp.example.com/mcp\"},]}\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, nil, "", "lint", mcp)
+	for _, want := range []string{":1:1: error: the file starts with a UTF-8 byte order mark", ":2:3: error: a comment", ":4:68: error: a trailing comma"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("lint mcp.json: lacks %q:\n%s", want, r)
+		}
+	}
+	idx := filepath.Join(dir, ".well-known", "agent-skills", "index.json")
+	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(idx, []byte("{\n  // hand-edited\n  \"$schema\": \"https://schemas.agentskills.io/discovery/0.2.0/schema.json\",\n  \"skills\": [\n"+
+		"    {\"name\": \"a\", \"type\": \"archive\", \"description\": \"d\", \"url\": \"a.tar.gz\", \"digest\": \"sha256:TODO\"},\n  ]\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, nil, "", "lint", idx)
+	for _, want := range []string{":2:3: error: a comment", ":5:5: error: /skills/0: entry \"a\" has no valid digest", ":5:101: error: a trailing comma"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("lint index: lacks %q:\n%s", want, r)
+		}
 	}
 }

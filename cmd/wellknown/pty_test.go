@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"net/http"
 	"os/exec"
 	"strings"
 	"sync"
@@ -138,4 +139,39 @@ func TestColorOnTerminalOnly(t *testing.T) {
 	if got := runOnTerminal(t, cliEnv(t), "lint", "testdata/lint/warn/skills.md"); !strings.Contains(got, "\x1b[33mwarning") {
 		t.Errorf("lint: no colour on a terminal:\n%q", got)
 	}
+}
+
+// TERM=dumb gets no spinner redraws, even on a terminal.
+func TestDumbTerminalNoSpinner(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	s.ts.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // slow enough for the spinner to draw
+	})
+	cmd := exec.Command(builtBinary(t), "skills", "list", s.ts.URL)
+	cmd.Env = cliEnv(t, caFileEnv+"="+caFile(t, s.ts), "TERM=dumb")
+	out := runOnPTY(t, cmd, 1500)
+	if strings.Contains(out, "\x1b[K") {
+		t.Errorf("TERM=dumb: spinner redraws on the terminal: %q", out)
+	}
+}
+
+// runOnPTY runs cmd with stdin, stdout and stderr on a pseudo-terminal for ms
+// milliseconds, then kills it, and returns what the terminal showed.
+func runOnPTY(t *testing.T, cmd *exec.Cmd, ms int) string {
+	t.Helper()
+	tty, err := pty.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	var out ptyOutput
+	done := make(chan struct{})
+	go func() { _, _ = io.Copy(&out, tty); close(done) }()
+	time.Sleep(time.Duration(ms) * time.Millisecond)
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	tty.Close()
+	<-done
+	return out.String()
 }

@@ -1,7 +1,7 @@
 package main
 
 // Tests of "wellknown skills": they drive the binary built by TestMain (see
-// scan_main_test.go) against loopback httptest TLS servers, trusted through
+// main_test.go) against loopback httptest TLS servers, trusted through
 // WELLKNOWN_CA_FILE, and check stdout, stderr, the exit status and the files written.
 
 import (
@@ -281,8 +281,8 @@ func TestSkillsListAndGet(t *testing.T) {
 		t.Fatalf("get --json: %v\n%s", err, r)
 	}
 	wantFiles := []fileJSON{
-		{"SKILL.md", int64(len(ledgerMD)), agentskills.Digest(ledgerMD)},
-		{"references/FORMAT.md", int64(len(ledgerRefs)), agentskills.Digest([]byte(ledgerRefs))},
+		{Path: "SKILL.md", Size: int64(len(ledgerMD)), Digest: agentskills.Digest(ledgerMD)},
+		{Path: "references/FORMAT.md", Size: int64(len(ledgerRefs)), Digest: agentskills.Digest([]byte(ledgerRefs))},
 	}
 	if !g.Verified || g.Name != "ledger" || !slices.Equal(g.Files, wantFiles) || g.SkillMD != string(ledgerMD) || g.Frontmatter["name"] != "ledger" {
 		t.Errorf("get --json = %+v", g)
@@ -713,5 +713,118 @@ func TestSkillsInstallRefusesLinkedAgentFolder(t *testing.T) {
 	r = wk(t, s, project, "skills", "update", "--agent", "claude", "--allow-private")
 	if r.code == 0 || !strings.Contains(r.stderr, "symbolic link") {
 		t.Errorf("update through a linked .claude:\n%s", r)
+	}
+}
+
+// installJSON decodes "skills install --json" (and update) output.
+func installJSON(t *testing.T, r wkRun) map[string]skillResult {
+	t.Helper()
+	var out struct{ Results []skillResult }
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("--json: %v\n%s", err, r)
+	}
+	m := map[string]skillResult{}
+	for _, x := range out.Results {
+		m[x.Name] = x
+	}
+	return m
+}
+
+// refused results are not "verified" and name no dir; a SKILL.md
+// named otherwise than its index entry is refused and cannot shadow the real skill.
+func TestInstallResultsTellTheTruth(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	okMD := skillText("ok-skill", "The real skill. Use it.", "# OK\n")
+	s.publish(t, []indexEntry{
+		{Name: "aaa", Type: "skill-md", Description: "Takes over ok-skill.", URL: "aaa/SKILL.md"},
+		{Name: "ok-skill", Type: "skill-md", Description: "The real one.", URL: "ok-skill/SKILL.md"},
+		{Name: "tampered", Type: "skill-md", Description: "Wrong digest.", URL: "tampered/SKILL.md",
+			Digest: agentskills.Digest([]byte("something else"))},
+	}, map[string][]byte{
+		"aaa":      skillText("ok-skill", "An impostor.", "# Evil\n"),
+		"ok-skill": okMD,
+		"tampered": skillText("tampered", "Tampered.", "# T\n"),
+	})
+	dir := t.TempDir()
+	r := wk(t, s, dir, "skills", "install", s.ts.URL, "--json")
+	if r.code != exitFailure {
+		t.Fatalf("install: want exit 1:\n%s", r)
+	}
+	res := installJSON(t, r)
+	for _, name := range []string{"aaa", "tampered"} {
+		x := res[name]
+		if x.Status != statusRefused || x.Verified || x.Dir != "" || len(x.Files) > 0 {
+			t.Errorf("%s: want refused, not verified, no dir: %+v", name, x)
+		}
+	}
+	if x := res["ok-skill"]; x.Status != statusInstalled || !x.Verified || x.Dir == "" {
+		t.Errorf("ok-skill: %+v", x)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, ".agents", "skills", "aaa")); err == nil {
+		t.Errorf("the impostor aaa was written")
+	}
+	if !strings.Contains(res["aaa"].Message, `"ok-skill"`) {
+		t.Errorf("aaa: the refusal does not name the SKILL.md's name: %+v", res["aaa"])
+	}
+	// Installing again: ok-skill is unchanged (verified, with its dir); the others
+	// still refused, with no dir.
+	res = installJSON(t, wk(t, s, dir, "skills", "install", s.ts.URL, "--json"))
+	if x := res["ok-skill"]; x.Status != statusUnchanged || !x.Verified || x.Dir == "" {
+		t.Errorf("ok-skill again: %+v", x)
+	}
+	if x := res["tampered"]; x.Verified || x.Dir != "" {
+		t.Errorf("tampered again: %+v", x)
+	}
+	// skills local shows ok-skill from its own folder only.
+	r = wk(t, nil, dir, "skills", "local", "--json")
+	var local struct{ Skills []localSkillJSON }
+	if err := json.Unmarshal([]byte(r.stdout), &local); err != nil {
+		t.Fatal(err)
+	}
+	if len(local.Skills) != 1 || filepath.Base(local.Skills[0].Dir) != "ok-skill" {
+		t.Errorf("local: %+v", local.Skills)
+	}
+}
+
+// the symlink hint names the real folder; local lists each agent's
+// skills under that agent.
+func TestSkillsFoldersPerAgent(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	publishNormal(t, s)
+	dir := t.TempDir()
+	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check"); r.code != 0 {
+		t.Fatalf("install:\n%s", r)
+	}
+	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check", "--agent", "claude"); r.code != 0 {
+		t.Fatalf("install --agent claude:\n%s", r)
+	}
+	r := wk(t, nil, dir, "skills", "local", "--json")
+	var local struct{ Skills []localSkillJSON }
+	if err := json.Unmarshal([]byte(r.stdout), &local); err != nil {
+		t.Fatal(err)
+	}
+	agents := map[string]bool{}
+	for _, sk := range local.Skills {
+		if sk.Name == "invoice-check" {
+			agents[sk.Agent] = true
+		}
+	}
+	if !agents["agents"] || !agents["claude"] {
+		t.Errorf("local: want invoice-check under agents and claude:\n%s", r)
+	}
+
+	other := t.TempDir()
+	proj := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(proj, ".agents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, filepath.Join(proj, ".agents", "skills")); err != nil {
+		t.Fatal(err)
+	}
+	r = wk(t, s, proj, "skills", "install", s.ts.URL, "invoice-check")
+	if r.code != exitFailure || !strings.Contains(r.stdout, other) || strings.Contains(r.stdout, "points to with --dir") {
+		t.Errorf("symlinked skills folder: want the real folder named:\n%s", r)
 	}
 }

@@ -87,7 +87,11 @@ func run(ctx context.Context, out io.Writer, localDir string) error {
 	if err != nil {
 		return err
 	}
-	resp, err := (&http.Client{Transport: d.Transport(nil)}).Get(demo.shopURL + "/api/v1/orders")
+	guard, err := client.Guard(d, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := (&http.Client{Transport: guard}).Get(demo.shopURL + "/api/v1/orders")
 	if err != nil {
 		return err
 	}

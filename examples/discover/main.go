@@ -17,25 +17,20 @@ package main
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/signal"
 	"strings"
 	"time"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/internal/demo"
 )
-
-//go:embed testdata/skills.md testdata/mcp.json
-var demo embed.FS
 
 func main() {
 	log.SetFlags(0)
@@ -82,7 +77,11 @@ func run(ctx context.Context, out io.Writer, origin string, how output, structur
 	// A person types the origin here, so a local one (http://localhost:8080) is fine.
 	opts := &discovery.Options{Consent: consent(yes), AllowPrivateOrigins: true}
 	if origin == "" {
-		ts := demoServer()
+		ts, err := demo.NewServer()
+		if err != nil {
+			log.Print(err)
+			return 1
+		}
 		defer ts.Close()
 		origin, opts.HTTPClient = ts.URL, ts.Client()
 	}
@@ -133,29 +132,6 @@ func consent(yes bool) discovery.ConsentFunc {
 		log.Printf("consent %s: %s", verdict, req.Reason)
 		return yes, nil
 	}
-}
-
-// demoServer serves the embedded documents over TLS on loopback, with an ETag.
-func demoServer() *httptest.Server {
-	serve := func(name, contentType string) http.HandlerFunc {
-		body, err := demo.ReadFile(name)
-		if err != nil {
-			panic(err) // embedded at build time: cannot fail
-		}
-		return func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", contentType)
-			w.Header().Set("ETag", fmt.Sprintf(`"%x"`, len(body)))
-			w.Header().Set("Cache-Control", "max-age=300")
-			_, _ = w.Write(body)
-		}
-	}
-	mux := http.NewServeMux()
-	mux.Handle("GET "+discovery.SkillsPath, serve("testdata/skills.md", "text/markdown; charset=utf-8"))
-	mux.Handle("GET "+discovery.MCPPath, serve("testdata/mcp.json", "application/json"))
-	ts := httptest.NewUnstartedServer(mux)
-	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
-	ts.StartTLS()
-	return ts
 }
 
 type jsonReport struct {

@@ -21,7 +21,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -148,9 +147,8 @@ func newServer(ctx context.Context, cfg config, logw io.Writer) (*mcp.Server, er
 		},
 	})
 	for _, o := range cfg.origins {
-		// Through the tool, so that the Toolset knows the site is in the catalog.
-		input, _ := json.Marshal(map[string]string{"origin": o})
-		if _, err := ts.Call(ctx, tools.ListSkills, input); err != nil {
+		// The host's sites: they outrank any site the model adds through list_skills.
+		if err := ts.AddSite(ctx, o); err != nil {
 			return nil, fmt.Errorf("-origin %s: %w", o, err)
 		}
 	}

@@ -16,25 +16,20 @@ package main
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/signal"
 	"time"
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/demo"
 )
-
-//go:embed testdata
-var demo embed.FS
 
 func main() {
 	log.SetFlags(0)
@@ -65,7 +60,7 @@ func run(ctx context.Context, out io.Writer, origin, get string, asJSON, yes boo
 		AllowPrivateOrigins: true,
 	}
 	if origin == "" {
-		ts, err := demoServer()
+		ts, err := demo.NewServer()
 		if err != nil {
 			log.Print(err)
 			return 1
@@ -204,43 +199,4 @@ func redactAny(v any) any {
 		return out
 	}
 	return v
-}
-
-// demoServer serves a v0.2.0 index with a SKILL.md skill and an archive skill.
-func demoServer() (*httptest.Server, error) {
-	skillMD, err := demo.ReadFile("testdata/invoice-check/SKILL.md")
-	if err != nil {
-		return nil, err
-	}
-	archive, err := agentskills.PackTarGz(demo, "testdata/ledger")
-	if err != nil {
-		return nil, err
-	}
-	index, err := json.Marshal(map[string]any{
-		"$schema": agentskills.SchemaV020,
-		"skills": []map[string]string{
-			{"name": "invoice-check", "type": agentskills.TypeSkillMD, "url": "invoice-check/SKILL.md", "digest": agentskills.Digest(skillMD),
-				"description": "Check supplier invoices against purchase orders. Use when an invoice arrives."},
-			{"name": "ledger", "type": agentskills.TypeArchive, "url": "ledger.tar.gz", "digest": agentskills.Digest(archive),
-				"description": "Export ledgers to CSV. Use when a user asks for accounting data."},
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	serve := func(body []byte, ctype string) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", ctype)
-			w.Header().Set("Cache-Control", "max-age=300")
-			_, _ = w.Write(body)
-		}
-	}
-	mux := http.NewServeMux()
-	mux.Handle("GET "+agentskills.IndexPath, serve(index, "application/json"))
-	mux.Handle("GET /.well-known/agent-skills/invoice-check/SKILL.md", serve(skillMD, "text/markdown; charset=utf-8"))
-	mux.Handle("GET /.well-known/agent-skills/ledger.tar.gz", serve(archive, "application/gzip"))
-	ts := httptest.NewUnstartedServer(mux)
-	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
-	ts.StartTLS()
-	return ts, nil
 }

@@ -1,0 +1,156 @@
+// Package lint is the "wellknown lint" command: flags, output and exit status around
+// package lint of the module, which does the checking.
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
+	"github.com/wellknown-dev/discovery/lint"
+)
+
+func (a *app) lintCommand() *cobra.Command {
+	var strict bool
+	var format string
+	var budget time.Duration
+	cmd := &cobra.Command{
+		Use:   "lint [--strict] [--format text|json|github|sarif] PATH|URL...",
+		Short: "Check skills.md, mcp.json, SKILL.md, skill folders and skills indexes",
+		Long: `Lint checks documents before they are published, or as a site serves them.
+
+The kind of each PATH is told by its name and content: skills.md, mcp.json (checked
+strictly against the JSON Schema of its spec_version), SKILL.md or a folder holding
+one, and a skills index (index.json). A folder without a SKILL.md is searched for
+those documents, also under .well-known/. A skills index is checked deeply: every
+artifact it lists next to it is read, its size and digest verified, each SKILL.md
+linted and its name compared with the index entry.
+
+What a client or "skills install" would refuse is an error: a document over the
+clients' size limits, a published credential, an invalid or mismatched skill name, a
+name listed twice, a link in a skill folder.
+
+A URL is fetched through the discovery client, with its HTTPS, private-address and
+consent rules: a URL of a document, or an origin (https://example.com) for all it
+publishes.
+
+The whole run has --budget (default 2m): a document or artifact not read when it
+runs out is reported by name as an error (code budget), so a site that answers
+slowly cannot hold lint for hours.
+
+Problems are printed as "file:line:col: severity: message [code]" (text), one JSON
+object (json), GitHub workflow annotations (github) or SARIF 2.1.0 (sarif). Exit
+status 0 when clean (warnings alone are clean unless --strict), 1 when problems of
+severity error were found, 2 on usage errors.`,
+		Example: `  wellknown lint public/.well-known/skills.md public/.well-known/mcp.json
+  wellknown lint --strict skills/invoice-check
+  wellknown lint --format github public/.well-known
+  wellknown lint --format sarif https://example.com > lint.sarif`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmdutil.UsageError{Err: errors.New("lint: name at least one PATH or URL; see \"wellknown lint --help\"")}
+			}
+			switch format {
+			case "text", "json", "github", "sarif":
+			default:
+				return cmdutil.UsageError{Err: fmt.Errorf("lint: --format %q: want text, json, github or sarif", format)}
+			}
+			if err := cmdutil.CheckBudget(budget); err != nil {
+				return err
+			}
+			for _, arg := range args {
+				if isURL(arg) {
+					continue
+				}
+				if _, err := os.Stat(arg); err != nil {
+					return cmdutil.UsageError{Err: fmt.Errorf("lint: %s: no such file or folder (give a path to a document, a skill folder, or an https URL)", arg)}
+				}
+			}
+			opts := &lint.Options{
+				FollowCrossOriginRedirects: a.Yes || a.IsTerminal(a.In) && a.IsTerminal(a.ErrOut),
+				UserAgent:                  "wellknown/" + discovery.Version,
+			}
+			if slices.ContainsFunc(args, isURL) {
+				c, err := a.Client(nil)
+				if err != nil {
+					return err
+				}
+				opts.Client = c
+			}
+			ctx, cancel := cmdutil.WithBudget(cmd.Context(), budget)
+			defer cancel()
+			l := lint.New(opts)
+			p := a.Progress("linting")
+			for _, arg := range args {
+				p.Set("linting " + arg)
+				if err := l.Lint(ctx, arg); err != nil {
+					p.Stop()
+					var te *lint.TargetError
+					if errors.As(err, &te) {
+						return cmdutil.UsageError{Err: err}
+					}
+					return err
+				}
+			}
+			p.Stop()
+			rep := l.Report()
+			if err := a.write(rep, format); err != nil {
+				return err
+			}
+			errs, warns := rep.Count()
+			if errs > 0 || strict && warns > 0 {
+				return &cmdutil.ExitError{Code: cmdutil.ExitFailure}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit 1) on warnings too")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, github or sarif")
+	cmdutil.AddBudgetFlag(cmd, &budget)
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "github", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// write prints rep in format: text (problems on stdout, a summary line on stderr),
+// json, github or sarif.
+func (a *app) write(rep *lint.Report, format string) error {
+	switch format {
+	case "json":
+		return rep.WriteJSON(a.Out)
+	case "github":
+		return rep.WriteGitHub(a.Out)
+	case "sarif":
+		return rep.WriteSARIF(a.Out)
+	}
+	if err := rep.WriteText(a.Out, a.Color()); err != nil {
+		return err
+	}
+	// One line on stderr in every case, so that a clean run says it checked something.
+	errs, warns := rep.Count()
+	if errs+warns == 0 {
+		fmt.Fprintf(a.ErrOut, "%s checked: no problems\n", cmdutil.Plural(len(rep.Files), "file"))
+		return nil
+	}
+	fmt.Fprintf(a.ErrOut, "%s checked: %s, %s\n", cmdutil.Plural(len(rep.Files), "file"), cmdutil.Plural(errs, "error"), cmdutil.Plural(warns, "warning"))
+	return nil
+}
+
+// isURL reports whether a lint argument is a URL rather than a path.
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://")
+}
+
+// app is the run's shared state, with this command's methods.
+type app struct{ *cmdutil.App }
+
+// New returns the "wellknown lint" command, which runs with c.
+func New(c *cmdutil.App) *cobra.Command {
+	a := &app{c}
+	return a.lintCommand()
+}

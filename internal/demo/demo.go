@@ -1,0 +1,105 @@
+// Package demo is the embedded demo origin that "wellknown demo", the examples and the
+// tests discover, with no network: skills.md, mcp.json and a v0.2.0 Agent Skills index
+// listing a SKILL.md skill (invoice-check) and an archive skill (ledger).
+//
+// [NewServer] serves it over TLS on loopback; [Handler] is the same site as an
+// http.Handler, and [Skills] the skills folder (for skillserver, or a local catalog).
+package demo
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+)
+
+// site holds the documents of the demo origin.
+//
+//go:embed site
+var site embed.FS
+
+// Index entries' descriptions, as the index publishes them.
+const (
+	invoiceDescription = "Check supplier invoices against purchase orders. Use when an invoice arrives."
+	ledgerDescription  = "Export ledgers to CSV. Use when a user asks for accounting data."
+)
+
+// Skills returns the demo's skills folder: invoice-check/SKILL.md and
+// ledger/SKILL.md with ledger/references/FORMAT.md.
+func Skills() fs.FS {
+	sub, err := fs.Sub(site, "site/skills")
+	if err != nil {
+		panic(err) // embedded at build time: cannot fail
+	}
+	return sub
+}
+
+// File returns the demo document name: "skills.md", "mcp.json" or a path under
+// "skills/".
+func File(name string) ([]byte, error) { return site.ReadFile("site/" + name) }
+
+// Handler serves the demo origin: /.well-known/skills.md, /.well-known/mcp.json, the
+// v0.2.0 skills index at /.well-known/agent-skills/index.json and its two artifacts,
+// each with a Content-Type, an ETag and Cache-Control: max-age=300.
+func Handler() (http.Handler, error) {
+	read := func(name string) []byte {
+		b, err := File(name)
+		if err != nil {
+			panic(err) // embedded at build time: cannot fail
+		}
+		return b
+	}
+	skillMD := read("skills/invoice-check/SKILL.md")
+	archive, err := agentskills.PackTarGz(site, "site/skills/ledger")
+	if err != nil {
+		return nil, err
+	}
+	index, err := json.MarshalIndent(map[string]any{
+		"$schema": agentskills.SchemaV020,
+		"skills": []map[string]string{
+			{"name": "invoice-check", "type": agentskills.TypeSkillMD, "url": "invoice-check/SKILL.md", "digest": agentskills.Digest(skillMD),
+				"description": invoiceDescription},
+			{"name": "ledger", "type": agentskills.TypeArchive, "url": "ledger.tar.gz", "digest": agentskills.Digest(archive),
+				"description": ledgerDescription},
+		},
+	}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	serve := func(body []byte, ctype string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ctype)
+			w.Header().Set("ETag", fmt.Sprintf(`"%x"`, agentskills.Digest(body)[7:23]))
+			w.Header().Set("Cache-Control", "max-age=300")
+			_, _ = w.Write(body)
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET "+discovery.SkillsPath, serve(read("skills.md"), "text/markdown; charset=utf-8"))
+	mux.Handle("GET "+discovery.MCPPath, serve(read("mcp.json"), "application/json"))
+	mux.Handle("GET "+agentskills.IndexPath, serve(index, "application/json"))
+	mux.Handle("GET /.well-known/agent-skills/invoice-check/SKILL.md", serve(skillMD, "text/markdown; charset=utf-8"))
+	mux.Handle("GET /.well-known/agent-skills/ledger.tar.gz", serve(archive, "application/gzip"))
+	return mux, nil
+}
+
+// NewServer starts the demo origin on a loopback TLS server. Its Client trusts the
+// server's certificate: pass it as discovery.Options.HTTPClient. The caller closes the
+// server.
+func NewServer() (*httptest.Server, error) {
+	h, err := Handler()
+	if err != nil {
+		return nil, err
+	}
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ts.StartTLS()
+	return ts, nil
+}
