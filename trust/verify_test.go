@@ -229,8 +229,8 @@ func TestVerifyBoundsHostileInput(t *testing.T) {
 
 	// Key sets: one huge, one with thousands of small keys, one with a 16384-bit RSA key.
 	var many []string
-	for i := range 5000 {
-		many = append(many, fmt.Sprintf(`{"kty":"EC","crv":"P-256","kid":"k%d","x":"AA","y":"AA"}`, i))
+	for i := range 3000 { // small enough to stay under the byte cap: the count limit answers
+		many = append(many, fmt.Sprintf(`{"kty":"EC","kid":"k%d"}`, i))
 	}
 	manyKeys := []byte(`{"keys":[` + strings.Join(many, ",") + `]}`)
 	huge := []byte(`{"keys":[],"pad":"` + strings.Repeat("x", MaxKeySetBytes) + `"}`)
@@ -378,5 +378,20 @@ func TestRootsDecodeFromConfiguration(t *testing.T) {
 	res, err := Verify(t.Context(), signed, Expect{Identifier: testIdentity, Origin: "https://example.com", Artifact: artifact}, &Options{Roots: roots})
 	if err != nil || res.Publisher != "Example Corp" {
 		t.Fatalf("Verify() = %+v, %v", res, err)
+	}
+}
+
+func TestParseKeySetCountLimit(t *testing.T) {
+	t.Parallel()
+	var keys []string
+	for range MaxKeys + 1 {
+		keys = append(keys, `{"kty":"EC"}`)
+	}
+	_, err := parseKeySet([]byte(`{"keys":[` + strings.Join(keys, ",") + `]}`))
+	if !errors.Is(err, ErrTooLarge) { // a few hundred bytes: only the count can be too large
+		t.Fatalf("parseKeySet(%d keys) error = %v, want the key count limit", MaxKeys+1, err)
+	}
+	if _, err := parseKeySet([]byte(`{"keys":[` + strings.Join(keys[:MaxKeys], ",") + `]}`)); err != nil {
+		t.Fatalf("parseKeySet(%d keys) error = %v", MaxKeys, err)
 	}
 }
