@@ -21,7 +21,8 @@ import (
 //
 //   - cmd: commands and examples (cmd/..., examples/..., compare); nothing imports them.
 //   - features: packages built on the root (an MCP client, catalogs, agent tools,
-//     stores, instrumentation, a skill server); they may build on each other.
+//     stores, instrumentation, a skill server, the linter, publisher signatures and
+//     lock records); they may build on each other.
 //   - root: package discovery, the public API and its policy.
 //   - parsers: pure readers, bytes in and values out; they may share diag.
 //   - internal: the machinery (the fetch pipeline, the dialer guard) and shared
@@ -35,7 +36,7 @@ var layers = []struct {
 	packages []string // module-relative; a trailing "/..." takes a whole subtree
 }{
 	{"cmd", []string{"cmd/...", "examples/...", "compare"}},
-	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "internal/demo"}},
+	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "trust", "skilllock", "internal/demo"}},
 	{"root", []string{"."}},
 	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "internal/skillrules"}},
 	{"internal", []string{"internal/..."}},
