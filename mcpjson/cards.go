@@ -541,6 +541,7 @@ func (r *reader) card(v map[string]any) {
 			r.addServer("", "/url", s)
 		}
 	}
+	r.candidates(v, base)
 }
 
 // mcpHostURL reports an absolute URL whose host has a label "mcp", or one that starts

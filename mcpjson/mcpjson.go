@@ -133,6 +133,7 @@ const (
 	ShapeLocal        Shape = "local"            // a local package or command, no URL
 	ShapeNone         Shape = "none"             // says there is no MCP server here: "mcp_available": false, "status": "not_provided", an empty "servers"
 	ShapePointer      Shape = "pointer"          // only "$ref" or "serverCard"
+	ShapeScored       Shape = "scored"           // no known shape, but URLs whose keys, siblings and paths say MCP (see Parse)
 	ShapeUnknown      Shape = "unknown"          // a JSON object of no known shape: no server, and a warning
 )
 
