@@ -715,7 +715,7 @@ func isPlaceholder(v string) bool {
 // blockquote) for labels: consecutive label lines of one paragraph ("**Docs:** x",
 // "**API Base:** y") are separate statements, although the plain text joins them.
 func (p *parser) scanParagraph(n ast.Node, text string, tier int, authToo bool) {
-	if !hasLabelHint(text) && !exampleHint(text) {
+	if !hasLabelHint(text) && !exampleHint(text) && !statesProduction(text) {
 		return // the plain text holds every label the source lines do
 	}
 	p.scanLines(n, tier, authToo)
@@ -738,6 +738,9 @@ func (p *parser) scanLines(n ast.Node, tier int, authToo bool) {
 				}
 			}
 			if !hasLabelHint(unsafeString(raw)) && !exampleHint(unsafeString(raw)) {
+				if productionWords[firstWordLower(unsafeString(raw))] {
+					p.scanProductionLabel(stripMarkup(string(raw)), tier)
+				}
 				continue
 			}
 			l := stripMarkup(string(raw))
@@ -1050,6 +1053,13 @@ func (p *parser) tableRows(text string, n ast.Node) {
 		var row string
 		row, rest, _ = strings.Cut(rest, "\n")
 		label, cells, ok := strings.Cut(row, " | ")
+		if ok && productionLabel(label) {
+			// "| Production | https://x |" beside Staging and Local rows.
+			if v, _ := rowValue(cells, true); v != "" {
+				p.addBase(v, tier, 2)
+			}
+			continue
+		}
 		if !ok || len(label) > 40 || !labelWord(label) {
 			continue
 		}

@@ -312,10 +312,22 @@ func (p *parser) block(n ast.Node) {
 			p.baseFromNext(lines, func() int { return p.lineOfNode(b) })
 		}
 		tier := p.tier()
+		var leadItem ast.Node // an item that ended with a base label and no value ("- Base URL:")
 		for _, it := range items {
 			p.addItem(it.text)
 			node := it.node
+			if leadItem != nil && p.leadIn && p.baseNext > 0 && node.Parent() != nil && node.Parent().Parent() == leadItem {
+				// "- Base URL:" whose nested item holds the value.
+				p.leadIn = false
+				p.baseFromNext([]string{it.text}, func() int { return p.lineOfNode(node) })
+			}
+			leadItem = nil
+			p.leadIn = false
 			p.scanLine(it.text, tier, true, func() int { return p.lineOfNode(node) })
+			if p.leadIn {
+				leadItem = node
+			}
+			p.scanProductionLabel(it.text, tier)
 			p.authProse(it.text)
 			p.noteURLs(it.text, node, false)
 		}

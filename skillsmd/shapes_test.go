@@ -119,6 +119,13 @@ var baseShapes = []struct {
 	{"base10-example-label.md", "Acme Pools", "Configuration|Jobs", "https://api.pools.example.com", false, ""},
 	// Round 10 (held-out batch): the MCP path beside a URL of another scheme.
 	{"base10-mcp-path-scheme.md", "Acme Diary", "Log a meal", "", false, skillsmd.WarnNoAPI},
+	// Issue 21: the base stated per environment, the production one taken: a bold
+	// "Production URL:" label, table rows (Local, Staging, Production), bold bullets
+	// (Testnet, Mainnet); and a "Base URL:" item whose nested item holds the value.
+	{"base21-production-url.md", "Tide Almanac", "Getting started", "https://api.almanac.example.org/v2", false, ""},
+	{"base21-env-rows.md", "Kite Registry", "Environments|Register", "https://kites.example.com/api", false, ""},
+	{"base21-env-bullets.md", "Shell Bank", "Networks|Transfer", "https://shells.example.io/api", false, ""},
+	{"base21-nested-base-item.md", "Lantern Index", "Setup|Search", "https://lanterns.example.net/api/v1", false, ""},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on
