@@ -630,6 +630,26 @@ func (p *parser) authHeaders(code string) {
 	}
 }
 
+// maxExampleAuth bounds the auth headers request examples contribute.
+const maxExampleAuth = 4
+
+// requestAuth reads a request example outside the auth section for the credential
+// headers it sends ("curl -H 'Authorization: Bearer $TOKEN'", "X-Api-Key: …"), never
+// their values. They state auth only when nothing else in the guide does (see
+// flushLists).
+func (p *parser) requestAuth(code string) {
+	if len(p.exampleAuth) >= maxExampleAuth || !strings.Contains(code, ":") {
+		return
+	}
+	stated := p.auth
+	p.auth = p.exampleAuth
+	p.authHeaders(code)
+	p.exampleAuth, p.auth = p.auth, stated
+	if len(p.exampleAuth) > maxExampleAuth {
+		p.exampleAuth = p.exampleAuth[:maxExampleAuth]
+	}
+}
+
 // isHeaderExample reports an auth value that is only a header name with nothing
 // after it, such as a stray "Authorization:" column title.
 func isHeaderExample(v string) bool { return strings.TrimSpace(v) == "" }

@@ -52,6 +52,7 @@ type parser struct {
 	varUses      []varUse        // template variables that start endpoints
 	varLine      int             // doc.BaseURL came from templateBase: line of the variable's first use
 	apiRows      []string        // URLs of table rows naming an API ("| Orchestrator API | URL |"), see apiRowsBase
+	exampleAuth  []string        // auth headers the request examples send outside the auth section (see requestAuth)
 	fromRows     bool            // doc.BaseURL came from apiRowsBase
 	ambiguous    bool            // the stated bases name more than maxBaseHosts hosts: none is the document's
 
@@ -97,7 +98,7 @@ func (p *parser) release() {
 		scratch: reuse(p.scratch), table: reuse(p.table), raw: reuse(p.raw), norm: reuse(p.norm),
 		kinds: reuse(p.kinds), texts: reuse(p.texts), stack: reuse(p.stack[:cap(p.stack)]),
 		bases: reuse(p.bases), endpoints: reuse(p.endpoints), vars: reuse(p.vars), varUses: reuse(p.varUses),
-		links: reuse(p.links), moreInfo: reuse(p.moreInfo), apiRows: reuse(p.apiRows),
+		links: reuse(p.links), moreInfo: reuse(p.moreInfo), apiRows: reuse(p.apiRows), exampleAuth: reuse(p.exampleAuth),
 		api: reuse(p.api), auth: reuse(p.auth), safe: reuse(p.safe), risky: reuse(p.risky), limits: reuse(p.limits),
 		itemTexts: reuse(p.itemTexts), itemSpans: reuse(p.itemSpans),
 	}
@@ -123,6 +124,11 @@ const maxReused = 8 << 10
 func (p *parser) flushLists() {
 	d := p.doc
 	d.Links, d.MoreInfo = cloneList(p.links), cloneList(p.moreInfo)
+	if len(p.auth) == 0 {
+		// The guide states no auth rule but its request examples send a credential
+		// header ("curl -H 'Authorization: Bearer …'"): that is how to authenticate.
+		p.auth = append(p.auth, p.exampleAuth...)
+	}
 	n := len(p.api) + len(p.auth) + len(p.safe) + len(p.risky) + len(p.limits) + len(p.itemTexts)
 	if n == 0 {
 		return
@@ -350,6 +356,8 @@ func (p *parser) block(n ast.Node) {
 		}
 		if authNext || p.kind() == kindAuth {
 			p.authHeaders(code)
+		} else {
+			p.requestAuth(code)
 		}
 		p.noteURLs(code, b, true)
 	case *ast.HTMLBlock:
