@@ -75,3 +75,46 @@ func statesProduction(text string) bool {
 	}
 	return false
 }
+
+// sitePhrases say a sentence speaks of the site serving the document.
+var sitePhrases = [...]string{"this site", "this website", "this origin", "this domain", "this server", "this host", "same origin"}
+
+// originPathBase reads a base stated in prose as a path of the origin serving the
+// document ("The API is this site's `/api`", "the API is served by this site under
+// /api"): the path, with the weakest strength. Any label, row, heading or frontmatter
+// key outranks it, and it outranks every inferred base, such as the localhost URL of
+// an install script's variable. Only paragraphs holding "API" are read further.
+func (p *parser) originPathBase(t string, tier int) {
+	if len(t) < 16 || !strings.Contains(t, "API") {
+		return
+	}
+	for rest := t; rest != ""; {
+		var s string
+		if i := strings.IndexAny(rest, "\n"); i >= 0 {
+			s, rest = rest[:i], rest[i+1:]
+		} else {
+			s, rest = rest, ""
+		}
+		for _, sent := range strings.SplitAfter(s, ". ") {
+			l := strings.ToLower(sent)
+			if !strings.Contains(l, "the api") || conditional(l) || strings.Contains(l, " not ") {
+				continue
+			}
+			site := false
+			for _, ph := range sitePhrases {
+				site = site || strings.Contains(l, ph)
+			}
+			if !site {
+				continue
+			}
+			for _, f := range strings.Fields(sent) {
+				w := strings.TrimRight(strings.Trim(strings.TrimRight(f, ".,;:!?)"), "`\"'("), ".,;:")
+				if strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "//") && len(w) > 1 && plausibleBase(w) &&
+					!pageURL(w) && !isDocumentName(lastSegment(w)) {
+					p.addBase(w, tier, 1)
+					return
+				}
+			}
+		}
+	}
+}

@@ -463,6 +463,7 @@ func (p *parser) paragraph(b ast.Node) {
 	p.authNext = headerLeadIn(t)
 	p.riskNext = riskyLeadIn(t)
 	p.sameOriginBase(t, p.tier())
+	p.originPathBase(t, p.tier())
 	p.noteURLs(t, b, false)
 	if summary {
 		p.doc.Summary = t

@@ -126,6 +126,9 @@ var baseShapes = []struct {
 	{"base21-env-rows.md", "Kite Registry", "Environments|Register", "https://kites.example.com/api", false, ""},
 	{"base21-env-bullets.md", "Shell Bank", "Networks|Transfer", "https://shells.example.io/api", false, ""},
 	{"base21-nested-base-item.md", "Lantern Index", "Setup|Search", "https://lanterns.example.net/api/v1", false, ""},
+	// Issue 21: the guide's prose says the API is the origin's "/api"; the localhost URL
+	// an install script assigns to the variable its examples use does not outrank it.
+	{"base21-install-localhost.md", "Quill Notes", "Install the helper|Notes", "/api", false, ""},
 	// Issue 21: auth shown only in a request example ("curl -H 'Authorization: Bearer
 	// …'") is stated; in a nested "Auth mode:" item too; a page's UI text is not.
 	{"auth21-curl-bearer.md", "Kettle Orders", "Orders", "https://kettle.example.com/api", true, skillsmd.WarnBaseInferred},

@@ -43,7 +43,8 @@ import (
 //     "**Mainnet**:" bullet beside a Testnet one), a table row,
 //     a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl...,
 //     also under metadata);
-//   - "/" from a sentence saying the base is the origin serving the document;
+//   - "/" from a sentence saying the base is the origin serving the document, or the
+//     path a sentence says the API has there ("The API is this site's `/api`");
 //   - failing those, with a WarnBaseInferred warning: the URL the document assigns to
 //     the variable its endpoints start with ("POST {{ACME_API}}/x" and ACME_API =
 //     "https://...", or a shell default "${ACME_API:-https://...}/x"); else the URL
