@@ -411,7 +411,10 @@ func (p *parser) authProse(t string) {
 	no, auth, header, xh := authHints(t)
 	no = no && auth
 	header = header && (auth || xh)
-	if !no && !header {
+	// "Every request is signed: send `X-Relay-Signature` and `X-Relay-Timestamp`":
+	// request-signing headers are how to authenticate, though no key is named.
+	signed := xh && signingHeaderRe.MatchString(t)
+	if !no && !header && !signed {
 		return // the common case: one pass over the text
 	}
 	for rest := t; rest != ""; {
@@ -427,7 +430,8 @@ func (p *parser) authProse(t string) {
 			strings.Contains(s, "401") || strings.Contains(s, "403") {
 			continue
 		}
-		if no && noAuthRe.MatchString(s) && !conditional(s) || header && authHeaderWordRe.MatchString(s) {
+		if no && noAuthRe.MatchString(s) && !conditional(s) || header && authHeaderWordRe.MatchString(s) ||
+			signed && signingHeaderRe.MatchString(s) {
 			p.addAuth(strings.TrimRight(s, " .") + ".")
 		}
 	}
@@ -483,6 +487,10 @@ var noAuthRe = regexp.MustCompile(`(?i)\b(?:no|without)\s+(?:(?:an?|the|any|[\w-
 // authHeaderWordRe finds a credential header named with the word "header":
 // "x-secret-key header", "header x-api-key", "the Authorization header".
 var authHeaderWordRe = regexp.MustCompile(`(?i)\bheader\s+["'(]?(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)\b|\b(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)["')]?\s+header\b`)
+
+// signingHeaderRe finds a request-signing header's name: "X-Relay-Signature",
+// "x-sign", "X-Hub-Signature-256"; not "X-Design-Version".
+var signingHeaderRe = regexp.MustCompile(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:signature|signing|signed|sign)(?:-[a-z0-9]+)*\b`)
 
 // authHints is authProse's single pass: no reports "no " or "without", auth
 // "auth", "api key", "api-key", "credential" or "login", header "header", and xh an

@@ -134,6 +134,8 @@ var baseShapes = []struct {
 	{"auth21-curl-bearer.md", "Kettle Orders", "Orders", "https://kettle.example.com/api", true, skillsmd.WarnBaseInferred},
 	{"auth21-nested-mode.md", "Pier Slots", "Configuration|Book", "https://piers.example.net/api", true, ""},
 	{"auth21-ui-example.md", "Board Game Night", "Plan|Example page", "https://games.example.com/api", false, ""},
+	// Issue 21: request-signing headers named in prose state auth, though no key is named.
+	{"auth21-signing-headers.md", "Relay Vault", "Requests", "https://vault.example.org/api", true, ""},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on
