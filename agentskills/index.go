@@ -546,8 +546,9 @@ func (ix *Index) artifactEntry(at string, out IndexEntry, e rawEntry, base *url.
 	switch {
 	case e.Type == TypeSkillMD || e.Type == TypeArchive:
 		out.Type = string(e.Type)
-	case mode != Strict && (e.Type == typeSkill || namesSkillFile(string(e.URL))):
-		// {"type": "skill"}, {"type": "md", "url": ".../SKILL.md"}: a SKILL.md all the same.
+	case mode != Strict && (e.Type == typeSkill || plainlySkillFile(string(e.URL), name)):
+		// {"type": "skill"}, {"type": "md", "url": ".../SKILL.md"}, {"type": "prompt",
+		// "url": ".../<name>.md"}: a skill file all the same, whatever the type says.
 		typ := "has type " + quoteDoc(string(e.Type))
 		if e.Type == "" {
 			typ = "has no type"

@@ -90,6 +90,13 @@ var indexShapes = []struct {
 	{file: "index6-type-names-skill-file.json",
 		lenient:      "car-pool=https://cdn.acme.dev/skills/car-pool/SKILL.md hbs-to-jsx=/skills/hbs-to-jsx/skill.md",
 		lenientDiags: "type,type,unknown-type", strictDiags: "unknown-type,unknown-type,unknown-type"},
+	// A v0.2.0 entry of a type the readers do not know ("prompt", "workflow") whose url
+	// is plainly a skill file (named after the skill, or "<stem>-skill.md"): read as
+	// skill-md with a warning in Lenient mode; a Markdown page of another name ("readme.md")
+	// and a .json file are still skipped. Strict mode skips them all.
+	{file: "index-type-unknown-skill-file-url.json",
+		lenient:      "pdf-fill=https://cdn.acme.dev/skills/pdf-fill.md geo-tools=/skills/geo-skill.md tide-table=/skills/tide-table.MD",
+		lenientDiags: "type,type,type,unknown-type,unknown-type", strictDiags: "unknown-type,unknown-type,unknown-type,unknown-type,unknown-type"},
 	// Round 6 (held out): v0.1.0 files written as absolute URLs: read from the folder of
 	// the SKILL.md URL; a file outside it is dropped, an http SKILL.md refused.
 	{file: "index6-files-as-urls.json",

@@ -211,6 +211,34 @@ func namesSkillFile(ref string) bool {
 	return ok && skillFileName(lastSegment(u.Path))
 }
 
+// plainlySkillFile reports a URL that is plainly a skill file whatever the entry's type
+// says: a SKILL.md or SKILL.txt, a Markdown file named after the skill ("<name>.md"), or
+// one whose name says it is a skill ("<stem>-skill.md", "<stem>_skill.md",
+// "<stem>.skill.md"), any case. Another Markdown file ("readme.md") is not plainly one.
+func plainlySkillFile(ref, name string) bool {
+	if namesSkillFile(ref) {
+		return true
+	}
+	u, ok := reference(ref)
+	if !ok || notSkillFile(ref) != "" {
+		return false
+	}
+	seg := strings.ToLower(lastSegment(u.Path))
+	stem, isMD := strings.CutSuffix(seg, ".md")
+	if !isMD || stem == "" {
+		return false
+	}
+	if name != "" && stem == strings.ToLower(name) {
+		return true
+	}
+	for _, suffix := range []string{"-skill", "_skill", ".skill"} {
+		if s, ok := strings.CutSuffix(stem, suffix); ok && s != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // skillTextFile is the plain-text spelling of SkillFile that sites serve raw.
 const skillTextFile = "SKILL.txt"
 

@@ -31,10 +31,24 @@ type reader struct {
 	// resources maps the endpointKey of each URL the document lists as a resource
 	// file of a page or file format to that format (see resourceFiles).
 	resources map[string]string
+	// nonMCP maps the pointer of the object whose transport names a protocol that is
+	// not MCP ({"endpoint": url, "transport": "rest"}) to that value (see
+	// nonMCPTransport): a URL under a generic key there is no MCP endpoint.
+	nonMCP map[string]string
+	// bridges are the local bridge commands ("npx mcp-remote https://x.dev/mcp") whose
+	// URL may be usable, judged once the whole document is read (see settleBridges).
+	bridges []pendingBridge
+}
+
+// pendingBridge is a local server whose command is a bridge to a remote URL.
+type pendingBridge struct {
+	ptr, url string
+	s        Server
 }
 
 func newReader(opts Options) *reader {
-	r := &reader{Document: &Document{}, byURL: map[string]int{}, byCmd: map[string]bool{}, tools: map[string]bool{}}
+	r := &reader{Document: &Document{}, byURL: map[string]int{}, byCmd: map[string]bool{}, tools: map[string]bool{},
+		nonMCP: map[string]string{}}
 	if u, err := url.Parse(opts.URL); err == nil && u.IsAbs() && u.Host != "" {
 		r.base = u
 		r.public = publicHost(u.Hostname())
@@ -527,6 +541,7 @@ func (r *reader) card(v map[string]any) {
 			r.addServer("", "/url", s)
 		}
 	}
+	r.candidates(v, base)
 }
 
 // mcpHostURL reports an absolute URL whose host has a label "mcp", or one that starts
@@ -1135,6 +1150,12 @@ func (r *reader) addServer(ptr, urlPtr string, s Server) bool {
 			return false
 		}
 	}
+	if t, ok := r.nonMCPAt(at); ok && r.Shape != ShapeSpec && genericURLKey(at) && !mcpPathURL(s.URL) && !mcpHostURL(s.URL) {
+		// {"endpoint": "https://api.x.dev/v1/quote", "transport": "rest"}: a paid REST
+		// route, not an MCP server.
+		r.warn(at, "url "+quoteURL(s.URL)+" is given with transport "+quote(t)+", a protocol that is not MCP, under a key that does not name MCP; not an MCP endpoint: entry skipped")
+		return false
+	}
 	if !r.urlOK(urlPtr, s.URL) {
 		return false
 	}
@@ -1197,6 +1218,9 @@ func (r *reader) transport(ptr string, v any) Transport {
 		n := normalizeTransport(t)
 		if n == TransportUnknown {
 			r.warn(ptr, "unknown transport "+quote(t))
+			if nonMCPTransport(t) {
+				r.nonMCP[transportOwner(ptr)] = t
+			}
 		}
 		return n
 	case []any:
@@ -1222,6 +1246,50 @@ func (r *reader) transport(ptr string, v any) Transport {
 // transportSeparators are the separators a published transport name is written
 // with ("Streamable HTTP", "http_sse", "HTTP/SSE"); normalizeTransport reads them as "-".
 var transportSeparators = strings.NewReplacer(" ", "-", "_", "-", "/", "-")
+
+// nonMCPTransport reports a published transport value that names a protocol other
+// than MCP: a REST, GraphQL, gRPC, SOAP or webhook API, a plain JSON route ("http-json"),
+// or a paid route ("x402-rest"). A value that also names MCP or one of its transports
+// ("mcp-rest-bridge", "sse") is not one.
+func nonMCPTransport(t string) bool {
+	words := strings.FieldsFunc(strings.ToLower(t), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
+	other := false
+	for _, w := range words {
+		switch w {
+		case "mcp", "sse", "stdio", "streamable", "streamablehttp", "jsonrpc", "rpc", "ws", "wss", "websocket":
+			return false
+		case "rest", "restful", "graphql", "grpc", "soap", "odata", "webhook", "webhooks", "openapi", "swagger", "x402", "json":
+			other = true
+		}
+	}
+	return other || restType(t)
+}
+
+// transportOwner is the pointer of the object a transport value at ptr describes:
+// "/endpoint" for "/endpoint/transport" and "/endpoint/transport/type", "" for
+// "/transport".
+func transportOwner(ptr string) string {
+	ptr = strings.TrimSuffix(ptr, "/type")
+	ptr = strings.TrimSuffix(ptr, "/protocol")
+	if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
+		return ptr[:i]
+	}
+	return ""
+}
+
+// nonMCPAt returns the non-MCP transport value (see nonMCPTransport) stated by the
+// object at ptr or by one that holds it, if any.
+func (r *reader) nonMCPAt(ptr string) (string, bool) {
+	for {
+		if t, ok := r.nonMCP[ptr]; ok {
+			return t, true
+		}
+		if ptr == "" {
+			return "", false
+		}
+		ptr = ptr[:strings.LastIndexByte(ptr, '/')]
+	}
+}
 
 func normalizeTransport(s string) Transport {
 	switch transportSeparators.Replace(strings.ToLower(strings.TrimSpace(s))) {

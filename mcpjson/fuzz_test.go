@@ -22,6 +22,9 @@ func seeds(f *testing.F) {
 	for _, tc := range spellingCases {
 		f.Add([]byte(tc.doc))
 	}
+	for _, tc := range candidateCases {
+		f.Add([]byte(tc.doc))
+	}
 	f.Add([]byte(`{"mcp":{"spec_version":"2026-06-13","status":"stable","servers":[{"name":"a","url":"https://a"}]}}`))
 }
 

@@ -573,7 +573,27 @@ func (r *reader) addLocal(ptr string, s Server) {
 	if prog != "" {
 		r.byCmd["\x01"+prog] = true
 	}
+	if u := bridgeURL(s.Command); u != "" {
+		r.bridges = append(r.bridges, pendingBridge{ptr: ptr, url: u, s: s})
+		return
+	}
 	r.addServer(ptr, "", s)
+}
+
+// settleBridges lists the local bridge commands held back by addLocal, once the whole
+// document is read: a bridge to a URL the document also lists as a remote server
+// ("url": "https://x.dev/mcp" beside "npx mcp-remote https://x.dev/mcp") is that
+// remote server, reached another way, not a local one; any other bridge is listed as
+// a local server.
+func (r *reader) settleBridges() {
+	for _, b := range r.bridges {
+		if i, ok := r.byURL[endpointKey(b.url)]; ok && !r.Servers[i].LocalOnly {
+			r.warn(b.ptr, "command "+quote(b.s.Command)+" is a local bridge (mcp-remote) to "+quoteURL(b.url)+", which the document lists as a remote server; read as that server, no local server listed")
+			continue
+		}
+		r.addServer(b.ptr, "", b.s)
+	}
+	r.bridges = nil
 }
 
 // extendsCommand reports a command line that is base with more options: base's words,

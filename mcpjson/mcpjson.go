@@ -133,6 +133,7 @@ const (
 	ShapeLocal        Shape = "local"            // a local package or command, no URL
 	ShapeNone         Shape = "none"             // says there is no MCP server here: "mcp_available": false, "status": "not_provided", an empty "servers"
 	ShapePointer      Shape = "pointer"          // only "$ref" or "serverCard"
+	ShapeScored       Shape = "scored"           // no known shape, but URLs whose keys, siblings and paths say MCP (see Parse)
 	ShapeUnknown      Shape = "unknown"          // a JSON object of no known shape: no server, and a warning
 )
 
@@ -271,8 +272,21 @@ func Parse(data []byte) (*Document, error) {
 // (github.com, npmjs.com...), an entry typed as a page or file or turned off
 // ("enabled": false, "disabled": true), and with opts.URL a private address or the
 // document itself) is skipped with a warning naming its pointer and why; so is a local
-// bridge command ("npx mcp-remote <url>") to such an address. The rest of the document
-// is kept.
+// bridge command ("npx mcp-remote <url>") to such an address. A bridge to a URL the
+// document also lists as a remote server is that server, not a local one; a URL under
+// a key that does not name MCP beside a transport that names another protocol ("rest",
+// "x402-rest", "http-json") is no endpoint. The rest of the document is kept.
+//
+// After the shapes, a candidate pass considers every other URL of a document that is
+// not spec-shaped, a pointer, or one that says it has no live MCP server. It scores
+// each by the keys it sits under ("mcp_servers", "endpoints", "remote_url"), its
+// siblings ("transport", "headers", "auth") and the URL itself (a path segment "mcp" or
+// "sse", a host named for MCP); keys that name something else (docs, homepage,
+// repository, icons, licence, schemas, pricing, auth servers, examples, packages,
+// command arguments, tools) and unusable URLs exclude it. A URL with strong evidence
+// becomes a server, with a warning giving the evidence, and a document of no known
+// shape then has [ShapeScored]; one with some evidence but not enough is named in a
+// warning saying why it was not taken.
 // Relative URLs are kept as published, with a warning (see [Resolve]). Local commands
 // and packages are kept, marked LocalOnly, and never connected to. Strings that look
 // like credentials are reported without their value.

@@ -145,11 +145,15 @@ var wildCases = map[string]shapeCase{
 	"wild10-runner-of-runners": {local: []string{"cmd /c npx -y @smithery/cli@latest run @example/docs-mcp --key <YOUR_KEY>",
 		"cmd /c npx -y @example/files-mcp", "npx -y @smithery/cli@latest run @example/thinking-mcp"}},
 	// Round 10: classes found in the held-out survey round (fixtures wild11-*).
-	"wild11-host-root":           {},
-	"wild11-serverinfo-endpoint": {endpoints: []string{"https://contracts.example.com/mcp"}, tools: []string{"search_contracts", "analyze_agency"}},
-	"wild11-resource-endpoint":   {},
-	"wild11-tools-supported":     {endpoints: []string{"https://api.example.com/mcp"}, tools: []string{"site_audit", "contact_request"}},
-	"wild11-bridge-unusable":     {local: []string{"npx -y @acme/notes-mcp"}},
+	"wild11-host-root":             {},
+	"wild11-serverinfo-endpoint":   {endpoints: []string{"https://contracts.example.com/mcp"}, tools: []string{"search_contracts", "analyze_agency"}},
+	"wild11-resource-endpoint":     {},
+	"wild11-tools-supported":       {endpoints: []string{"https://api.example.com/mcp"}, tools: []string{"site_audit", "contact_request"}},
+	"wild11-bridge-unusable":       {local: []string{"npx -y @acme/notes-mcp"}},
+	"wild21-bridge-and-rest-route": {endpoints: []string{"https://quotes.acme.dev/mcp"}},
+	"wild21-endpoint-profiles":     {endpoints: []string{"https://mcp.tally.dev/mcp", "https://mcp.tally.dev/sse", "https://staging.tally.dev/mcp"}},
+	"wild21-remote-beside-package": {endpoints: []string{"https://ledger.acme.dev/mcp"}, local: []string{"npx -y @acme/ledger-mcp"}},
+	"wild21-snake-server-array":    {endpoints: []string{"https://ledger.acme.dev/mcp", "https://ledger.acme.dev/sse"}},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local

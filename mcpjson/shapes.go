@@ -177,6 +177,7 @@ func (r *reader) wrapper(v, m map[string]any) {
 // finish records what a client must know when no server is usable, and collects the
 // tool names of the whole document.
 func (r *reader) finish(v map[string]any) {
+	r.settleBridges()
 	for _, s := range r.Servers {
 		r.addToolNames(s.Tools)
 	}

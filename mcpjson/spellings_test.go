@@ -256,6 +256,24 @@ var spellingCases = []spellingCase{
 	{doc: `{"categories":[{"id":"c","tools":["a"]}],"tiers":{"free":{"tools":[{"name":"b"}]}}}`, tools: []string{"a", "b"}},
 	{doc: `{"_meta":{"io.x/publisher":{"tools":[{"name":"a"}],"tags":["t"]},"tools":["b"]}}`, tools: []string{"b", "a"}},
 	{doc: `{"webmcp":{"tools":["a"],"toolsOnPage":["b"],"note":"x"}}`, tools: []string{"a", "b"}},
+
+	// A local bridge (mcp-remote) to a URL the same document lists as a remote server
+	// is that server reached another way, not a local one, wherever the two sit.
+	{doc: `{"name":"x","servers":[{"name":"x","url":"https://x.dev/mcp","command":"npx","args":["-y","mcp-remote","https://x.dev/mcp"]}]}`,
+		endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"name":"x","mcpServers":{"x":{"url":"https://x.dev/mcp","command":"npx","args":["-y","mcp-remote@latest","https://x.dev/mcp"]}}}`,
+		endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"mcpServers":{"a":{"command":"npx","args":["mcp-remote","https://x.dev/mcp"]},"b":{"url":"https://x.dev/mcp"}}}`,
+		endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"mcpServers":{"a":{"command":"npx","args":["mcp-remote","https://y.dev/mcp"]},"b":{"url":"https://x.dev/mcp"}}}`,
+		endpoints: []string{"https://x.dev/mcp"}, local: []string{"npx mcp-remote https://y.dev/mcp"}},
+	// A URL under a generic key whose transport names a protocol that is not MCP (a
+	// REST or paid JSON route) is no MCP endpoint; one whose path names MCP still is.
+	{doc: `{"name":"x","endpoint":{"url":"https://api.x.dev/v1/quote","transport":"rest","price":"0.01 USD"}}`},
+	{doc: `{"name":"x","endpoint":"https://api.x.dev/v1/quote","transport":"http-json"}`},
+	{doc: `{"name":"x","servers":[{"name":"q","endpoint":"https://api.x.dev/v1/quote","transport":"x402-rest"},{"name":"m","url":"https://x.dev/mcp"}]}`,
+		endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"name":"x","endpoint":"https://x.dev/mcp","transport":"rest"}`, endpoints: []string{"https://x.dev/mcp"}},
 }
 
 // TestSpellings checks each spelling of spellingCases: exactly the endpoints, local

@@ -411,7 +411,10 @@ func (p *parser) authProse(t string) {
 	no, auth, header, xh := authHints(t)
 	no = no && auth
 	header = header && (auth || xh)
-	if !no && !header {
+	// "Every request is signed: send `X-Relay-Signature` and `X-Relay-Timestamp`":
+	// request-signing headers are how to authenticate, though no key is named.
+	signed := xh && signingHeaderRe.MatchString(t)
+	if !no && !header && !signed {
 		return // the common case: one pass over the text
 	}
 	for rest := t; rest != ""; {
@@ -427,7 +430,8 @@ func (p *parser) authProse(t string) {
 			strings.Contains(s, "401") || strings.Contains(s, "403") {
 			continue
 		}
-		if no && noAuthRe.MatchString(s) && !conditional(s) || header && authHeaderWordRe.MatchString(s) {
+		if no && noAuthRe.MatchString(s) && !conditional(s) || header && authHeaderWordRe.MatchString(s) ||
+			signed && signingHeaderRe.MatchString(s) {
 			p.addAuth(strings.TrimRight(s, " .") + ".")
 		}
 	}
@@ -483,6 +487,10 @@ var noAuthRe = regexp.MustCompile(`(?i)\b(?:no|without)\s+(?:(?:an?|the|any|[\w-
 // authHeaderWordRe finds a credential header named with the word "header":
 // "x-secret-key header", "header x-api-key", "the Authorization header".
 var authHeaderWordRe = regexp.MustCompile(`(?i)\bheader\s+["'(]?(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)\b|\b(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)["')]?\s+header\b`)
+
+// signingHeaderRe finds a request-signing header's name: "X-Relay-Signature",
+// "x-sign", "X-Hub-Signature-256"; not "X-Design-Version".
+var signingHeaderRe = regexp.MustCompile(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:signature|signing|signed|sign)(?:-[a-z0-9]+)*\b`)
 
 // authHints is authProse's single pass: no reports "no " or "without", auth
 // "auth", "api key", "api-key", "credential" or "login", header "header", and xh an
@@ -630,6 +638,26 @@ func (p *parser) authHeaders(code string) {
 	}
 }
 
+// maxExampleAuth bounds the auth headers request examples contribute.
+const maxExampleAuth = 4
+
+// requestAuth reads a request example outside the auth section for the credential
+// headers it sends ("curl -H 'Authorization: Bearer $TOKEN'", "X-Api-Key: …"), never
+// their values. They state auth only when nothing else in the guide does (see
+// flushLists).
+func (p *parser) requestAuth(code string) {
+	if len(p.exampleAuth) >= maxExampleAuth || !strings.Contains(code, ":") {
+		return
+	}
+	stated := p.auth
+	p.auth = p.exampleAuth
+	p.authHeaders(code)
+	p.exampleAuth, p.auth = p.auth, stated
+	if len(p.exampleAuth) > maxExampleAuth {
+		p.exampleAuth = p.exampleAuth[:maxExampleAuth]
+	}
+}
+
 // isHeaderExample reports an auth value that is only a header name with nothing
 // after it, such as a stray "Authorization:" column title.
 func isHeaderExample(v string) bool { return strings.TrimSpace(v) == "" }
@@ -715,7 +743,7 @@ func isPlaceholder(v string) bool {
 // blockquote) for labels: consecutive label lines of one paragraph ("**Docs:** x",
 // "**API Base:** y") are separate statements, although the plain text joins them.
 func (p *parser) scanParagraph(n ast.Node, text string, tier int, authToo bool) {
-	if !hasLabelHint(text) && !exampleHint(text) {
+	if !hasLabelHint(text) && !exampleHint(text) && !statesProduction(text) {
 		return // the plain text holds every label the source lines do
 	}
 	p.scanLines(n, tier, authToo)
@@ -738,6 +766,9 @@ func (p *parser) scanLines(n ast.Node, tier int, authToo bool) {
 				}
 			}
 			if !hasLabelHint(unsafeString(raw)) && !exampleHint(unsafeString(raw)) {
+				if productionWords[firstWordLower(unsafeString(raw))] {
+					p.scanProductionLabel(stripMarkup(string(raw)), tier)
+				}
 				continue
 			}
 			l := stripMarkup(string(raw))
@@ -1050,6 +1081,13 @@ func (p *parser) tableRows(text string, n ast.Node) {
 		var row string
 		row, rest, _ = strings.Cut(rest, "\n")
 		label, cells, ok := strings.Cut(row, " | ")
+		if ok && productionLabel(label) {
+			// "| Production | https://x |" beside Staging and Local rows.
+			if v, _ := rowValue(cells, true); v != "" {
+				p.addBase(v, tier, 2)
+			}
+			continue
+		}
 		if !ok || len(label) > 40 || !labelWord(label) {
 			continue
 		}

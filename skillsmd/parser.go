@@ -52,6 +52,7 @@ type parser struct {
 	varUses      []varUse        // template variables that start endpoints
 	varLine      int             // doc.BaseURL came from templateBase: line of the variable's first use
 	apiRows      []string        // URLs of table rows naming an API ("| Orchestrator API | URL |"), see apiRowsBase
+	exampleAuth  []string        // auth headers the request examples send outside the auth section (see requestAuth)
 	fromRows     bool            // doc.BaseURL came from apiRowsBase
 	ambiguous    bool            // the stated bases name more than maxBaseHosts hosts: none is the document's
 
@@ -97,7 +98,7 @@ func (p *parser) release() {
 		scratch: reuse(p.scratch), table: reuse(p.table), raw: reuse(p.raw), norm: reuse(p.norm),
 		kinds: reuse(p.kinds), texts: reuse(p.texts), stack: reuse(p.stack[:cap(p.stack)]),
 		bases: reuse(p.bases), endpoints: reuse(p.endpoints), vars: reuse(p.vars), varUses: reuse(p.varUses),
-		links: reuse(p.links), moreInfo: reuse(p.moreInfo), apiRows: reuse(p.apiRows),
+		links: reuse(p.links), moreInfo: reuse(p.moreInfo), apiRows: reuse(p.apiRows), exampleAuth: reuse(p.exampleAuth),
 		api: reuse(p.api), auth: reuse(p.auth), safe: reuse(p.safe), risky: reuse(p.risky), limits: reuse(p.limits),
 		itemTexts: reuse(p.itemTexts), itemSpans: reuse(p.itemSpans),
 	}
@@ -123,6 +124,11 @@ const maxReused = 8 << 10
 func (p *parser) flushLists() {
 	d := p.doc
 	d.Links, d.MoreInfo = cloneList(p.links), cloneList(p.moreInfo)
+	if len(p.auth) == 0 {
+		// The guide states no auth rule but its request examples send a credential
+		// header ("curl -H 'Authorization: Bearer …'"): that is how to authenticate.
+		p.auth = append(p.auth, p.exampleAuth...)
+	}
 	n := len(p.api) + len(p.auth) + len(p.safe) + len(p.risky) + len(p.limits) + len(p.itemTexts)
 	if n == 0 {
 		return
@@ -312,10 +318,22 @@ func (p *parser) block(n ast.Node) {
 			p.baseFromNext(lines, func() int { return p.lineOfNode(b) })
 		}
 		tier := p.tier()
+		var leadItem ast.Node // an item that ended with a base label and no value ("- Base URL:")
 		for _, it := range items {
 			p.addItem(it.text)
 			node := it.node
+			if leadItem != nil && p.leadIn && p.baseNext > 0 && node.Parent() != nil && node.Parent().Parent() == leadItem {
+				// "- Base URL:" whose nested item holds the value.
+				p.leadIn = false
+				p.baseFromNext([]string{it.text}, func() int { return p.lineOfNode(node) })
+			}
+			leadItem = nil
+			p.leadIn = false
 			p.scanLine(it.text, tier, true, func() int { return p.lineOfNode(node) })
+			if p.leadIn {
+				leadItem = node
+			}
+			p.scanProductionLabel(it.text, tier)
 			p.authProse(it.text)
 			p.noteURLs(it.text, node, false)
 		}
@@ -338,6 +356,8 @@ func (p *parser) block(n ast.Node) {
 		}
 		if authNext || p.kind() == kindAuth {
 			p.authHeaders(code)
+		} else {
+			p.requestAuth(code)
 		}
 		p.noteURLs(code, b, true)
 	case *ast.HTMLBlock:
@@ -443,6 +463,7 @@ func (p *parser) paragraph(b ast.Node) {
 	p.authNext = headerLeadIn(t)
 	p.riskNext = riskyLeadIn(t)
 	p.sameOriginBase(t, p.tier())
+	p.originPathBase(t, p.tier())
 	p.noteURLs(t, b, false)
 	if summary {
 		p.doc.Summary = t

@@ -41,7 +41,7 @@ var baseShapes = []struct {
 	{"base3-setext-sentence.md", "Lantern Fair", "Stalls", "https://lanterns.example.com/api", false, ""},
 	{"base4-preamble-same-origin.md", "Kettle Club agent guide", "Join|Read", "/", false, ""},
 	{"base4-title-after-h2.md", "Kite Shop - Agent Guide", "Files Available|Overview|API Endpoints", "https://kites.example.org/api", false, ""},
-	{"base4-env-table.md", "Tide Data", "Access", "https://tides.example.net", false, ""},
+	{"base4-env-table.md", "Tide Data", "Access", "https://tides.example.net", true, ""},
 	{"base4-curl-method.md", "Arcade Publisher", "Publish", "https://publish.arcade.example.com/api", false, skillsmd.WarnBaseInferred},
 	{"base4-api-prefix-shared.md", "Clip Bridge", "Tools|Files", "https://clips.example.io/api", false, skillsmd.WarnBaseInferred},
 	{"base4-single-mcp.md", "Lamp Shop - Agent Skill", "Connect|Tools", "https://api.lampshop.example.org/mcp", false, skillsmd.WarnBaseInferred},
@@ -52,7 +52,7 @@ var baseShapes = []struct {
 	// Round 6: a lead-in line naming the base ("API base for agents:"), its value in the next block.
 	{"base6-lead-in.md", "Genome Builder", "Build|Uploads", "https://builder.example.org", false, ""},
 	// Round 6: endpoints written after a template variable the document assigns a URL.
-	{"base6-template-var.md", "Soul Forge Skill", "Variables|Register|Submit", "https://forge.example.com", false, skillsmd.WarnBaseInferred},
+	{"base6-template-var.md", "Soul Forge Skill", "Variables|Register|Submit", "https://forge.example.com", true, skillsmd.WarnBaseInferred},
 	// Round 6: an MCP label beside the base label; the base label wins, MCP is listed.
 	{"base6-mcp-label.md", "Lamp Desk", "Connect an MCP client|Local testing", "https://desk.example.org/api", false, ""},
 	// Round 6: "Auth:" starting a sentence after others on one line.
@@ -67,7 +67,7 @@ var baseShapes = []struct {
 	// fence must not swallow the sections after it.
 	{"base6-stray-fence.md", "Beacon Install Guide", "Install|Repair|Troubleshooting|Quick Reference", "", false, skillsmd.WarnStrayFence},
 	// Round 6 (held-out batch): an MCP client configuration naming an mcp. host.
-	{"base6-mcp-config.md", "Ledger Desk", "MCP|HTTP|Links", "https://api.ledger.example.net/v1", false, skillsmd.WarnBaseInferred},
+	{"base6-mcp-config.md", "Ledger Desk", "MCP|HTTP|Links", "https://api.ledger.example.net/v1", true, skillsmd.WarnBaseInferred},
 	// Round 8 (held-out batch): an ATX heading without its space ("##Booking").
 	{"heading8-unspaced.md", "Kite Club", "致每一位会员|Booking", "https://kites.example.org/api", false, skillsmd.WarnBaseInferred},
 	// Round 8: headings led by an emoji ("## 🔐 Authentication") keep their kind.
@@ -85,7 +85,7 @@ var baseShapes = []struct {
 	// Round 8: the MCP endpoint only in a sentence about connecting to it.
 	{"base8-mcp-prose.md", "Relay Desk", "How it works|Tools", "https://relay.example.net/mcp", true, skillsmd.WarnBaseInferred},
 	// Round 8: endpoints after a shell default, "${DESK_URL:-https://...}/v1/x".
-	{"base8-shell-default.md", "Tide Miner", "Environment|Mining", "https://desk.example.com", false, skillsmd.WarnBaseInferred},
+	{"base8-shell-default.md", "Tide Miner", "Environment|Mining", "https://desk.example.com", true, skillsmd.WarnBaseInferred},
 	// Round 8: the one endpoint given by a "URL:" item under an endpoint heading.
 	{"base8-endpoint-label.md", "Lumen Inference", "Canonical endpoint|OpenAPI|Links", "https://infer.example.net/v1", false, skillsmd.WarnBaseInferred},
 	// Round 8: most endpoints after an unassigned template host ("{DESK}/api/x"): the
@@ -119,6 +119,23 @@ var baseShapes = []struct {
 	{"base10-example-label.md", "Acme Pools", "Configuration|Jobs", "https://api.pools.example.com", false, ""},
 	// Round 10 (held-out batch): the MCP path beside a URL of another scheme.
 	{"base10-mcp-path-scheme.md", "Acme Diary", "Log a meal", "", false, skillsmd.WarnNoAPI},
+	// Issue 21: the base stated per environment, the production one taken: a bold
+	// "Production URL:" label, table rows (Local, Staging, Production), bold bullets
+	// (Testnet, Mainnet); and a "Base URL:" item whose nested item holds the value.
+	{"base21-production-url.md", "Tide Almanac", "Getting started", "https://api.almanac.example.org/v2", false, ""},
+	{"base21-env-rows.md", "Kite Registry", "Environments|Register", "https://kites.example.com/api", false, ""},
+	{"base21-env-bullets.md", "Shell Bank", "Networks|Transfer", "https://shells.example.io/api", false, ""},
+	{"base21-nested-base-item.md", "Lantern Index", "Setup|Search", "https://lanterns.example.net/api/v1", false, ""},
+	// Issue 21: the guide's prose says the API is the origin's "/api"; the localhost URL
+	// an install script assigns to the variable its examples use does not outrank it.
+	{"base21-install-localhost.md", "Quill Notes", "Install the helper|Notes", "/api", false, ""},
+	// Issue 21: auth shown only in a request example ("curl -H 'Authorization: Bearer
+	// …'") is stated; in a nested "Auth mode:" item too; a page's UI text is not.
+	{"auth21-curl-bearer.md", "Kettle Orders", "Orders", "https://kettle.example.com/api", true, skillsmd.WarnBaseInferred},
+	{"auth21-nested-mode.md", "Pier Slots", "Configuration|Book", "https://piers.example.net/api", true, ""},
+	{"auth21-ui-example.md", "Board Game Night", "Plan|Example page", "https://games.example.com/api", false, ""},
+	// Issue 21: request-signing headers named in prose state auth, though no key is named.
+	{"auth21-signing-headers.md", "Relay Vault", "Requests", "https://vault.example.org/api", true, ""},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on

@@ -37,10 +37,14 @@ import (
 // from, in this order:
 //   - a label ("Base URL:", "**API Base:**", a lead-in such as "API base for
 //     agents:" whose value is on the next line or block, or one whose value is an
-//     example in brackets: "`ACME_API_URL` — the API base (e.g. URL)"), a table row,
+//     example in brackets: "`ACME_API_URL` — the API base (e.g. URL)"; a "Base URL:"
+//     item whose nested item holds the value), the production environment's URL
+//     ("**Production URL:** x", a Production row beside Staging and Local ones, a
+//     "**Mainnet**:" bullet beside a Testnet one), a table row,
 //     a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl...,
 //     also under metadata);
-//   - "/" from a sentence saying the base is the origin serving the document;
+//   - "/" from a sentence saying the base is the origin serving the document, or the
+//     path a sentence says the API has there ("The API is this site's `/api`");
 //   - failing those, with a WarnBaseInferred warning: the URL the document assigns to
 //     the variable its endpoints start with ("POST {{ACME_API}}/x" and ACME_API =
 //     "https://...", or a shell default "${ACME_API:-https://...}/x"); else the URL
@@ -65,7 +69,9 @@ import (
 // (also after another sentence on the line), sentences naming the auth header ("All
 // routes use Authorization: Bearer ...", "Auth via x-key header") or saying none is
 // needed ("No auth required."), table rows, an endpoints table's Auth column ("Auth
-// (per endpoint): None, API Key") and frontmatter keys.
+// (per endpoint): None, API Key") and frontmatter keys. When nothing states auth, the
+// credential headers the guide's request examples send ("curl -H 'Authorization:
+// Bearer $TOKEN'" gives "Authorization: Bearer"), never their values.
 //
 // # RiskyActions
 //
