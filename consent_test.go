@@ -1,9 +1,11 @@
 package discovery_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -95,7 +97,7 @@ func TestRememberConsent(t *testing.T) {
 
 // TestRememberConsentLongSubjects: subjects (and write URLs) longer than what a
 // prompt shows are remembered whole: two that share the part shown are asked about
-// separately (security review, round 8).
+// separately.
 func TestRememberConsentLongSubjects(t *testing.T) {
 	t.Parallel()
 	var asked atomic.Int32
@@ -125,8 +127,8 @@ func TestRememberConsentLongSubjects(t *testing.T) {
 }
 
 // TestConsentShowsTheQuery: a write's prompt shows its query ("?dry_run=true"), with
-// credential values hidden, and a remembered answer holds for that query only (a new
-// user's finding: approving "POST /orders?dry_run=true" approved "POST /orders").
+// credential values hidden, and a remembered answer holds for that query only: approving
+// "POST /orders?dry_run=true" does not approve "POST /orders".
 func TestConsentShowsTheQuery(t *testing.T) {
 	t.Parallel()
 	var urls []string
@@ -149,7 +151,7 @@ func TestConsentShowsTheQuery(t *testing.T) {
 	}
 }
 
-// TestRememberedScopesAreWhatTheySay (a new user's findings): "for this subject" with
+// TestRememberedScopesAreWhatTheySay: "for this subject" with
 // no subject holds for that request only, not the whole origin; a write answered "for
 // this origin" is kept, and listed, as "for this subject"; a yes with credentials
 // covers the same call without them.
@@ -212,5 +214,171 @@ func rememberingSession(t *testing.T, s *site, ask discovery.AskFunc, mem discov
 			t.Fatal(err)
 		}
 		resp.Body.Close()
+	}
+}
+
+// TestConsentPromptIsBounded: a site controls the URLs it redirects to; a
+// 60 KB path must not reach the prompt or the error.
+func TestConsentPromptIsBounded(t *testing.T) {
+	t.Parallel()
+	long := "/" + strings.Repeat("a", 60<<10)
+	other := newSite(t, docs(t, map[string]string{}))
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+long, http.StatusFound)
+	}))
+	var seen []discovery.ConsentRequest
+	var mu sync.Mutex
+	c := newClient(t, s, &discovery.Options{Consent: func(_ context.Context, r *discovery.ConsentRequest) (bool, error) {
+		mu.Lock()
+		seen = append(seen, *r)
+		mu.Unlock()
+		return false, nil
+	}})
+	_, err := c.Discover(t.Context(), s.URL)
+	if !errors.Is(err, discovery.ErrCrossOrigin) {
+		t.Fatalf("error = %v", err)
+	}
+	if len(err.Error()) > 4<<10 {
+		t.Errorf("error is %d bytes", len(err.Error()))
+	}
+	if len(seen) == 0 {
+		t.Fatal("consent was not asked")
+	}
+	for _, r := range seen {
+		if len(r.URL) > discovery.MaxConsentURL || len(r.Reason) > discovery.MaxConsentReason {
+			t.Errorf("prompt URL %d bytes, reason %d bytes", len(r.URL), len(r.Reason))
+		}
+		if !strings.HasPrefix(r.URL, other.URL) {
+			t.Errorf("shortened URL lost its origin: %.80s", r.URL)
+		}
+	}
+	// Agent calls too.
+	s.Config.Handler = docs(t, map[string]string{discovery.SkillsPath: goodSkills})
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen = nil
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, other.URL+long, nil)
+	if resp, err := guardOf(t, c, d, nil).RoundTrip(req); err == nil {
+		resp.Body.Close()
+	}
+	for _, r := range seen {
+		if len(r.URL) > discovery.MaxConsentURL || len(r.Reason) > discovery.MaxConsentReason {
+			t.Errorf("agent prompt URL %d bytes, reason %d bytes", len(r.URL), len(r.Reason))
+		}
+	}
+}
+
+// The prompt for an agent's call shows its query, but consent events (logs, metrics,
+// traces) and the denial error keep the redaction Event and the error docs promise:
+// parameter names at most, never a value the agent sent.
+func TestConsentEventsHideQueryValues(t *testing.T) {
+	t.Parallel()
+	other := newSite(t, docs(t, map[string]string{"/a": "{}"}))
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	var events []string
+	var prompts []string
+	c := newClient(t, s, &discovery.Options{
+		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Observe: func(_ context.Context, e discovery.Event) {
+			mu.Lock()
+			events = append(events, e.URL)
+			mu.Unlock()
+		},
+		Consent: func(_ context.Context, r *discovery.ConsentRequest) (bool, error) {
+			mu.Lock()
+			prompts = append(prompts, r.URL)
+			mu.Unlock()
+			return false, nil
+		},
+	})
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := &http.Client{Transport: guardOf(t, c, d, nil)}
+	_, err = hc.Get(other.URL + "/a?email=alice%40example.com&pwd=hunter2")
+	if !errors.Is(err, discovery.ErrConsentDenied) {
+		t.Fatalf("err = %v", err)
+	}
+	var inner error = err
+	for u := errors.Unwrap(inner); u != nil && strings.Contains(inner.Error(), "Get \""); u = errors.Unwrap(inner) {
+		inner = u // past net/http's *url.Error, which quotes the URL as the caller gave it
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// The person sees the query, but never a password's value.
+	if len(prompts) != 1 || !strings.Contains(prompts[0], "email=alice%40example.com") || !strings.Contains(prompts[0], "pwd=…") ||
+		strings.Contains(prompts[0], "hunter2") {
+		t.Errorf("prompt %q: the person should see the query, without the password", prompts)
+	}
+	for what, text := range map[string]string{"log": logs.String(), "events": strings.Join(events, " "), "error": inner.Error()} {
+		if strings.Contains(text, "hunter2") || strings.Contains(text, "alice") {
+			t.Errorf("%s holds a query value: %s", what, text)
+		}
+	}
+}
+
+// A query the agent was talked into sending with a bidi override or a line separator
+// must not reorder or split the consent prompt: those characters are shown escaped.
+func TestConsentURLShowsInvisibleCharactersEscaped(t *testing.T) {
+	t.Parallel()
+	other := newSite(t, docs(t, map[string]string{"/a": "{}"}))
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	var mu sync.Mutex
+	var prompts []string
+	c := newClient(t, s, &discovery.Options{Consent: func(_ context.Context, r *discovery.ConsentRequest) (bool, error) {
+		mu.Lock()
+		prompts = append(prompts, r.URL)
+		mu.Unlock()
+		return false, nil
+	}})
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := &http.Client{Transport: guardOf(t, c, d, nil)}
+	if _, err := hc.Get(other.URL + "/a?name=\u202egpj.exe&note=a\u2028b"); !errors.Is(err, discovery.ErrConsentDenied) {
+		t.Fatalf("err = %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(prompts) != 1 || strings.ContainsAny(prompts[0], "\u202e\u2028") || !strings.Contains(prompts[0], "%E2%80%AE") {
+		t.Errorf("prompt %q", prompts)
+	}
+}
+
+// A remembered "for this request" answer holds for that query only: a value the
+// prompt hides because its name looks like a credential's ("access", "code", "author")
+// still tells two requests apart, so a yes for "?access=read" is no yes for
+// "?access=admin".
+func TestRememberedQueryKeepsHiddenValuesApart(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var urls []string
+	ask := func(_ context.Context, r *discovery.ConsentRequest) (discovery.ConsentAnswer, error) {
+		mu.Lock()
+		urls = append(urls, r.URL)
+		mu.Unlock()
+		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
+	}
+	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/users/5/role": "{}"}))
+	mem := discovery.NewConsentMemory()
+	call := rememberingSession(t, s, ask, mem)
+	call(http.MethodPost, s.URL+"/users/5/role?access=read", "", false)
+	call(http.MethodPost, s.URL+"/users/5/role?access=read", "", false) // remembered
+	call(http.MethodPost, s.URL+"/users/5/role?access=admin", "", false)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(urls) != 2 {
+		t.Errorf("asked %d times (%q), want 2: the answer for access=read covered access=admin", len(urls), urls)
+	}
+	for k := range mem.Answers() {
+		if strings.Contains(k, "read") || strings.Contains(k, "admin") {
+			t.Errorf("a hidden value is in a remembered key: %q", k)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -150,5 +151,44 @@ func TestFleetNeverFails(t *testing.T) {
 	}
 	if _, err := discovery.NewClient(&discovery.Options{FleetWait: -1}); err == nil {
 		t.Error("a negative FleetWait was accepted")
+	}
+}
+
+type countingDeletes struct {
+	discovery.Cache
+	deletes atomic.Int32
+}
+
+func (c *countingDeletes) Delete(k string) { c.deletes.Add(1); c.Cache.Delete(k) }
+
+// TestFleetWaitLeavesNoMark: a waiter that had no cached copy (so httpcache deleted
+// nothing) leaves no mark behind that would swallow a later, real Delete.
+func TestFleetWaitLeavesNoMark(t *testing.T) {
+	var fail atomic.Bool
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fail.Load() {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		time.Sleep(150 * time.Millisecond)
+		w.Header().Set("Cache-Control", "max-age=1")
+		w.Header().Set("ETag", `"1"`)
+		w.Header().Set("Content-Type", "text/markdown")
+		_, _ = w.Write([]byte("# Fleet\n"))
+	}))
+	shared := &countingDeletes{Cache: discovery.NewMemoryCache(0)}
+	opts := &discovery.Options{Cache: shared, FleetLock: &memLock{}, MaxRetries: -1, MaxStale: -1}
+	a, b := newClient(t, s, opts), newClient(t, s, opts)
+	var wg sync.WaitGroup
+	wg.Go(func() { _, _ = a.Discover(t.Context(), s.URL) })
+	time.Sleep(30 * time.Millisecond)
+	wg.Go(func() { _, _ = b.Discover(t.Context(), s.URL) }) // waits for a, with no cached copy
+	wg.Wait()
+	time.Sleep(2100 * time.Millisecond) // stale
+	fail.Store(true)
+	before := shared.deletes.Load()
+	_, _ = b.Discover(t.Context(), s.URL)
+	if shared.deletes.Load() == before {
+		t.Error("httpcache's Delete after a failed revalidation was swallowed by a leftover mark")
 	}
 }

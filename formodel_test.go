@@ -148,8 +148,8 @@ const mcpWithTools = `{"mcp": {"spec_version": "2026-06-13", "status": "stable",
     "auth": {"type": "api-key", "header": "X-Api-Key"}}]}}`
 
 // TestForModelMCPDetails: a model can call what mcp.json lists: each tool's URL,
-// methods and auth, each server's auth and description (a new user's finding: tools
-// were shown by name only).
+// methods and auth, each server's auth and description, not
+// only the tools' names.
 func TestForModelMCPDetails(t *testing.T) {
 	t.Parallel()
 	s := newSite(t, docs(t, map[string]string{discovery.MCPPath: mcpWithTools}))

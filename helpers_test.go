@@ -1,10 +1,15 @@
 package discovery_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"strings"
 	"sync"
@@ -130,3 +135,59 @@ func containsAny(s string, subs ...string) bool {
 
 // quietLog drops the test servers' own log lines (TLS handshake errors are expected).
 func quietLog() *log.Logger { return log.New(io.Discard, "", 0) }
+
+// publicEnv is a Client whose "public.example" is a public address (203.0.113.7) that
+// the dial hook sends to the test server, so a public origin can be tested on loopback.
+type publicEnv struct {
+	s      *site
+	c      *discovery.Client
+	loop   string // the server as a private origin: https://127.0.0.1:port
+	public string // https://public.example:port
+}
+
+func newPublicEnv(t *testing.T, h http.Handler, opts discovery.Options) *publicEnv {
+	t.Helper()
+	s := newSite(t, h)
+	_, port, _ := net.SplitHostPort(s.Listener.Addr().String())
+	pub := netip.MustParseAddr("203.0.113.7")
+	var d net.Dialer
+	hooks := discovery.TestHooks{
+		Lookup: func(_ context.Context, host string) ([]netip.Addr, error) { return []netip.Addr{pub}, nil },
+		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if addr == net.JoinHostPort(pub.String(), port) {
+				addr = s.Listener.Addr().String()
+			}
+			return d.DialContext(ctx, network, addr)
+		},
+	}
+	tlsOnly := &http.Transport{TLSClientConfig: s.Client().Transport.(*http.Transport).TLSClientConfig.Clone()}
+	tlsOnly.TLSClientConfig.ServerName = "example.com" // httptest's certificate names example.com
+	opts.HTTPClient = &http.Client{Transport: tlsOnly}
+	c, err := discovery.NewClientWithHooks(&opts, hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.CloseIdleConnections)
+	return &publicEnv{s: s, c: c, loop: s.URL, public: "https://public.example:" + port}
+}
+
+// loopbackOnly dials loopback addresses only: tests that name private or public
+// addresses must never send a packet to them.
+func loopbackOnly(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if host != "localhost" {
+		if a, err := netip.ParseAddr(host); err != nil || !a.Unmap().IsLoopback() {
+			return nil, fmt.Errorf("test dialer: %s is not loopback; refused", addr)
+		}
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, addr)
+}
+
+var (
+	errAny  = errors.New("any error")
+	errHook = errors.New("the consent UI crashed")
+)

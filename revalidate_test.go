@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/wellknown-dev/discovery"
@@ -232,5 +233,31 @@ func TestRevalidationHeadersStayInTheirRound(t *testing.T) {
 	}
 	if r := other.last(); r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" {
 		t.Errorf("the other origin got the first one's validators: %v", r.Header)
+	}
+}
+
+// TestNoStoreIsNeverRemembered: a no-store answer with an ETag is not kept for a
+// conditional request later.
+func TestNoStoreIsNeverRemembered(t *testing.T) {
+	var conditional atomic.Int32
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("ETag", `"v1"`)
+		if r.Header.Get("If-None-Match") != "" {
+			conditional.Add(1)
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", "text/markdown")
+		_, _ = w.Write([]byte("# Per request\n"))
+	}))
+	c := newClient(t, s, &discovery.Options{MaxRetries: -1})
+	for range 2 {
+		if _, err := c.Discover(t.Context(), s.URL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := conditional.Load(); n != 0 {
+		t.Errorf("%d conditional requests for a no-store document", n)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
@@ -252,5 +253,45 @@ func listAndGetHostileIndex(t *testing.T) {
 	_, err := newClient(t, s, nil).ListSkills(t.Context(), s.URL)
 	if !errors.Is(err, agentskills.ErrNotIndex) || strings.Contains(err.Error(), "CRITICAL") {
 		t.Fatalf("ListSkills = %v", err)
+	}
+}
+
+// TestGetSkillIsBoundedInTime: a v0.1.0 index with many slow files
+// cannot hold GetSkill beyond Options.SkillTimeout.
+func TestGetSkillIsBoundedInTime(t *testing.T) {
+	t.Parallel()
+	var files []string
+	for i := range 200 {
+		files = append(files, fmt.Sprintf("f%d.md", i))
+	}
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == agentskills.LegacyIndexPath:
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"skills": [{"name": "slow", "description": "d", "files": ["SKILL.md", "%s"]}]}`, strings.Join(files, `", "`))
+		case strings.HasSuffix(r.URL.Path, "/SKILL.md"):
+			fmt.Fprint(w, "---\nname: slow\ndescription: d\n---\n")
+		case strings.HasPrefix(r.URL.Path, "/.well-known/skills/slow/"):
+			time.Sleep(50 * time.Millisecond) // each file is slow, none over any per-request bound
+			fmt.Fprint(w, "x")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	c := newClient(t, s, &discovery.Options{SkillTimeout: 300 * time.Millisecond})
+	ix, err := c.ListSkills(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = c.GetSkill(t.Context(), ix, "slow")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error = %v", err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("GetSkill took %s", el)
+	}
+	if _, err := discovery.NewClient(&discovery.Options{SkillTimeout: -1}); err == nil {
+		t.Error("a negative SkillTimeout was accepted")
 	}
 }

@@ -255,7 +255,7 @@ func BenchmarkPrompt1000(b *testing.B) {
 }
 
 // TestUnverifiedWebSkillsWarn: skills an index gives no digest for are reported by
-// Warnings, as its doc says (a new user's finding: it was empty for a v0.1.0 index).
+// Warnings, as its doc says, for a v0.1.0 index too.
 func TestUnverifiedWebSkillsWarn(t *testing.T) {
 	t.Parallel()
 	md := "---\nname: notes\ndescription: Notes.\n---\n# n\n"

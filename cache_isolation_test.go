@@ -3,11 +3,11 @@ package discovery_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,94 +15,45 @@ import (
 	"github.com/wellknown-dev/discovery"
 )
 
-// Regressions from the security review of the fast path, the revalidation from memory
-// and the fleet lock (each failed before its fix).
-
-// TestFastPathNeverSkipsConsent: a cross-origin redirect the user allowed once is
-// asked again on the next call, even when the target's answer is fresh for an hour.
-func TestFastPathNeverSkipsConsent(t *testing.T) {
-	b := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "max-age=3600")
+// TestCacheAndFlightKeepThePolicy: a fresh copy in the HTTP
+// cache, or a fetch in flight, made for a private origin never answers a public
+// origin's request for the same URL; and a consented redirect never loops on consent.
+func TestCacheAndFlightKeepThePolicy(t *testing.T) {
+	t.Parallel()
+	var loop string
+	var private atomic.Int32
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Host == "example.com" {
+			http.Redirect(w, r, loop+r.URL.Path, http.StatusFound)
+			return
+		}
+		private.Add(1)
 		w.Header().Set("Content-Type", "text/markdown")
-		_, _ = w.Write([]byte("# From B\n"))
+		w.Header().Set("Cache-Control", "max-age=3600")
+		fmt.Fprint(w, "# Internal admin\n\nSECRET-INTRANET-CONTENT\n")
 	}))
-	a := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, b.URL+discovery.SkillsPath, http.StatusFound)
-	}))
-	var asked atomic.Int32
-	consent := func(context.Context, *discovery.ConsentRequest) (bool, error) { return asked.Add(1) == 1, nil } // allow once
-	c := newClient(t, a, &discovery.Options{Consent: consent, MaxRetries: -1})
-	if _, err := c.Discover(t.Context(), a.URL); err != nil {
+	loop = s.URL
+	var asks atomic.Int32
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: s.Client(), InsecureAllowPrivateOrigins: true, MaxRetries: -1,
+		InsecureAllowPrivateHosts: []string{"example.com"},
+		Consent:                   func(context.Context, *discovery.ConsentRequest) (bool, error) { asks.Add(1); return true, nil }})
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, err := c.Discover(t.Context(), a.URL)
-	if !errors.Is(err, discovery.ErrCrossOrigin) || asked.Load() != 2 {
-		t.Errorf("second Discover = %v after %d questions, want a refusal after asking again", err, asked.Load())
+	if _, err := c.Discover(t.Context(), s.URL); err != nil { // the private origin, cached fresh
+		t.Fatal(err)
 	}
-}
-
-// TestNoStoreIsNeverRemembered: a no-store answer with an ETag is not kept for a
-// conditional request later.
-func TestNoStoreIsNeverRemembered(t *testing.T) {
-	var conditional atomic.Int32
-	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("ETag", `"v1"`)
-		if r.Header.Get("If-None-Match") != "" {
-			conditional.Add(1)
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		w.Header().Set("Content-Type", "text/markdown")
-		_, _ = w.Write([]byte("# Per request\n"))
-	}))
-	c := newClient(t, s, &discovery.Options{MaxRetries: -1})
-	for range 2 {
-		if _, err := c.Discover(t.Context(), s.URL); err != nil {
-			t.Fatal(err)
-		}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	d, err := c.Discover(ctx, "https://example.com")
+	if !errors.Is(err, discovery.ErrPrivateAddress) {
+		t.Fatalf("the public origin got %v, %v", d, err)
 	}
-	if n := conditional.Load(); n != 0 {
-		t.Errorf("%d conditional requests for a no-store document", n)
+	if n := asks.Load(); n != 1 {
+		t.Errorf("consent asked %d times, want 1", n)
 	}
-}
-
-type countingDeletes struct {
-	discovery.Cache
-	deletes atomic.Int32
-}
-
-func (c *countingDeletes) Delete(k string) { c.deletes.Add(1); c.Cache.Delete(k) }
-
-// TestFleetWaitLeavesNoMark: a waiter that had no cached copy (so httpcache deleted
-// nothing) leaves no mark behind that would swallow a later, real Delete.
-func TestFleetWaitLeavesNoMark(t *testing.T) {
-	var fail atomic.Bool
-	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if fail.Load() {
-			w.WriteHeader(http.StatusInternalServerError)
-			return
-		}
-		time.Sleep(150 * time.Millisecond)
-		w.Header().Set("Cache-Control", "max-age=1")
-		w.Header().Set("ETag", `"1"`)
-		w.Header().Set("Content-Type", "text/markdown")
-		_, _ = w.Write([]byte("# Fleet\n"))
-	}))
-	shared := &countingDeletes{Cache: discovery.NewMemoryCache(0)}
-	opts := &discovery.Options{Cache: shared, FleetLock: &memLock{}, MaxRetries: -1, MaxStale: -1}
-	a, b := newClient(t, s, opts), newClient(t, s, opts)
-	var wg sync.WaitGroup
-	wg.Go(func() { _, _ = a.Discover(t.Context(), s.URL) })
-	time.Sleep(30 * time.Millisecond)
-	wg.Go(func() { _, _ = b.Discover(t.Context(), s.URL) }) // waits for a, with no cached copy
-	wg.Wait()
-	time.Sleep(2100 * time.Millisecond) // stale
-	fail.Store(true)
-	before := shared.deletes.Load()
-	_, _ = b.Discover(t.Context(), s.URL)
-	if shared.deletes.Load() == before {
-		t.Error("httpcache's Delete after a failed revalidation was swallowed by a leftover mark")
+	if n := private.Load(); n != 1 {
+		t.Errorf("the private server was reached %d times, want 1 (the private origin's own fetch)", n)
 	}
 }
 
@@ -137,7 +88,7 @@ func TestSharedCacheKeepsAllowListsApart(t *testing.T) {
 // TestSharedLastGoodKeepsAllowListsApart: as the HTTP cache, a shared last-good store
 // keeps the copies of a Client with InsecureAllowPrivateHosts apart: another Client,
 // for which the same name resolves elsewhere and fails, is not served the intranet
-// copy as a stale answer (security review, round 8).
+// copy as a stale answer.
 func TestSharedLastGoodKeepsAllowListsApart(t *testing.T) {
 	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
@@ -174,7 +125,7 @@ func TestSharedLastGoodKeepsAllowListsApart(t *testing.T) {
 // TestCrossOriginAnswersAreNotCachedUnderTheirURL: a discovery of A is redirected to B
 // (consented), and B redirects back to A. A's answer must not be stored under B's URL:
 // a later discovery of B would be served it without meeting B's redirect to A and its
-// consent (security review, round 8).
+// consent.
 func TestCrossOriginAnswersAreNotCachedUnderTheirURL(t *testing.T) {
 	t.Parallel()
 	var aURL, bURL string
@@ -211,5 +162,37 @@ func TestCrossOriginAnswersAreNotCachedUnderTheirURL(t *testing.T) {
 	}
 	if asked.Load() == 0 {
 		t.Errorf("Discover(B): no consent asked for its redirect to A (err %v)", err)
+	}
+}
+
+// A document reached through a consented redirect to another origin is not kept as
+// the last good copy of the URL that redirected: when that URL later fails, the other
+// origin's copy is not served in its place without the redirect and its consent.
+func TestNoLastGoodThroughConsentedRedirect(t *testing.T) {
+	t.Parallel()
+	other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Elsewhere\n\n## API\n\n- Base path: `/v1`\n"}))
+	var down atomic.Bool
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	var asked atomic.Int32
+	allow := atomic.Bool{}
+	allow.Store(true)
+	c := newClient(t, s, &discovery.Options{MaxRetries: -1, Consent: func(_ context.Context, r *discovery.ConsentRequest) (bool, error) {
+		asked.Add(1)
+		return allow.Load(), nil
+	}})
+	d, err := c.Discover(t.Context(), s.URL)
+	if err != nil || d.Skills == nil || asked.Load() != 1 {
+		t.Fatalf("first discovery: %v, %v, asked %d", d, err, asked.Load())
+	}
+	down.Store(true)
+	d, err = c.Discover(t.Context(), s.URL)
+	if err == nil && d.Skills != nil {
+		t.Errorf("the other origin's document was served as %s's last good copy (fetches %+v)", s.URL, d.Fetches)
 	}
 }

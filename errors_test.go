@@ -13,8 +13,9 @@ import (
 	"github.com/wellknown-dev/discovery/mcpjson"
 )
 
-// TestRoughEdges: what a new user ran into.
-func TestRoughEdges(t *testing.T) {
+// TestErrorsTellTheCallerWhatToDo: errors and warnings say what went wrong and where,
+// once, and never panic, so a caller can act on them.
+func TestErrorsTellTheCallerWhatToDo(t *testing.T) {
 	t.Parallel()
 	t.Run("a refused redirect is a *RedirectError with both origins", func(t *testing.T) {
 		t.Parallel()
