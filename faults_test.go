@@ -122,6 +122,7 @@ type faultCase struct {
 	want     string // "fresh", "stale", "absent" or "error"
 	wantErr  error  // errors.Is on the error, or on the stale cause
 	wantHits int    // skills.md requests during the failing call; -1: not checked
+	minHits  int    // when set, any count from minHits to wantHits passes (attempts that time out before the server sees them)
 	bound    time.Duration
 	check    func(t *testing.T, e *faultEnv, d *discovery.Discovery)
 }
@@ -167,7 +168,9 @@ func TestFaults(t *testing.T) {
 		}, want: "stale", wantHits: 1},
 		{name: "headers never sent (per-attempt timeout)", fault: func(w http.ResponseWriter, r *http.Request) {
 			<-r.Context().Done()
-		}, want: "stale", wantHits: 3, bound: 6 * time.Second},
+			// Each attempt times out; under -race on a loaded machine an attempt can time out
+			// in its TLS handshake, before the server sees it, so 1 to 3 requests arrive.
+		}, want: "stale", wantHits: 3, minHits: 1, bound: 10 * time.Second},
 		{name: "body trickling one byte a second", fault: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/markdown")
 			for i := 0; i < 60; i++ {
@@ -355,8 +358,11 @@ func runFault(t *testing.T, ca *testCA, cert *tls.Certificate, row faultCase) {
 	if el := time.Since(start); el > bound {
 		t.Errorf("returned after %s, bound %s", el.Round(time.Millisecond), bound)
 	}
-	if row.wantHits >= 0 && e.fs.count() != row.wantHits {
-		t.Errorf("server saw %d requests for skills.md, want %d", e.fs.count(), row.wantHits)
+	switch n := e.fs.count(); {
+	case row.minHits > 0 && (n < row.minHits || n > row.wantHits):
+		t.Errorf("server saw %d requests for skills.md, want %d to %d", n, row.minHits, row.wantHits)
+	case row.minHits == 0 && row.wantHits >= 0 && n != row.wantHits:
+		t.Errorf("server saw %d requests for skills.md, want %d", n, row.wantHits)
 	}
 	matches := func(err error) bool {
 		if row.wantErr == nil {
