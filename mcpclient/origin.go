@@ -3,6 +3,8 @@ package mcpclient
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/wellknown-dev/discovery"
@@ -42,12 +44,23 @@ func (o *OriginSkills) Close() error {
 // ([Connect]: ConsentConnect per server on another origin; local servers are reported,
 // never run) → its skills ([Session.ListSkills]). Servers are contacted concurrently,
 // at most [DefaultConcurrency] at a time. Each server's failure is reported in its
-// ServerSkills; the call fails only when discovery does, or when the origin lists no
-// server. Close the result when done.
+// ServerSkills; the call fails only when discovery does, when the origin lists no
+// server ([ErrNoServers]), or when its mcp.json could not be read (malformed, an HTTP
+// error) while its skills.md could: that error wraps the cause, never ErrNoServers.
+// Close the result when done.
 func DiscoverSkills(ctx context.Context, c *discovery.Client, origin string, opts *Options) (*OriginSkills, error) {
 	d, err := c.Structured(ctx, origin)
 	if err != nil {
 		return nil, err
+	}
+	if d.MCP == nil {
+		// A site that publishes an mcp.json it cannot be read from is not a site that
+		// lists no server: say why, and leave ErrNoServers out of the chain.
+		for _, f := range d.Fetches {
+			if f.Err != nil && strings.HasSuffix(f.URL, discovery.MCPPath) {
+				return nil, fmt.Errorf("mcpclient: the origin's mcp.json could not be read, so its MCP servers are unknown: %w", f.Err)
+			}
+		}
 	}
 	if d.MCP == nil || len(d.MCP.Servers) == 0 {
 		return nil, ErrNoServers
@@ -83,5 +96,5 @@ func DiscoverSkills(ctx context.Context, c *discovery.Client, origin string, opt
 	return out, nil
 }
 
-// ErrNoServers: the origin's mcp.json lists no MCP server.
+// ErrNoServers: the origin publishes no mcp.json, or its mcp.json lists no MCP server.
 var ErrNoServers = errors.New("mcpclient: the origin lists no MCP server")

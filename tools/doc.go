@@ -32,6 +32,15 @@
 //   - list_mcp_servers(origin): the MCP servers a site's mcp.json lists. Nothing is
 //     connected to.
 //
+// # Serving the tools
+//
+// [Toolset.CallForModel] returns what a model reads (the text, or the error's text
+// and a flag) for any function-calling API. [Toolset.MCPServer] serves the tools over
+// MCP, each annotated read-only, open-world, not destructive and idempotent;
+// [Toolset.MCPSession] connects to such a server in memory, for frameworks that
+// consume MCP. The modules adapters/anthropic and adapters/openai (their own go.mod,
+// so this module never depends on an LLM SDK) offer the tools to those SDKs in a line.
+//
 // # Errors
 //
 // Every error is written for the model to act on. A failed call's error starts with a

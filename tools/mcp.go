@@ -10,11 +10,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/internal/mcpstdio"
 )
 
 // MCPServer returns an MCP server (the official Go SDK's) that offers the toolset's
-// tools, with their input and output schemas. A tool that fails answers with a result
+// tools, with their input and output schemas and annotations: every tool is
+// read-only, touches the open world (it fetches what sites publish), is not
+// destructive and is idempotent. A tool that fails answers with a result
 // marked IsError, for the model to read and act on, not a protocol error; explain,
 // when not nil, writes that text from the error (nil: err.Error()).
 func (t *Toolset) MCPServer(impl *mcp.Implementation, explain func(error) string) *mcp.Server {
@@ -29,6 +32,7 @@ func (t *Toolset) MCPServer(impl *mcp.Implementation, explain func(error) string
 			Description:  tool.Description,
 			InputSchema:  tool.InputSchema,
 			OutputSchema: tool.OutputSchema,
+			Annotations:  annotations(),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			res, err := h(ctx, req.Params.Arguments)
 			if err != nil {
@@ -41,6 +45,16 @@ func (t *Toolset) MCPServer(impl *mcp.Implementation, explain func(error) string
 		})
 	}
 	return server
+}
+
+// annotations returns the MCP annotations every tool of the toolset carries: the
+// tools only read (a site's documents, the catalog's skills), from sites anywhere on
+// the web, so they are read-only, open-world, not destructive and idempotent. Adding
+// a site to the catalog (list_skills with an origin) changes what later listings
+// show, not what the same call answers again: it is idempotent too.
+func annotations() *mcp.ToolAnnotations {
+	no, yes := false, true
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &yes, DestructiveHint: &no, IdempotentHint: true}
 }
 
 // ServeMCPStdio runs server over in and out until ctx is done or in ends. At the end
@@ -85,4 +99,26 @@ func ServeMCPHTTP(ctx context.Context, ln net.Listener, server *mcp.Server) erro
 		_ = hs.Shutdown(shutdown)
 		return ctx.Err()
 	}
+}
+
+// MCPSession returns a client session, on the MCP SDK's in-memory transport, to a
+// server of the toolset's tools: the same tools, schemas, annotations and results
+// [Toolset.MCPServer] serves, for frameworks that consume MCP rather than function
+// calls. Nothing listens on a network. Closing the session stops its server; close it
+// when done. A tool that fails answers with a result marked IsError, its text the
+// error's ([Toolset.CallForModel]).
+func (t *Toolset) MCPSession(ctx context.Context) (*mcp.ClientSession, error) {
+	server := t.MCPServer(&mcp.Implementation{Name: "discovery-tools", Version: discovery.Version}, nil)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		return nil, fmt.Errorf("tools: in-memory MCP server: %w", err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "discovery-tools-client", Version: discovery.Version}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		_ = ss.Close()
+		return nil, fmt.Errorf("tools: in-memory MCP client: %w", err)
+	}
+	return cs, nil
 }

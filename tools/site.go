@@ -106,10 +106,7 @@ func (t *Toolset) listMCPServers(ctx context.Context, in *compiled, input json.R
 	origin := d.Origin.String()
 	out := serverList{Origin: origin, Servers: []serverInfo{}, Warnings: warnings(d.Warnings)}
 	if d.MCP == nil {
-		return Result{
-			Text:       clean(origin, maxField) + " publishes no /.well-known/mcp.json: it lists no MCP servers.\n",
-			Structured: out,
-		}, nil
+		return Result{Text: t.noMCP(origin, d), Structured: out}, nil
 	}
 	for i, s := range d.MCP.Servers {
 		if i == maxListed {
@@ -125,6 +122,27 @@ func (t *Toolset) listMCPServers(ctx context.Context, in *compiled, input json.R
 		})
 	}
 	return Result{Text: renderMCP(origin, d.MCP, t.budget, "the structured result lists the servers"), Structured: out}, nil
+}
+
+// noMCP says why a discovery has no mcp.json, for the model: a site that does not
+// publish one (404, 410, an HTML page) is not a site whose mcp.json could not be read
+// (malformed, an HTTP error, a failed connection), which may well list servers. The
+// cause is the discovery's record of the mcp.json fetch (Fetch.Err); it may quote
+// what the site published, so it is fenced.
+func (t *Toolset) noMCP(origin string, d *discovery.Discovery) string {
+	o := clean(origin, maxField)
+	for _, f := range d.Fetches {
+		if f.Err == nil || !strings.HasSuffix(f.URL, discovery.MCPPath) {
+			continue
+		}
+		head := o + " has a " + discovery.MCPPath + " that could not be read, so its MCP servers cannot be listed now; " +
+			"do not assume it lists none. Why:\n"
+		details := fenced("error", fmt.Sprintf("origin=%q source=%q", o, discovery.MCPPath),
+			"Why "+discovery.MCPPath+" could not be read; it may quote what the site published.",
+			clean(f.Err.Error(), maxErrorText)+"\n", t.budget-len(head), "")
+		return head + details
+	}
+	return o + " publishes no " + discovery.MCPPath + ": it lists no MCP servers.\n"
 }
 
 func transportName(tr mcpjson.Transport) string {

@@ -196,3 +196,17 @@ func (t *Toolset) Call(ctx context.Context, name string, input json.RawMessage) 
 	res.Text = bound(res.Text, t.budget)
 	return res, nil
 }
+
+// CallForModel runs the tool named name on input, as [Toolset.Call] does, and returns
+// what a model should read: the result's Text, or, when the call failed, the error's
+// text with isError true, to send back as a failed tool result (the model reads the
+// failure and acts on it; nothing is returned as a Go error). Error text quotes what
+// was published only inside a fence, as Text does. This is what the MCP server and
+// the LLM SDK adapters send.
+func (t *Toolset) CallForModel(ctx context.Context, name string, input json.RawMessage) (text string, isError bool) {
+	res, err := t.Call(ctx, name, input)
+	if err != nil {
+		return err.Error(), true
+	}
+	return res.Text, false
+}
