@@ -45,7 +45,7 @@ func TestDiscoverSkillsNamesWhyMCPJSONIsUnusable(t *testing.T) {
 				}
 			}))
 			defer ts.Close()
-			c, err := discovery.NewClient(&discovery.Options{AllowPrivateOrigins: true, MaxRetries: -1})
+			c, err := discovery.NewClient(&discovery.Options{InsecureAllowPrivateOrigins: true, MaxRetries: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -50,7 +50,7 @@ func TestListMCPServersTellsAbsentFromUnreadable(t *testing.T) {
 			}))
 			t.Cleanup(ts.Close)
 			// No retries, so the HTTP error case takes no backoff.
-			c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), AllowPrivateOrigins: true, MaxRetries: -1})
+			c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), InsecureAllowPrivateOrigins: true, MaxRetries: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -33,7 +33,7 @@ func demo(t *testing.T) (origin string, ts *tools.Toolset) {
 		fmt.Fprint(w, skillsMD)
 	}))
 	t.Cleanup(site.Close)
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: site.Client(), AllowPrivateOrigins: true})
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: site.Client(), InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		t.Fatal(err)
 	}
