@@ -191,20 +191,45 @@ func (r *reader) consumed(ptr string) bool {
 // scoreCandidate scores c; false when the evidence excludes it outright (a key that
 // names something else, a URL that cannot be an endpoint, a transport that is not MCP).
 func (r *reader) scoreCandidate(c *candidate) bool {
-	for _, k := range c.keys {
+	if excludedByKey(c.keys) || CheckURL(c.url) != "" || r.unusable(c.url) != "" || chatAPIURL(c.url) {
+		return false
+	}
+	scoreLeafKey(c)
+	scoreKeysAbove(c)
+	if !scoreSiblings(c) {
+		return false
+	}
+	if mcpPathURL(c.url) {
+		c.add(2, "its path names MCP")
+	}
+	if mcpHostURL(c.url) {
+		c.add(1, "its host names MCP")
+	}
+	if apiBasePath(c.url) || siteHomeURL(c.url) || hostRootURL(c.url) || r.ownRoot(c.url) {
+		c.add(-2, "it is an API base or a site's root")
+	}
+	return true
+}
+
+// excludedByKey reports a key on the path that names something other than an
+// endpoint (docs, a repository, an icon, a licence, a schema...).
+func excludedByKey(keys []string) bool {
+	for _, k := range keys {
 		nk := normKey(k)
 		if notEndpointKeys[nk] {
-			return false
+			return true
 		}
 		for _, w := range notEndpointKeyWords {
 			if strings.Contains(nk, w) {
-				return false
+				return true
 			}
 		}
 	}
-	if CheckURL(c.url) != "" || r.unusable(c.url) != "" || chatAPIURL(c.url) {
-		return false
-	}
+	return false
+}
+
+// scoreLeafKey weighs the key the URL sits under.
+func scoreLeafKey(c *candidate) {
 	leaf := ""
 	if n := len(c.keys); n > 0 {
 		leaf = normKey(c.keys[n-1])
@@ -220,6 +245,11 @@ func (r *reader) scoreCandidate(c *candidate) bool {
 	case leaf == "url" || leaf == "uri" || leaf == "href" || leaf == "address" || leaf == "":
 		c.add(1, "its key is a URL's")
 	}
+}
+
+// scoreKeysAbove weighs the keys above the URL's own: MCP, or a list or map of
+// endpoints or servers.
+func scoreKeysAbove(c *candidate) {
 	above := c.keys
 	if len(above) > 0 {
 		above = above[:len(above)-1]
@@ -238,29 +268,26 @@ func (r *reader) scoreCandidate(c *candidate) bool {
 	case serverAbove:
 		c.add(1, "it sits under a list or map of endpoints or servers")
 	}
-	if c.parent != nil {
-		if t, ok := firstOf(c.parent, "transport", "type", "protocol", "kind").(string); ok {
-			switch n := normalizeTransport(t); {
-			case nonMCPTransport(t), contentFormat(t), restType(t):
-				return false
-			case n == TransportStdio:
-				return false
-			case n != TransportUnknown || mcpType(t):
-				c.add(2, "its transport "+quote(t)+" is MCP's")
-			}
+}
+
+// scoreSiblings weighs what stands beside the URL: its transport (false when it
+// names one that is not MCP, or stdio) and headers or auth.
+func scoreSiblings(c *candidate) bool {
+	if c.parent == nil {
+		return true
+	}
+	if t, ok := firstOf(c.parent, "transport", "type", "protocol", "kind").(string); ok {
+		switch n := normalizeTransport(t); {
+		case nonMCPTransport(t), contentFormat(t), restType(t):
+			return false
+		case n == TransportStdio:
+			return false
+		case n != TransportUnknown || mcpType(t):
+			c.add(2, "its transport "+quote(t)+" is MCP's")
 		}
-		if isObject(c.parent["headers"]) || c.parent["auth"] != nil || c.parent["authentication"] != nil {
-			c.add(1, "it gives headers or auth")
-		}
 	}
-	if mcpPathURL(c.url) {
-		c.add(2, "its path names MCP")
-	}
-	if mcpHostURL(c.url) {
-		c.add(1, "its host names MCP")
-	}
-	if apiBasePath(c.url) || siteHomeURL(c.url) || hostRootURL(c.url) || r.ownRoot(c.url) {
-		c.add(-2, "it is an API base or a site's root")
+	if isObject(c.parent["headers"]) || c.parent["auth"] != nil || c.parent["authentication"] != nil {
+		c.add(1, "it gives headers or auth")
 	}
 	return true
 }
