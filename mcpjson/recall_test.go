@@ -152,7 +152,7 @@ var wildCases = map[string]shapeCase{
 	"wild11-bridge-unusable":       {local: []string{"npx -y @acme/notes-mcp"}},
 	"wild21-bridge-and-rest-route": {endpoints: []string{"https://quotes.acme.dev/mcp"}},
 	"wild21-endpoint-profiles":     {endpoints: []string{"https://mcp.tally.dev/mcp", "https://mcp.tally.dev/sse", "https://staging.tally.dev/mcp"}},
-	"wild21-remote-beside-package": {endpoints: []string{"https://ledger.acme.dev/mcp"}, local: []string{"npx -y @acme/ledger-mcp"}},
+	"wild21-package-beside-remote": {endpoints: []string{"https://ledger.acme.dev/mcp"}, local: []string{"npx -y @acme/ledger-mcp"}},
 	"wild21-snake-server-array":    {endpoints: []string{"https://ledger.acme.dev/mcp", "https://ledger.acme.dev/sse"}},
 }
 
