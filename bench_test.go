@@ -79,7 +79,7 @@ func discoverCold(b *testing.B, hc *http.Client, origin string) {
 	}
 	defer c.CloseIdleConnections()
 	d, err := c.Discover(b.Context(), origin)
-	if err != nil || d.Skills == nil {
+	if err != nil || d.Guide == nil {
 		b.Fatal(err)
 	}
 }
@@ -91,7 +91,7 @@ func BenchmarkRawGet(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		hc := coldClient(s)
-		rawGet(b, hc, s.URL+discovery.SkillsPath)
+		rawGet(b, hc, s.URL+discovery.GuidePath)
 		hc.CloseIdleConnections()
 	}
 }
@@ -112,11 +112,11 @@ func BenchmarkDiscoverCold(b *testing.B) {
 func BenchmarkRawGetKeepAlive(b *testing.B) {
 	s := benchSite(b, "")
 	hc := s.Client()
-	rawGet(b, hc, s.URL+discovery.SkillsPath) // the connection is pooled before the loop
+	rawGet(b, hc, s.URL+discovery.GuidePath) // the connection is pooled before the loop
 	b.ReportAllocs()
 	cpuPerOp(b)
 	for b.Loop() {
-		rawGet(b, hc, s.URL+discovery.SkillsPath)
+		rawGet(b, hc, s.URL+discovery.GuidePath)
 	}
 }
 
@@ -218,8 +218,8 @@ func pairedRatio(b *testing.B, url string, hc *http.Client, want discovery.Sourc
 	if _, err := c.Discover(b.Context(), url); err != nil {
 		b.Fatal(err)
 	}
-	rawGet(b, raw, url+discovery.SkillsPath)
-	benchpair.Run(b, func() { rawGet(b, raw, url+discovery.SkillsPath) }, func() {
+	rawGet(b, raw, url+discovery.GuidePath)
+	benchpair.Run(b, func() { rawGet(b, raw, url+discovery.GuidePath) }, func() {
 		d, err := c.Discover(b.Context(), url)
 		if err != nil || d.Fetches[0].Source != want {
 			b.Fatal(err, d.Fetches)

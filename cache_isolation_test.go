@@ -118,7 +118,7 @@ func TestSharedLastGoodKeepsAllowListsApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d, err := b.Discover(t.Context(), origin); err == nil {
-		t.Errorf("a Client without the allow list was served the intranet copy: %+v (warnings %v)", d.Skills, d.Warnings)
+		t.Errorf("a Client without the allow list was served the intranet copy: %+v (warnings %v)", d.Guide, d.Warnings)
 	}
 }
 
@@ -131,8 +131,8 @@ func TestCrossOriginAnswersAreNotCachedUnderTheirURL(t *testing.T) {
 	var aURL, bURL string
 	a := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
-		case discovery.SkillsPath:
-			http.Redirect(w, r, bURL+discovery.SkillsPath, http.StatusFound)
+		case discovery.GuidePath:
+			http.Redirect(w, r, bURL+discovery.GuidePath, http.StatusFound)
 		case "/real.md":
 			w.Header().Set("Cache-Control", "max-age=3600")
 			w.Header().Set("Content-Type", "text/markdown")
@@ -152,12 +152,12 @@ func TestCrossOriginAnswersAreNotCachedUnderTheirURL(t *testing.T) {
 	}
 	c := newClient(t, a, &discovery.Options{Consent: consent})
 	d, err := c.Discover(t.Context(), aURL)
-	if err != nil || d.Skills == nil || d.Skills.Title != "From A" {
+	if err != nil || d.Guide == nil || d.Guide.Title != "From A" {
 		t.Fatalf("Discover(A) = %+v, %v", d, err)
 	}
 	asked.Store(0)
 	d, err = c.Discover(t.Context(), bURL)
-	if err == nil && d.Skills != nil && d.Skills.Title == "From A" && asked.Load() == 0 {
+	if err == nil && d.Guide != nil && d.Guide.Title == "From A" && asked.Load() == 0 {
 		t.Fatalf("Discover(B) was served A's answer from the cache without asking about B's redirect to A")
 	}
 	if asked.Load() == 0 {
@@ -170,7 +170,7 @@ func TestCrossOriginAnswersAreNotCachedUnderTheirURL(t *testing.T) {
 // origin's copy is not served in its place without the redirect and its consent.
 func TestNoLastGoodThroughConsentedRedirect(t *testing.T) {
 	t.Parallel()
-	other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Elsewhere\n\n## API\n\n- Base path: `/v1`\n"}))
+	other := newSite(t, docs(t, map[string]string{discovery.GuidePath: "# Elsewhere\n\n## API\n\n- Base path: `/v1`\n"}))
 	var down atomic.Bool
 	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if down.Load() {
@@ -187,12 +187,12 @@ func TestNoLastGoodThroughConsentedRedirect(t *testing.T) {
 		return allow.Load(), nil
 	}})
 	d, err := c.Discover(t.Context(), s.URL)
-	if err != nil || d.Skills == nil || asked.Load() != 1 {
+	if err != nil || d.Guide == nil || asked.Load() != 1 {
 		t.Fatalf("first discovery: %v, %v, asked %d", d, err, asked.Load())
 	}
 	down.Store(true)
 	d, err = c.Discover(t.Context(), s.URL)
-	if err == nil && d.Skills != nil {
+	if err == nil && d.Guide != nil {
 		t.Errorf("the other origin's document was served as %s's last good copy (fetches %+v)", s.URL, d.Fetches)
 	}
 }

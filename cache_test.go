@@ -32,7 +32,7 @@ func (k *keysCache) Set(key string, value []byte) {
 // them local); a public URL is not.
 func TestIsPrivateKey(t *testing.T) {
 	t.Parallel()
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 	cache := &keysCache{Cache: discovery.NewMemoryCache(0)}
 	lg := discovery.NewMemoryLastGood(0)
 	c := newClient(t, s, &discovery.Options{Cache: cache, LastGood: lg})
@@ -47,10 +47,10 @@ func TestIsPrivateKey(t *testing.T) {
 			t.Errorf("cache key %q of a loopback origin is not private", k)
 		}
 	}
-	if _, ok := lg.Load(discovery.PrivatePartition + s.URL + discovery.SkillsPath); !ok {
+	if _, ok := lg.Load(discovery.PrivatePartition + s.URL + discovery.GuidePath); !ok {
 		t.Error("the last good copy is not under the private partition")
 	}
-	if discovery.IsPrivateKey("https://example.com" + discovery.SkillsPath) {
+	if discovery.IsPrivateKey("https://example.com" + discovery.GuidePath) {
 		t.Error("a public URL is private")
 	}
 }
@@ -95,7 +95,7 @@ func TestHTTPCacheNeverAnswersFailures(t *testing.T) {
 			t.Run(fmt.Sprintf("%s, hostile cache %v", tc.name, hostileCache), func(t *testing.T) {
 				t.Parallel()
 				var m atomic.Int32
-				other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Other\n"}))
+				other := newSite(t, docs(t, map[string]string{discovery.GuidePath: "# Other\n"}))
 				s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					switch mode(m.Load()) {
 					case good:
@@ -106,7 +106,7 @@ func TestHTTPCacheNeverAnswersFailures(t *testing.T) {
 					case unavailable:
 						w.WriteHeader(503)
 					case crossRedirect:
-						http.Redirect(w, r, other.URL+discovery.SkillsPath, http.StatusFound)
+						http.Redirect(w, r, other.URL+discovery.GuidePath, http.StatusFound)
 					case reset:
 						panic(http.ErrAbortHandler)
 					}

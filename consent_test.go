@@ -22,9 +22,9 @@ import (
 // bounds the wait.
 func TestConsentTimeIsNotCounted(t *testing.T) {
 	t.Parallel()
-	other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	other := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, other.URL+discovery.SkillsPath, http.StatusFound)
+		http.Redirect(w, r, other.URL+discovery.GuidePath, http.StatusFound)
 	}))
 	slow := func(ctx context.Context, r *discovery.ConsentRequest) (bool, error) {
 		select {
@@ -41,8 +41,8 @@ func TestConsentTimeIsNotCounted(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a slow answer failed the fetch: %v", err)
 	}
-	if d.Skills == nil || d.Fetches[0].FinalURL != other.URL+discovery.SkillsPath || other.count(discovery.SkillsPath) != 1 || s.total() != 1 {
-		t.Errorf("fetch %+v; origin saw %d, other %d", d.Fetches[0], s.total(), other.count(discovery.SkillsPath))
+	if d.Guide == nil || d.Fetches[0].FinalURL != other.URL+discovery.GuidePath || other.count(discovery.GuidePath) != 1 || s.total() != 1 {
+		t.Errorf("fetch %+v; origin saw %d, other %d", d.Fetches[0], s.total(), other.count(discovery.GuidePath))
 	}
 	// The caller's context does bound it.
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
@@ -64,7 +64,7 @@ func TestRememberConsent(t *testing.T) {
 		return discovery.ConsentAnswer{Allow: true, Scope: scope}, nil
 	}
 	other := newSite(t, docs(t, map[string]string{"/api": "{}"}))
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/api": "{}"}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills, "/api": "{}"}))
 	mem := discovery.NewConsentMemory()
 	call := rememberingSession(t, s, ask, mem)
 	for _, tc := range []struct {
@@ -105,7 +105,7 @@ func TestRememberConsentLongSubjects(t *testing.T) {
 		asked.Add(1)
 		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
 	}
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/api": "{}"}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills, "/api": "{}"}))
 	call := rememberingSession(t, s, ask, discovery.NewConsentMemory())
 	post := func(subject, path string) { t.Helper(); call(http.MethodPost, s.URL+path, subject, false) }
 	long := strings.Repeat("tool", 64) // 256 bytes, past MaxConsentSubject
@@ -139,7 +139,7 @@ func TestConsentShowsTheQuery(t *testing.T) {
 		mu.Unlock()
 		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
 	}
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/orders": "{}"}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills, "/orders": "{}"}))
 	call := rememberingSession(t, s, ask, discovery.NewConsentMemory())
 	post := func(query string) { t.Helper(); call(http.MethodPost, s.URL+"/orders"+query, "", false) }
 	post("?dry_run=true&api_key=SECRETVALUE123")
@@ -164,7 +164,7 @@ func TestRememberedScopesAreWhatTheySay(t *testing.T) {
 		return discovery.ConsentAnswer{Allow: true, Scope: scope}, nil
 	}
 	other := newSite(t, docs(t, map[string]string{"/a": "{}", "/admin/delete-everything": "{}"}))
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/w": "{}"}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills, "/w": "{}"}))
 	mem := discovery.NewConsentMemory()
 	call := rememberingSession(t, s, ask, mem)
 	do := func(method, target string, creds bool) { t.Helper(); call(method, target, "", creds) }
@@ -253,7 +253,7 @@ func TestConsentPromptIsBounded(t *testing.T) {
 		}
 	}
 	// Agent calls too.
-	s.Config.Handler = docs(t, map[string]string{discovery.SkillsPath: goodSkills})
+	s.Config.Handler = docs(t, map[string]string{discovery.GuidePath: goodSkills})
 	d, err := c.Discover(t.Context(), s.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -276,7 +276,7 @@ func TestConsentPromptIsBounded(t *testing.T) {
 func TestConsentEventsHideQueryValues(t *testing.T) {
 	t.Parallel()
 	other := newSite(t, docs(t, map[string]string{"/a": "{}"}))
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 	var logs bytes.Buffer
 	var mu sync.Mutex
 	var events []string
@@ -327,7 +327,7 @@ func TestConsentEventsHideQueryValues(t *testing.T) {
 func TestConsentURLShowsInvisibleCharactersEscaped(t *testing.T) {
 	t.Parallel()
 	other := newSite(t, docs(t, map[string]string{"/a": "{}"}))
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 	var mu sync.Mutex
 	var prompts []string
 	c := newClient(t, s, &discovery.Options{Consent: func(_ context.Context, r *discovery.ConsentRequest) (bool, error) {
@@ -365,7 +365,7 @@ func TestRememberedQueryKeepsHiddenValuesApart(t *testing.T) {
 		mu.Unlock()
 		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
 	}
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/users/5/role": "{}"}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills, "/users/5/role": "{}"}))
 	mem := discovery.NewConsentMemory()
 	call := rememberingSession(t, s, ask, mem)
 	call(http.MethodPost, s.URL+"/users/5/role?access=read", "", false)

@@ -26,11 +26,11 @@ func TestNoCredentialsToOtherOrigins(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	other := newSite(t, record(docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/api": "{}"})))
+	other := newSite(t, record(docs(t, map[string]string{discovery.GuidePath: goodSkills, "/api": "{}"})))
 	var self string
 	s := newSite(t, record(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
-		case discovery.SkillsPath:
+		case discovery.GuidePath:
 			// Same origin, with userinfo: net/http would send it as Basic auth.
 			u, _ := url.Parse(self + "/moved.md")
 			u.User = url.UserPassword("site", "hunter2")

@@ -31,7 +31,8 @@ import (
 //
 // An internal package that builds on a higher layer is listed in that layer by name:
 // internal/demo (the demo origin of the commands and examples, built on the root) with
-// the features, internal/skillrules (rules over parsed skills) with the parsers.
+// the features, internal/skillrules (rules over parsed skills) and internal/modeltext
+// (the model's rendering of parsed documents) with the parsers.
 var layers = []struct {
 	name     string
 	packages []string // module-relative; a trailing "/..." takes a whole subtree
@@ -39,7 +40,7 @@ var layers = []struct {
 	{"cmd", []string{"cmd/...", "examples/...", "compare", "adapters/..."}},
 	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "trust", "skilllock", "internal/demo"}},
 	{"root", []string{"."}},
-	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "internal/skillrules"}},
+	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "internal/skillrules", "internal/modeltext"}},
 	{"internal", []string{"internal/..."}},
 }
 

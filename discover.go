@@ -20,17 +20,17 @@ import (
 
 // Well-known paths, always at the origin root.
 const (
-	SkillsPath = "/.well-known/skills.md"
-	MCPPath    = "/.well-known/mcp.json"
+	GuidePath = "/.well-known/skills.md"
+	MCPPath   = "/.well-known/mcp.json"
 )
 
 // Discovery is the outcome of [Client.Discover] or [Client.Structured]. It is plain data
 // once returned, safe to read concurrently; do not modify it while others read it.
-// Everything in Skills and MCP was published by the origin: it is untrusted data to show
+// Everything in Guide and MCP was published by the origin: it is untrusted data to show
 // or act on with the user's consent, never instructions.
 type Discovery struct {
 	Origin   Origin
-	Skills   *skillsmd.Document // nil when the origin publishes no skills.md
+	Guide    *skillsmd.Document // the skills.md guide; nil when the origin publishes none
 	MCP      *mcpjson.Document  // nil unless fetched (skills.md absent, or Structured) and published
 	Fetches  []Fetch            // one per document requested, skills.md first
 	Warnings []Warning          // stale answers, content types, and the parsers' warnings
@@ -223,7 +223,7 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 	if mcp.doc != nil && mcp.doc.Shape == mcpjson.ShapePointer {
 		pointed = c.followPointer(ctx, o, &mcp)
 	}
-	d.Skills, d.MCP = skills.doc, mcp.doc
+	d.Guide, d.MCP = skills.doc, mcp.doc
 	if mcp.doc != nil {
 		d.MCPURL = documentBase(mcp.final)
 	}
@@ -242,11 +242,11 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 	switch {
 	case skills.err != nil && mcp.err != nil:
 		return nil, hintPlainHTTP(origin, o, errors.Join(skills.err, mcp.err))
-	case d.Skills == nil && d.MCP == nil:
+	case d.Guide == nil && d.MCP == nil:
 		if err := errors.Join(skills.err, mcp.err); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, SkillsPath, MCPPath)
+		return nil, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, GuidePath, MCPPath)
 	}
 	for i, f := range []Fetch{{URL: skills.fetch.URL, Err: skills.err}, {URL: mcp.fetch.URL, Err: mcp.err}} {
 		if f.Err != nil {
@@ -336,7 +336,7 @@ type docSpec[T any] struct {
 	path string
 }
 
-var skillsSpec = docSpec[skillsmd.Document]{path: SkillsPath, Kind: fetch.Kind{
+var skillsSpec = docSpec[skillsmd.Document]{path: GuidePath, Kind: fetch.Kind{
 	Name:   "skills.md",
 	Accept: "text/markdown, text/plain;q=0.9",
 	TypeOK: func(mt string) bool { return mt == "text/markdown" || mt == "text/plain" || mt == "text/x-markdown" },

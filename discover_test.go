@@ -31,22 +31,22 @@ func TestDiscoverDocuments(t *testing.T) {
 		wantHits   map[string]int
 		wantErr    error
 	}{
-		{"skills.md only", map[string]string{discovery.SkillsPath: skills}, false, true, false,
-			map[string]int{discovery.SkillsPath: 1, discovery.MCPPath: 0}, nil},
+		{"skills.md only", map[string]string{discovery.GuidePath: skills}, false, true, false,
+			map[string]int{discovery.GuidePath: 1, discovery.MCPPath: 0}, nil},
 		{"mcp.json only falls back", map[string]string{discovery.MCPPath: mcp}, false, false, true,
-			map[string]int{discovery.SkillsPath: 1, discovery.MCPPath: 1}, nil},
-		{"both: skills.md is enough", map[string]string{discovery.SkillsPath: skills, discovery.MCPPath: mcp}, false, true, false,
-			map[string]int{discovery.SkillsPath: 1, discovery.MCPPath: 0}, nil},
-		{"both structured", map[string]string{discovery.SkillsPath: skills, discovery.MCPPath: mcp}, true, true, true,
-			map[string]int{discovery.SkillsPath: 1, discovery.MCPPath: 1}, nil},
+			map[string]int{discovery.GuidePath: 1, discovery.MCPPath: 1}, nil},
+		{"both: skills.md is enough", map[string]string{discovery.GuidePath: skills, discovery.MCPPath: mcp}, false, true, false,
+			map[string]int{discovery.GuidePath: 1, discovery.MCPPath: 0}, nil},
+		{"both structured", map[string]string{discovery.GuidePath: skills, discovery.MCPPath: mcp}, true, true, true,
+			map[string]int{discovery.GuidePath: 1, discovery.MCPPath: 1}, nil},
 		{"structured, mcp.json only", map[string]string{discovery.MCPPath: mcp}, true, false, true,
-			map[string]int{discovery.SkillsPath: 1, discovery.MCPPath: 1}, nil},
-		{"structured, skills.md only", map[string]string{discovery.SkillsPath: skills}, true, true, false,
-			map[string]int{discovery.SkillsPath: 1, discovery.MCPPath: 1}, nil},
+			map[string]int{discovery.GuidePath: 1, discovery.MCPPath: 1}, nil},
+		{"structured, skills.md only", map[string]string{discovery.GuidePath: skills}, true, true, false,
+			map[string]int{discovery.GuidePath: 1, discovery.MCPPath: 1}, nil},
 		{"neither", map[string]string{}, false, false, false,
-			map[string]int{discovery.SkillsPath: 1, discovery.MCPPath: 1}, discovery.ErrNotPublished},
+			map[string]int{discovery.GuidePath: 1, discovery.MCPPath: 1}, discovery.ErrNotPublished},
 		{"neither structured", map[string]string{}, true, false, false,
-			map[string]int{discovery.SkillsPath: 1, discovery.MCPPath: 1}, discovery.ErrNotPublished},
+			map[string]int{discovery.GuidePath: 1, discovery.MCPPath: 1}, discovery.ErrNotPublished},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,14 +69,14 @@ func TestDiscoverDocuments(t *testing.T) {
 			if err != nil {
 				return
 			}
-			if got := d.Skills != nil; got != tc.wantSkills {
+			if got := d.Guide != nil; got != tc.wantSkills {
 				t.Errorf("Skills present = %v, want %v", got, tc.wantSkills)
 			}
 			if got := d.MCP != nil; got != tc.wantMCP {
 				t.Errorf("MCP present = %v, want %v", got, tc.wantMCP)
 			}
-			if d.Skills != nil && (d.Skills.Title != "Skills" || d.Skills.BaseURL != "https://tracker.example.com/api/v1") {
-				t.Errorf("Skills = %+v", d.Skills)
+			if d.Guide != nil && (d.Guide.Title != "Skills" || d.Guide.BaseURL != "https://tracker.example.com/api/v1") {
+				t.Errorf("Skills = %+v", d.Guide)
 			}
 			if d.MCP != nil && (len(d.MCP.Tools) != 1 || d.MCP.Tools[0].Name != "repair-tracker") {
 				t.Errorf("MCP = %+v", d.MCP)
@@ -124,8 +124,8 @@ func TestNotPublished(t *testing.T) {
 			if !errors.Is(err, discovery.ErrNotPublished) {
 				t.Fatalf("error = %v, want ErrNotPublished", err)
 			}
-			if s.count(discovery.SkillsPath) != 1 || s.count(discovery.MCPPath) != 1 {
-				t.Errorf("hits: %d, %d", s.count(discovery.SkillsPath), s.count(discovery.MCPPath))
+			if s.count(discovery.GuidePath) != 1 || s.count(discovery.MCPPath) != 1 {
+				t.Errorf("hits: %d, %d", s.count(discovery.GuidePath), s.count(discovery.MCPPath))
 			}
 		})
 	}
@@ -141,14 +141,14 @@ func TestContentTypeWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Warnings) != 1 || d.Warnings[0].Code != discovery.WarnContentType || d.Skills.BaseURL != "/api" {
-		t.Errorf("Warnings = %v, BaseURL %q", d.Warnings, d.Skills.BaseURL)
+	if len(d.Warnings) != 1 || d.Warnings[0].Code != discovery.WarnContentType || d.Guide.BaseURL != "/api" {
+		t.Errorf("Warnings = %v, BaseURL %q", d.Warnings, d.Guide.BaseURL)
 	}
 }
 
 func TestRequestHeaders(t *testing.T) {
 	t.Parallel()
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Skills\n"}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: "# Skills\n"}))
 	jar := &recordingJar{}
 	hc := s.Client()
 	hc.Jar = jar
@@ -186,7 +186,7 @@ func TestRedirects(t *testing.T) {
 		t.Parallel()
 		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			switch r.URL.Path {
-			case discovery.SkillsPath:
+			case discovery.GuidePath:
 				http.Redirect(w, r, "/docs/skills.md", http.StatusMovedPermanently)
 			case "/docs/skills.md":
 				fmt.Fprint(w, skills)
@@ -198,13 +198,13 @@ func TestRedirects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Skills == nil || d.Skills.BaseURL != "https://api.example.com/v1" || s.count("/docs/skills.md") != 1 {
-			t.Errorf("Skills = %+v", d.Skills)
+		if d.Guide == nil || d.Guide.BaseURL != "https://api.example.com/v1" || s.count("/docs/skills.md") != 1 {
+			t.Errorf("Skills = %+v", d.Guide)
 		}
 	})
 
 	crossOrigin := func(t *testing.T, consent discovery.ConsentFunc) (*site, *site, *discovery.Discovery, error) {
-		other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: skills}))
+		other := newSite(t, docs(t, map[string]string{discovery.GuidePath: skills}))
 		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
 		}))
@@ -253,10 +253,10 @@ func TestRedirects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Skills == nil || other.count(discovery.SkillsPath) != 1 || s.count(discovery.SkillsPath) != 1 {
-			t.Fatalf("Skills %v, hits %d/%d", d.Skills, s.total(), other.total())
+		if d.Guide == nil || other.count(discovery.GuidePath) != 1 || s.count(discovery.GuidePath) != 1 {
+			t.Fatalf("Skills %v, hits %d/%d", d.Guide, s.total(), other.total())
 		}
-		if f := d.Fetches[0]; f.URL != s.URL+discovery.SkillsPath || f.FinalURL != other.URL+discovery.SkillsPath {
+		if f := d.Fetches[0]; f.URL != s.URL+discovery.GuidePath || f.FinalURL != other.URL+discovery.GuidePath {
 			t.Errorf("Fetch URL %q, FinalURL %q", f.URL, f.FinalURL)
 		}
 		mu.Lock()
@@ -265,14 +265,14 @@ func TestRedirects(t *testing.T) {
 			t.Fatalf("consent asked %d times, want 1", len(got))
 		}
 		r := got[0]
-		if r.Action != discovery.ConsentRedirect || r.Origin.String() != s.URL || r.URL != other.URL+discovery.SkillsPath ||
+		if r.Action != discovery.ConsentRedirect || r.Origin.String() != s.URL || r.URL != other.URL+discovery.GuidePath ||
 			r.Method != http.MethodGet || !strings.Contains(r.Reason, other.URL) {
 			t.Errorf("ConsentRequest = %+v", r)
 		}
 	})
 	t.Run("https to http refused", func(t *testing.T) {
 		t.Parallel()
-		plain := httptest.NewServer(docs(t, map[string]string{discovery.SkillsPath: skills}))
+		plain := httptest.NewServer(docs(t, map[string]string{discovery.GuidePath: skills}))
 		t.Cleanup(plain.Close)
 		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, plain.URL+r.URL.Path, http.StatusFound)
@@ -302,7 +302,7 @@ type flaky struct {
 }
 
 func (f *flaky) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != discovery.SkillsPath {
+	if r.URL.Path != discovery.GuidePath {
 		http.NotFound(w, r)
 		return
 	}
@@ -364,7 +364,7 @@ func TestRetriesAndLastGood(t *testing.T) {
 			if tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
 				t.Errorf("cold call error = %v, want %v", err, tc.wantErr)
 			}
-			if got := s.count(discovery.SkillsPath); got != tc.wantHits {
+			if got := s.count(discovery.GuidePath); got != tc.wantHits {
 				t.Errorf("cold call sent %d requests, want %d", got, tc.wantHits)
 			}
 			if s.count(discovery.MCPPath) != 0 {
@@ -377,9 +377,9 @@ func TestRetriesAndLastGood(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.failing.Store(true)
-			before := s.count(discovery.SkillsPath)
+			before := s.count(discovery.GuidePath)
 			d, err := c.Discover(t.Context(), s.URL)
-			if got := s.count(discovery.SkillsPath) - before; got != tc.wantHits {
+			if got := s.count(discovery.GuidePath) - before; got != tc.wantHits {
 				t.Errorf("warm call sent %d requests, want %d", got, tc.wantHits)
 			}
 			if !tc.wantStale {
@@ -393,8 +393,8 @@ func TestRetriesAndLastGood(t *testing.T) {
 				t.Fatalf("warm call error = %v, want the last good copy", err)
 			}
 			f0 := d.Fetches[0]
-			if f0.Source != discovery.SourceStale || f0.Cause == nil || f0.SavedAt.IsZero() || d.Skills.BaseURL != "/api/v1" {
-				t.Errorf("Fetch = %+v, Skills = %+v", f0, d.Skills)
+			if f0.Source != discovery.SourceStale || f0.Cause == nil || f0.SavedAt.IsZero() || d.Guide.BaseURL != "/api/v1" {
+				t.Errorf("Fetch = %+v, Skills = %+v", f0, d.Guide)
 			}
 			if len(d.Warnings) != 1 || d.Warnings[0].Code != discovery.WarnStale {
 				t.Errorf("Warnings = %v", d.Warnings)
@@ -429,7 +429,7 @@ func TestRetryCounts(t *testing.T) {
 		t.Parallel()
 		var n atomic.Int32
 		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path == discovery.SkillsPath && n.Add(1) == 1 {
+			if r.URL.Path == discovery.GuidePath && n.Add(1) == 1 {
 				w.Header().Set("Retry-After", "1")
 				w.WriteHeader(http.StatusTooManyRequests)
 				return
@@ -466,7 +466,7 @@ func TestRetryCounts(t *testing.T) {
 	})
 	t.Run("body over a custom cap", func(t *testing.T) {
 		t.Parallel()
-		s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: strings.Repeat("x", 2048)}))
+		s := newSite(t, docs(t, map[string]string{discovery.GuidePath: strings.Repeat("x", 2048)}))
 		_, err := newClient(t, s, &discovery.Options{MaxDocumentBytes: 1024}).Discover(t.Context(), s.URL)
 		if !errors.Is(err, discovery.ErrTooLarge) {
 			t.Fatalf("error = %v, want ErrTooLarge", err)
@@ -480,7 +480,7 @@ func TestCaching(t *testing.T) {
 		t.Parallel()
 		var notModified atomic.Int32
 		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path != discovery.SkillsPath {
+			if r.URL.Path != discovery.GuidePath {
 				http.NotFound(w, r)
 				return
 			}
@@ -506,8 +506,8 @@ func TestCaching(t *testing.T) {
 		if f.Source != discovery.SourceRevalidated || f.StatusCode != http.StatusNotModified || notModified.Load() != 1 {
 			t.Errorf("Fetch = %+v, 304s sent %d", f, notModified.Load())
 		}
-		if d.Skills.BaseURL != "/v1" || s.total() != 2 {
-			t.Errorf("BaseURL %q, requests %d", d.Skills.BaseURL, s.total())
+		if d.Guide.BaseURL != "/v1" || s.total() != 2 {
+			t.Errorf("BaseURL %q, requests %d", d.Guide.BaseURL, s.total())
 		}
 	})
 	t.Run("max-age fresh", func(t *testing.T) {
@@ -534,7 +534,7 @@ func TestCaching(t *testing.T) {
 		var gone atomic.Bool
 		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			switch {
-			case r.URL.Path != discovery.SkillsPath:
+			case r.URL.Path != discovery.GuidePath:
 				http.NotFound(w, r)
 			case gone.Load():
 				w.WriteHeader(http.StatusGone)
@@ -547,14 +547,14 @@ func TestCaching(t *testing.T) {
 		if _, err := c.Discover(t.Context(), s.URL); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := lg.Load(discovery.PrivatePartition + s.URL + discovery.SkillsPath); !ok {
+		if _, ok := lg.Load(discovery.PrivatePartition + s.URL + discovery.GuidePath); !ok {
 			t.Fatal("the good copy was not stored")
 		}
 		gone.Store(true)
 		if _, err := c.Discover(t.Context(), s.URL); !errors.Is(err, discovery.ErrNotPublished) {
 			t.Fatalf("error = %v", err)
 		}
-		if _, ok := lg.Load(discovery.PrivatePartition + s.URL + discovery.SkillsPath); ok {
+		if _, ok := lg.Load(discovery.PrivatePartition + s.URL + discovery.GuidePath); ok {
 			t.Error("410 did not drop the last good copy")
 		}
 	})
@@ -562,14 +562,14 @@ func TestCaching(t *testing.T) {
 		t.Parallel()
 		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) }))
 		lg := discovery.NewMemoryLastGood(0)
-		lg.Store(discovery.PrivatePartition+s.URL+discovery.SkillsPath, discovery.LastGood{Body: []byte("# Old\n"), SavedAt: time.Now().Add(-2 * time.Hour)})
+		lg.Store(discovery.PrivatePartition+s.URL+discovery.GuidePath, discovery.LastGood{Body: []byte("# Old\n"), SavedAt: time.Now().Add(-2 * time.Hour)})
 		c := newClient(t, s, &discovery.Options{LastGood: lg, MaxStale: time.Hour, MaxRetries: -1})
 		if _, err := c.Discover(t.Context(), s.URL); err == nil {
 			t.Fatal("a copy older than MaxStale was served")
 		}
 		c = newClient(t, s, &discovery.Options{LastGood: lg, MaxStale: 3 * time.Hour, MaxRetries: -1})
 		d, err := c.Discover(t.Context(), s.URL)
-		if err != nil || d.Skills.Title != "Old" {
+		if err != nil || d.Guide.Title != "Old" {
 			t.Fatalf("error = %v", err)
 		}
 		c = newClient(t, s, &discovery.Options{LastGood: lg, MaxStale: -1, MaxRetries: -1})
@@ -652,7 +652,7 @@ func TestMCPJSONProblems(t *testing.T) {
 	})
 	t.Run("skills.md syntax error carries the offset", func(t *testing.T) {
 		t.Parallel()
-		s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Skills\nab\xffc"}))
+		s := newSite(t, docs(t, map[string]string{discovery.GuidePath: "# Skills\nab\xffc"}))
 		_, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
 		var se *skillsmd.SyntaxError
 		if !errors.As(err, &se) || se.Offset != 11 || se.Line != 2 || se.Column != 3 {
@@ -665,13 +665,13 @@ func TestConcurrentDiscover(t *testing.T) {
 	t.Parallel()
 	skills := readFile(t, "testdata/skills.md")
 	mcp := readFile(t, "testdata/mcp.json")
-	other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: skills}))
+	other := newSite(t, docs(t, map[string]string{discovery.GuidePath: skills}))
 	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case strings.HasPrefix(r.URL.Path, "/moved"):
-			http.Redirect(w, r, other.URL+discovery.SkillsPath, http.StatusFound)
+			http.Redirect(w, r, other.URL+discovery.GuidePath, http.StatusFound)
 		default:
-			docs(t, map[string]string{discovery.SkillsPath: skills, discovery.MCPPath: mcp}).ServeHTTP(w, r)
+			docs(t, map[string]string{discovery.GuidePath: skills, discovery.MCPPath: mcp}).ServeHTTP(w, r)
 		}
 	}))
 	var asked atomic.Int32
@@ -693,7 +693,7 @@ func TestConcurrentDiscover(t *testing.T) {
 				errs <- err
 				return
 			}
-			if d.Skills == nil || d.Skills.Title != "Skills" || (i%2 == 0 && d.MCP == nil) {
+			if d.Guide == nil || d.Guide.Title != "Skills" || (i%2 == 0 && d.MCP == nil) {
 				errs <- fmt.Errorf("goroutine %d: incomplete result", i)
 				return
 			}
@@ -704,7 +704,7 @@ func TestConcurrentDiscover(t *testing.T) {
 				return
 			}
 			hc := &http.Client{Transport: g}
-			resp, err := hc.Get(other.URL + discovery.SkillsPath)
+			resp, err := hc.Get(other.URL + discovery.GuidePath)
 			if err != nil {
 				errs <- err
 				return
@@ -814,11 +814,11 @@ func TestDiskLastGoodSurvivesRestart(t *testing.T) {
 	// A new process: a new Client and a new store over the same folder.
 	store2, _ := discovery.NewDiskLastGood(filepath.Join(dir, "lastgood"))
 	d, err := newClient(t, s, &discovery.Options{LastGood: store2, MaxRetries: -1}).Discover(t.Context(), s.URL)
-	if err != nil || d.Fetches[0].Source != discovery.SourceStale || d.Skills.BaseURL != "/kept" {
+	if err != nil || d.Fetches[0].Source != discovery.SourceStale || d.Guide.BaseURL != "/kept" {
 		t.Fatalf("after restart: %v, %+v", err, d)
 	}
-	store2.Delete(discovery.PrivatePartition + s.URL + discovery.SkillsPath)
-	if _, ok := store2.Load(discovery.PrivatePartition + s.URL + discovery.SkillsPath); ok {
+	store2.Delete(discovery.PrivatePartition + s.URL + discovery.GuidePath)
+	if _, ok := store2.Load(discovery.PrivatePartition + s.URL + discovery.GuidePath); ok {
 		t.Error("Delete left the entry")
 	}
 }
@@ -833,7 +833,7 @@ func TestErrorsAreRedacted(t *testing.T) {
 		h    http.HandlerFunc
 	}{
 		{"network error on a hop with a query", func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path == discovery.SkillsPath {
+			if r.URL.Path == discovery.GuidePath {
 				http.Redirect(w, r, "/next?token=hunter2#frag", http.StatusFound)
 				return
 			}
@@ -846,7 +846,7 @@ func TestErrorsAreRedacted(t *testing.T) {
 			http.Redirect(w, r, "http://127.0.0.1:1/x?token=hunter2", http.StatusFound)
 		}},
 		{"status on a hop with a query", func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path == discovery.SkillsPath {
+			if r.URL.Path == discovery.GuidePath {
 				http.Redirect(w, r, "/next?token=hunter2", http.StatusFound)
 				return
 			}

@@ -28,13 +28,13 @@ func longSkills(version string) string {
 }
 
 func hasRisky(d *discovery.Discovery) bool {
-	return d != nil && d.Skills != nil && len(d.Skills.RiskyActions) > 0
+	return d != nil && d.Guide != nil && len(d.Guide.RiskyActions) > 0
 }
 
 // gzipHandler serves body gzip-encoded without a length, as CDNs do.
 func gzipHandler(body func() string, cacheControl string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}
@@ -115,7 +115,7 @@ func TestDiskCacheTornEntries(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !hasRisky(d) {
-				t.Fatalf("a damaged cache entry became a document without its last section: %q, source %s", d.Skills.Title, d.Fetches[0].Source)
+				t.Fatalf("a damaged cache entry became a document without its last section: %q, source %s", d.Guide.Title, d.Fetches[0].Source)
 			}
 			if d.Fetches[0].Source != discovery.SourceNetwork {
 				t.Errorf("source = %s, want network (the damaged entry is a miss)", d.Fetches[0].Source)

@@ -16,8 +16,8 @@
 //	case err != nil:
 //		return err
 //	}
-//	if d.Skills != nil { // nil when the origin publishes only mcp.json
-//		fmt.Println(d.Skills.Title, d.Skills.BaseURL)
+//	if d.Guide != nil { // nil when the origin publishes only mcp.json
+//		fmt.Println(d.Guide.Title, d.Guide.BaseURL)
 //	}
 //	guard, err := c.Guard(d, nil) // writes and other origins ask askUser
 //	if err != nil {
@@ -33,6 +33,10 @@
 // cache on Redis (docs/fleet.md), and the wellknown command (docs/wellknown.md).
 //
 // # Processing model
+//
+// Two words are kept apart: the guide is the skills.md document (Discovery.Guide,
+// package skillsmd); a skill is an Agent Skill, a SKILL.md folder (ListSkills,
+// GetSkill, package agentskills).
 //
 // [Client.Discover] fetches skills.md; when it is published and parses, that is the
 // answer. When it is absent (404, 410, or an HTML page served in its place) the Client

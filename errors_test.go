@@ -19,9 +19,9 @@ func TestErrorsTellTheCallerWhatToDo(t *testing.T) {
 	t.Parallel()
 	t.Run("a refused redirect is a *RedirectError with both origins", func(t *testing.T) {
 		t.Parallel()
-		other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+		other := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 		s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, other.URL+discovery.SkillsPath, http.StatusMovedPermanently)
+			http.Redirect(w, r, other.URL+discovery.GuidePath, http.StatusMovedPermanently)
 		}))
 		_, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
 		var re *discovery.RedirectError
@@ -35,7 +35,7 @@ func TestErrorsTellTheCallerWhatToDo(t *testing.T) {
 	})
 	t.Run("no doubled prefixes", func(t *testing.T) {
 		t.Parallel()
-		s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: ""}))
+		s := newSite(t, docs(t, map[string]string{discovery.GuidePath: ""}))
 		_, err := newClient(t, s, nil).Discover(t.Context(), s.URL)
 		if err == nil || strings.Count(err.Error(), "discovery:") != 1 {
 			t.Errorf("error = %v", err)
@@ -78,7 +78,7 @@ func TestErrorsTellTheCallerWhatToDo(t *testing.T) {
 		if _, err := c.ListSkills(nil, "example.com"); err == nil { //nolint:staticcheck
 			t.Error("nil context accepted")
 		}
-		s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+		s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 		dc := newClient(t, s, nil)
 		d, err := dc.Discover(t.Context(), s.URL)
 		if err != nil {
@@ -91,7 +91,7 @@ func TestErrorsTellTheCallerWhatToDo(t *testing.T) {
 	})
 	t.Run("localhost:PORT speaking plain http gets a hint", func(t *testing.T) {
 		t.Parallel()
-		plain := httptest.NewServer(docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+		plain := httptest.NewServer(docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 		defer plain.Close()
 		c, _ := discovery.NewClient(&discovery.Options{InsecureAllowPrivateOrigins: true, MaxRetries: -1})
 		bare := strings.TrimPrefix(plain.URL, "http://")

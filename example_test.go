@@ -15,7 +15,7 @@ import (
 // newExampleSite serves a skills.md and an mcp.json over TLS on loopback.
 func newExampleSite() *httptest.Server {
 	mux := http.NewServeMux()
-	mux.HandleFunc(discovery.SkillsPath, func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc(discovery.GuidePath, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 		fmt.Fprint(w, "# Skills\n\nRead repair ticket status.\n\n## API\n\n- Base URL: https://tracker.example.com/api/v1\n\n## Safety\n\n- Ask before changing a ticket.\n")
 	})
@@ -38,10 +38,10 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(d.Skills.Title)
-	fmt.Println(d.Skills.Summary)
-	fmt.Println(d.Skills.BaseURL)
-	for _, s := range d.Skills.Sections {
+	fmt.Println(d.Guide.Title)
+	fmt.Println(d.Guide.Summary)
+	fmt.Println(d.Guide.BaseURL)
+	for _, s := range d.Guide.Sections {
 		fmt.Println("-", s.Heading, s.Items)
 	}
 	fmt.Println(d.MCP == nil, d.Fetches[0].Source)
@@ -109,7 +109,7 @@ func Example_consent() {
 		log.Fatal(err)
 	}
 	api := &http.Client{Transport: guard}
-	resp, err := api.Get(ts.URL + discovery.SkillsPath) // same-origin read: no question
+	resp, err := api.Get(ts.URL + discovery.GuidePath) // same-origin read: no question
 	if err != nil {
 		log.Fatal(err)
 	}

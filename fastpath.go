@@ -49,7 +49,7 @@ func (c *Client) observeFast(ctx context.Context, d *Discovery) {
 // docKind names the kind of a well-known document by its URL.
 func docKind(u string) string {
 	switch {
-	case strings.HasSuffix(u, SkillsPath):
+	case strings.HasSuffix(u, GuidePath):
 		return skillsSpec.Name
 	case strings.HasSuffix(u, MCPPath):
 		return mcpSpec.Name

@@ -19,7 +19,7 @@ func TestFastPathNeverSkipsConsent(t *testing.T) {
 		_, _ = w.Write([]byte("# From B\n"))
 	}))
 	a := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, b.URL+discovery.SkillsPath, http.StatusFound)
+		http.Redirect(w, r, b.URL+discovery.GuidePath, http.StatusFound)
 	}))
 	var asked atomic.Int32
 	consent := func(context.Context, *discovery.ConsentRequest) (bool, error) { return asked.Add(1) == 1, nil } // allow once

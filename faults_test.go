@@ -45,7 +45,7 @@ func newFaultServer(t *testing.T, cert *tls.Certificate) *faultServer {
 			http.NotFound(w, r)
 			return
 		}
-		if r.URL.Path == discovery.SkillsPath {
+		if r.URL.Path == discovery.GuidePath {
 			fs.mu.Lock()
 			fs.hits++
 			fs.mu.Unlock()
@@ -204,11 +204,11 @@ func TestFaults(t *testing.T) {
 		}, want: "error", wantErr: discovery.ErrTooManyRedirects, wantHits: 6},
 		{name: "redirect chain longer than the limit", fault: func(w http.ResponseWriter, r *http.Request) {
 			n := len(r.URL.Query().Get("n"))
-			http.Redirect(w, r, discovery.SkillsPath+"?n="+strings.Repeat("x", n+1), http.StatusFound)
+			http.Redirect(w, r, discovery.GuidePath+"?n="+strings.Repeat("x", n+1), http.StatusFound)
 		}, want: "error", wantErr: discovery.ErrTooManyRedirects, wantHits: 6},
-		{name: "302 to http", setup: redirectTo(func(e *faultEnv) string { return e.plain.URL + discovery.SkillsPath }),
+		{name: "302 to http", setup: redirectTo(func(e *faultEnv) string { return e.plain.URL + discovery.GuidePath }),
 			want: "error", wantErr: discovery.ErrInsecureOrigin, wantHits: 1},
-		{name: "307 to another origin without consent", setup: redirectTo(func(e *faultEnv) string { return e.other.URL + discovery.SkillsPath }),
+		{name: "307 to another origin without consent", setup: redirectTo(func(e *faultEnv) string { return e.other.URL + discovery.GuidePath }),
 			want: "error", wantErr: discovery.ErrCrossOrigin, wantHits: 1,
 			check: func(t *testing.T, e *faultEnv, _ *discovery.Discovery) {
 				if e.other.count() != 0 {
@@ -270,8 +270,8 @@ func TestFaults(t *testing.T) {
 				fmt.Fprint(w, "# Skills\n\n## API\n\n- Base path: `/v3`\n")
 			}
 		}(), want: "fresh", wantHits: 2, check: func(t *testing.T, _ *faultEnv, d *discovery.Discovery) {
-			if d.Skills.BaseURL != "/v3" {
-				t.Errorf("BaseURL = %q, want the new document's", d.Skills.BaseURL)
+			if d.Guide.BaseURL != "/v3" {
+				t.Errorf("BaseURL = %q, want the new document's", d.Guide.BaseURL)
 			}
 		}},
 		{name: ".invalid host (DNS failure)", public: true, cold: true,
@@ -376,7 +376,7 @@ func runFault(t *testing.T, ca *testCA, cert *tls.Certificate, row faultCase) {
 	}
 	switch row.want {
 	case "fresh":
-		if err != nil || got.Skills == nil || got.Fetches[0].Source == discovery.SourceStale {
+		if err != nil || got.Guide == nil || got.Fetches[0].Source == discovery.SourceStale {
 			t.Fatalf("want a fresh document, got %+v, %v", got, err)
 		}
 	case "stale":
@@ -384,8 +384,8 @@ func runFault(t *testing.T, ca *testCA, cert *tls.Certificate, row faultCase) {
 			t.Fatalf("want the last good copy, got error %v", err)
 		}
 		f := got.Fetches[0]
-		if f.Source != discovery.SourceStale || got.Skills == nil || got.Skills.BaseURL != "/v1" || !matches(f.Cause) {
-			t.Fatalf("want the last good copy, got %+v (cause %v) skills=%+v warnings=%v", f, f.Cause, got.Skills, got.Warnings)
+		if f.Source != discovery.SourceStale || got.Guide == nil || got.Guide.BaseURL != "/v1" || !matches(f.Cause) {
+			t.Fatalf("want the last good copy, got %+v (cause %v) skills=%+v warnings=%v", f, f.Cause, got.Guide, got.Warnings)
 		}
 	case "absent":
 		if !errors.Is(err, discovery.ErrNotPublished) {
@@ -410,7 +410,7 @@ func runFault(t *testing.T, ca *testCA, cert *tls.Certificate, row faultCase) {
 // abandoned attempt ends.
 func TestHappyEyeballs(t *testing.T) {
 	ignore := goleak.IgnoreCurrent()
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 	blackHole := netip.MustParseAddr("2606:4700::6810:84e5")
 	reachable := netip.MustParseAddr("203.0.113.9")
 	var d net.Dialer
@@ -437,7 +437,7 @@ func TestHappyEyeballs(t *testing.T) {
 	}
 	start := time.Now()
 	got, err := c.Discover(t.Context(), "https://example.com") // httptest's certificate covers example.com
-	if err != nil || got.Skills == nil {
+	if err != nil || got.Guide == nil {
 		t.Fatalf("Discover: %v", err)
 	}
 	if el := time.Since(start); el > 3*time.Second {
@@ -456,7 +456,7 @@ func TestHappyEyeballs(t *testing.T) {
 // private peer from a public origin is refused before any byte is sent.
 func TestCallerDialerIsChecked(t *testing.T) {
 	t.Parallel()
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 	c := newClient(t, s, nil)
 	_, err := c.Discover(t.Context(), "https://example.com")
 	var pe *discovery.PrivateAddressError

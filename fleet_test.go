@@ -102,7 +102,7 @@ func TestFleetFetchesOnce(t *testing.T) {
 				for i := range 40 {
 					wg.Go(func() {
 						d, err := clients[i%4].Discover(t.Context(), s.URL)
-						if err == nil && d.Skills == nil {
+						if err == nil && d.Guide == nil {
 							err = errors.New("no skills.md")
 						}
 						errs <- err
@@ -117,12 +117,12 @@ func TestFleetFetchesOnce(t *testing.T) {
 				}
 			}
 			round()
-			if n := s.count(discovery.SkillsPath); n != 1 {
+			if n := s.count(discovery.GuidePath); n != 1 {
 				t.Errorf("the fleet sent %d requests for skills.md, want 1", n)
 			}
 			time.Sleep(4100 * time.Millisecond) // stale: max-age=3, and Date has a resolution of one second
 			round()
-			if n := s.count(discovery.SkillsPath); n != 2 || conditional != 1 {
+			if n := s.count(discovery.GuidePath); n != 2 || conditional != 1 {
 				t.Errorf("after max-age the fleet sent %d requests (%d conditional), want 2 (1)", n, conditional)
 			}
 		})
@@ -132,18 +132,18 @@ func TestFleetFetchesOnce(t *testing.T) {
 // TestFleetNeverFails: a lock that is down, or held by a process that died, costs at
 // most FleetWait; every discovery succeeds.
 func TestFleetNeverFails(t *testing.T) {
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Fleet\n"}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: "# Fleet\n"}))
 	for _, tc := range []struct {
 		name string
 		lock *memLock
 	}{
 		{"down", &memLock{fail: true}},
-		{"holder died", &memLock{held: map[string]time.Time{"fleet " + s.URL + discovery.SkillsPath: time.Now().Add(time.Hour)}}},
+		{"holder died", &memLock{held: map[string]time.Time{"fleet " + s.URL + discovery.GuidePath: time.Now().Add(time.Hour)}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newClient(t, s, &discovery.Options{FleetLock: tc.lock, FleetWait: 50 * time.Millisecond})
 			for range 3 {
-				if d, err := c.Discover(t.Context(), s.URL); err != nil || d.Skills == nil {
+				if d, err := c.Discover(t.Context(), s.URL); err != nil || d.Guide == nil {
 					t.Fatalf("Discover = %v, %v", d, err)
 				}
 			}

@@ -22,7 +22,7 @@ func TestFlightLeaderCancelled(t *testing.T) {
 	var first atomic.Bool
 	release := make(chan struct{})
 	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}
@@ -46,7 +46,7 @@ func TestFlightLeaderCancelled(t *testing.T) {
 		_, err := c.Discover(leaderCtx, s.URL)
 		leaderDone <- err
 	}()
-	for s.count(discovery.SkillsPath) == 0 {
+	for s.count(discovery.GuidePath) == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	const waiters = 8
@@ -57,8 +57,8 @@ func TestFlightLeaderCancelled(t *testing.T) {
 		wg.Go(func() {
 			d, err := c.Discover(t.Context(), s.URL)
 			errs[i] = err
-			if d != nil && d.Skills != nil {
-				titles[i] = d.Skills.Title
+			if d != nil && d.Guide != nil {
+				titles[i] = d.Guide.Title
 			}
 		})
 	}

@@ -52,7 +52,7 @@ func checkModelFence(t *testing.T, out string) string {
 
 func TestDiscoveryForModel(t *testing.T) {
 	t.Parallel()
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: richSkills,
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: richSkills,
 		discovery.MCPPath: `{"servers": [{"name": "widgets", "url": "/mcp", "transport": "streamable-http", "tools": ["list_widgets", "delete_widget"]}]}`}))
 	c := newClient(t, s, nil)
 	d, err := c.Structured(t.Context(), s.URL)
@@ -120,7 +120,7 @@ func TestForModelEveryBudget(t *testing.T) {
 	for i := range 12 {
 		fmt.Fprintf(&b, "\n## Extra section number %d with a long heading\n\nSome words about section %d that a model may want.\n", i, i)
 	}
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: b.String(), discovery.MCPPath: mcpWithTools}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: b.String(), discovery.MCPPath: mcpWithTools}))
 	d, err := newClient(t, s, nil).Structured(t.Context(), s.URL)
 	if err != nil {
 		t.Fatal(err)

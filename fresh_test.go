@@ -24,7 +24,7 @@ func TestFastPathSemantics(t *testing.T) {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			return
 		}
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}
@@ -41,14 +41,14 @@ func TestFastPathSemantics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := s.count(discovery.SkillsPath); n != 1 {
+	if n := s.count(discovery.GuidePath); n != 1 {
 		t.Fatalf("%d requests, want 1 (the second answer is fresh)", n)
 	}
 	f := second.Fetches[0]
 	if f.Source != discovery.SourceCache || f.Attempts != 0 || f.StatusCode != http.StatusOK || !f.Published {
 		t.Errorf("fresh answer's fetch = %+v, want source cache, 0 attempts, 200", f)
 	}
-	if second.Skills != first.Skills || len(second.Warnings) != len(first.Warnings) || len(first.Warnings) == 0 {
+	if second.Guide != first.Guide || len(second.Warnings) != len(first.Warnings) || len(first.Warnings) == 0 {
 		t.Errorf("fresh answer differs: %d vs %d warnings", len(second.Warnings), len(first.Warnings))
 	}
 	// Each caller gets its own slices.
@@ -64,7 +64,7 @@ func TestFastPathSemantics(t *testing.T) {
 	if _, err := c.Discover(t.Context(), s.URL); err != nil {
 		t.Fatal(err)
 	}
-	if n := s.count(discovery.SkillsPath); n != 2 {
+	if n := s.count(discovery.GuidePath); n != 2 {
 		t.Errorf("%d requests after max-age passed, want 2", n)
 	}
 
@@ -76,7 +76,7 @@ func TestFastPathSemantics(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := s.count(discovery.SkillsPath); n != 4 {
+	if n := s.count(discovery.GuidePath); n != 4 {
 		t.Errorf("%d requests with no-store, want 4", n)
 	}
 	down.Store(true)
@@ -86,7 +86,7 @@ func TestFastPathSemantics(t *testing.T) {
 			t.Fatalf("Discover while down = %v, %v; want the stale copy", d, err)
 		}
 	}
-	if n := s.count(discovery.SkillsPath); n != 6 {
+	if n := s.count(discovery.GuidePath); n != 6 {
 		t.Errorf("%d requests while down, want 6 (a stale answer is never kept)", n)
 	}
 }
@@ -134,7 +134,7 @@ func TestFreshnessIsCapped(t *testing.T) {
 			if !errors.Is(err, discovery.ErrNotPublished) {
 				t.Errorf("after the site withdrew skills.md: %v, %v; want ErrNotPublished (the copy is stale)", d, err)
 			}
-			if n := s.count(discovery.SkillsPath); n != 2 {
+			if n := s.count(discovery.GuidePath); n != 2 {
 				t.Errorf("skills.md requested %d times, want 2", n)
 			}
 		})
@@ -186,7 +186,7 @@ func TestFreshnessCapReadsAnyDateZone(t *testing.T) {
 			if d, err := c.Discover(t.Context(), s.URL); !errors.Is(err, discovery.ErrNotPublished) {
 				t.Errorf("after the site withdrew skills.md: %v, %v; want ErrNotPublished (the copy is stale)", d, err)
 			}
-			if n := s.count(discovery.SkillsPath); n != 2 {
+			if n := s.count(discovery.GuidePath); n != 2 {
 				t.Errorf("skills.md requested %d times, want 2", n)
 			}
 		})

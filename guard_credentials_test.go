@@ -27,7 +27,7 @@ const (
 func TestCredentialsOutsideCredentialHeaders(t *testing.T) {
 	t.Parallel()
 	other := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "{}") }))
-	api := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	api := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 	tests := []struct {
 		name   string
 		header http.Header

@@ -41,7 +41,7 @@ func (l *consentLog) actions() []string {
 func TestTransportGuard(t *testing.T) {
 	t.Parallel()
 	api := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == discovery.SkillsPath {
+		if r.URL.Path == discovery.GuidePath {
 			fmt.Fprint(w, "# Skills\n\n## API\n\n- Base path: /api\n")
 			return
 		}
@@ -133,7 +133,7 @@ func TestTransportGuard(t *testing.T) {
 // Discovery.AuthorizeConnect.)
 func TestConnectEndpoint(t *testing.T) {
 	t.Parallel()
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Skills\n"}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: "# Skills\n"}))
 	log := &consentLog{answer: func(*discovery.ConsentRequest) (bool, error) { return false, nil }}
 	c := newClient(t, s, &discovery.Options{Consent: log.fn})
 	d, err := c.Discover(t.Context(), s.URL)

@@ -29,7 +29,7 @@ func guardOf(t *testing.T, c *discovery.Client, d *discovery.Discovery, opts *di
 func TestWritesByAnotherRoad(t *testing.T) {
 	t.Parallel()
 	api := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == discovery.SkillsPath {
+		if r.URL.Path == discovery.GuidePath {
 			fmt.Fprint(w, "# Skills\n\n## API\n\n- Base path: /api\n")
 			return
 		}
@@ -140,7 +140,7 @@ func TestWritesByAnotherRoad(t *testing.T) {
 func TestSwitchingProtocolsNeedsWriteConsent(t *testing.T) {
 	t.Parallel()
 	api := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == discovery.SkillsPath {
+		if r.URL.Path == discovery.GuidePath {
 			fmt.Fprint(w, "# Skills\n\n## API\n\n- Base path: /api\n")
 			return
 		}

@@ -48,7 +48,7 @@ func TestEveryURLAnswersEveryKind(t *testing.T) {
 	for k := range kinds {
 		names = append(names, k)
 	}
-	paths := []string{discovery.SkillsPath, discovery.MCPPath, agentskills.IndexPath, agentskills.LegacyIndexPath}
+	paths := []string{discovery.GuidePath, discovery.MCPPath, agentskills.IndexPath, agentskills.LegacyIndexPath}
 	var mu sync.Mutex
 	serve := map[string]string{} // path → kind name; others: the fallback kind
 	fallback := ""
@@ -116,15 +116,15 @@ func TestEveryURLAnswersEveryKind(t *testing.T) {
 	t.Run("pointer to the site's own skills.md", func(t *testing.T) {
 		mu.Lock()
 		clear(serve)
-		serve[discovery.SkillsPath], serve[discovery.MCPPath], fallback = "skills.md", "pointer to skills", "html"
+		serve[discovery.GuidePath], serve[discovery.MCPPath], fallback = "skills.md", "pointer to skills", "html"
 		mu.Unlock()
 		for range 2 {
 			d, err := c.Structured(t.Context(), s.URL)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.Skills == nil || d.Skills.Title != "Site" {
-				t.Errorf("skills.md = %+v", d.Skills)
+			if d.Guide == nil || d.Guide.Title != "Site" {
+				t.Errorf("skills.md = %+v", d.Guide)
 			}
 			if !hasCode(d, discovery.WarnPointer) {
 				t.Errorf("no pointer warning: %v", d.Warnings)

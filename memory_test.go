@@ -24,7 +24,7 @@ func TestMemoryIsBounded(t *testing.T) {
 	t.Parallel()
 	doc := "# Skills\n\n## API\n\n- Base path: `/v1`\n\n" + strings.Repeat("- a line of guidance\n", 50)
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != SkillsPath {
+		if r.URL.Path != GuidePath {
 			http.NotFound(w, r)
 			return
 		}

@@ -94,7 +94,7 @@ func TestEventsLogsAndSpans(t *testing.T) {
 		case fail.Load() > 0:
 			fail.Add(-1)
 			w.WriteHeader(http.StatusServiceUnavailable)
-		case r.URL.Path == discovery.SkillsPath:
+		case r.URL.Path == discovery.GuidePath:
 			w.Header().Set("Content-Type", "text/markdown")
 			_, _ = w.Write([]byte("# Events\n"))
 		default:
@@ -173,7 +173,7 @@ func TestEventsLogsAndSpans(t *testing.T) {
 // TestWrapTransportCannotWeakenTheGuard: the wrapper sees every request, and a request
 // to a private address from a public origin is still refused below it.
 func TestWrapTransportCannotWeakenTheGuard(t *testing.T) {
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Wrapped\n"}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: "# Wrapped\n"}))
 	var seen atomic.Int32
 	wrap := func(next http.RoundTripper) http.RoundTripper {
 		return roundTripFunc(func(r *http.Request) (*http.Response, error) {

@@ -30,9 +30,9 @@ func TestPooledConnectionsKeepThePolicy(t *testing.T) {
 				switch {
 				case r.URL.Path == "/secret":
 					fmt.Fprint(w, "# Secret\n\nthe private server answered\n")
-				case redirect.Load() && strings.HasPrefix(r.Host, "public.example") && r.URL.Path == discovery.SkillsPath:
+				case redirect.Load() && strings.HasPrefix(r.Host, "public.example") && r.URL.Path == discovery.GuidePath:
 					http.Redirect(w, r, loopURL.Load().(string)+"/secret", http.StatusFound)
-				case r.URL.Path == discovery.SkillsPath:
+				case r.URL.Path == discovery.GuidePath:
 					w.Header().Set("Cache-Control", "no-store")
 					fmt.Fprint(w, goodSkills)
 				default:
@@ -87,7 +87,7 @@ func TestAllowListNamesOnlyThatHost(t *testing.T) {
 		switch {
 		case r.URL.Path == "/secret":
 			fmt.Fprint(w, "# Secret\n")
-		case strings.HasPrefix(r.Host, "example.com") && r.URL.Path == discovery.SkillsPath:
+		case strings.HasPrefix(r.Host, "example.com") && r.URL.Path == discovery.GuidePath:
 			http.Redirect(w, r, loop+"/secret", http.StatusFound)
 		case r.URL.Path == "/ok.md":
 			fmt.Fprint(w, goodSkills)
@@ -108,7 +108,7 @@ func TestAllowListNamesOnlyThatHost(t *testing.T) {
 		t.Fatalf("redirect from an allow-listed host to another private address: error = %v, reached %d", err, s.count("/secret"))
 	}
 	// An agent call from example.com's Discovery to another private address.
-	s.Config.Handler = docs(t, map[string]string{discovery.SkillsPath: goodSkills, "/secret": "x"})
+	s.Config.Handler = docs(t, map[string]string{discovery.GuidePath: goodSkills, "/secret": "x"})
 	d, err := c.Discover(t.Context(), "https://example.com")
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestAllowListNamesOnlyThatHost(t *testing.T) {
 // private origin; by default every entry point refuses it before any request.
 func TestPrivateOriginsRefusedByDefault(t *testing.T) {
 	t.Parallel()
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: goodSkills}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: goodSkills}))
 	// Should the refusal ever regress, no packet may leave this machine.
 	tr := s.Client().Transport.(*http.Transport).Clone()
 	tr.DialContext = loopbackOnly

@@ -70,7 +70,7 @@ func connectProxy(t *testing.T, target string) (*url.URL, *atomic.Int32) {
 // through a proxy.
 func TestProxiedRequestsKeepTheGuard(t *testing.T) {
 	t.Parallel()
-	s := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Behind the proxy\n", "/api": "{}"}))
+	s := newSite(t, docs(t, map[string]string{discovery.GuidePath: "# Behind the proxy\n", "/api": "{}"}))
 	proxy, tunnels := connectProxy(t, s.Listener.Addr().String())
 	port := s.URL[strings.LastIndex(s.URL, ":"):]
 	mk := func(resolve string) *discovery.Client {
@@ -92,7 +92,7 @@ func TestProxiedRequestsKeepTheGuard(t *testing.T) {
 	// A name that resolves to a public address goes through the proxy as before.
 	public := mk("93.184.215.14")
 	d, err := public.Discover(t.Context(), "https://example.com"+port)
-	if err != nil || d.Skills == nil {
+	if err != nil || d.Guide == nil {
 		t.Fatalf("public name through the proxy: %v", err)
 	}
 	resp, err := (&http.Client{Transport: guardOf(t, public, d, nil)}).Get("https://example.com" + port + "/api")

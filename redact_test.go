@@ -33,7 +33,7 @@ func TestNoSecretsInReports(t *testing.T) {
 		},
 		"/card.json": func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) },
 		// skills.md redirects, with userinfo and a query, to a path holding a token.
-		discovery.SkillsPath: func(w http.ResponseWriter, r *http.Request) {
+		discovery.GuidePath: func(w http.ResponseWriter, r *http.Request) {
 			u, _ := url.Parse(self + "/" + tok + "/skills.md?sig=SECRETQUERY123")
 			u.User = url.UserPassword("admin", "hunter2pass")
 			http.Redirect(w, r, u.String(), http.StatusFound)

@@ -39,8 +39,8 @@ func TestRevalidationFromMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := d.Fetches[0]
-		if f.Source != source || f.StatusCode != status || d.Skills.Title != title || f.Attempts != 1 {
-			t.Errorf("fetch = %v %d %q (%d attempts), want %v %d %q", f.Source, f.StatusCode, d.Skills.Title, f.Attempts, source, status, title)
+		if f.Source != source || f.StatusCode != status || d.Guide.Title != title || f.Attempts != 1 {
+			t.Errorf("fetch = %v %d %q (%d attempts), want %v %d %q", f.Source, f.StatusCode, d.Guide.Title, f.Attempts, source, status, title)
 		}
 	}
 	check(c, discovery.SourceNetwork, 200, "Doc v1")
@@ -129,15 +129,15 @@ func TestUncachedDocumentsSkipTheCache(t *testing.T) {
 			}))
 			cache := &countingCache{Cache: discovery.NewMemoryCache(0)}
 			c := newClient(t, s, &discovery.Options{Cache: cache})
-			u := discovery.PrivatePartition + s.URL + discovery.SkillsPath // a loopback origin's partition
+			u := discovery.PrivatePartition + s.URL + discovery.GuidePath // a loopback origin's partition
 			check := func(source discovery.Source, status int) {
 				t.Helper()
 				d, err := c.Discover(t.Context(), s.URL)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if f := d.Fetches[0]; f.Source != source || f.StatusCode != status || d.Skills.Title != "Doc" {
-					t.Fatalf("fetch = %v %d %q, want %v %d", f.Source, f.StatusCode, d.Skills.Title, source, status)
+				if f := d.Fetches[0]; f.Source != source || f.StatusCode != status || d.Guide.Title != "Doc" {
+					t.Fatalf("fetch = %v %d %q, want %v %d", f.Source, f.StatusCode, d.Guide.Title, source, status)
 				}
 			}
 			check(discovery.SourceNetwork, 200)
@@ -194,7 +194,7 @@ func TestUncachedIgnoresUnaskedNotModified(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, err := c.Discover(t.Context(), s.URL)
-	if err == nil && d.Skills != nil && d.Fetches[0].Source == discovery.SourceRevalidated {
+	if err == nil && d.Guide != nil && d.Fetches[0].Source == discovery.SourceRevalidated {
 		t.Fatalf("an unasked 304 was answered from nothing: %+v", d.Fetches)
 	}
 }
@@ -203,14 +203,14 @@ func TestUncachedIgnoresUnaskedNotModified(t *testing.T) {
 // redirect to another origin goes on there, once consented, without the validators
 // of the copy it was revalidating (they belong to the first origin's document).
 func TestRevalidationHeadersStayInTheirRound(t *testing.T) {
-	other := newSite(t, docs(t, map[string]string{discovery.SkillsPath: "# Other\n"}))
+	other := newSite(t, docs(t, map[string]string{discovery.GuidePath: "# Other\n"}))
 	var mu sync.Mutex
 	moved := false
 	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		defer mu.Unlock()
 		if moved {
-			http.Redirect(w, r, other.URL+discovery.SkillsPath, http.StatusFound)
+			http.Redirect(w, r, other.URL+discovery.GuidePath, http.StatusFound)
 			return
 		}
 		w.Header().Set("Cache-Control", "max-age=0")
@@ -225,7 +225,7 @@ func TestRevalidationHeadersStayInTheirRound(t *testing.T) {
 	moved = true
 	mu.Unlock()
 	d, err := c.Discover(t.Context(), s.URL)
-	if err != nil || d.Skills == nil || d.Skills.Title != "Other" {
+	if err != nil || d.Guide == nil || d.Guide.Title != "Other" {
 		t.Fatalf("after the consented redirect: %+v, %v", d, err)
 	}
 	if first := s.last(); first.Header.Get("If-None-Match") != `"v1"` {

@@ -24,7 +24,7 @@ func TestConcurrentOrigins(t *testing.T) {
 	for i := range sites {
 		body := fmt.Sprintf("# Site %d\n\n## API\n\n- Base path: `/v%d`\n", i, i)
 		sites[i] = newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path != discovery.SkillsPath {
+			if r.URL.Path != discovery.GuidePath {
 				fmt.Fprint(w, "ok") // the agent's own calls
 				return
 			}
@@ -51,8 +51,8 @@ func TestConcurrentOrigins(t *testing.T) {
 					errs <- err
 					return
 				}
-				if d.Skills.Title != fmt.Sprintf("Site %d", i) || d.Skills.BaseURL != fmt.Sprintf("/v%d", i) {
-					errs <- fmt.Errorf("origin %d: got %q %q", i, d.Skills.Title, d.Skills.BaseURL)
+				if d.Guide.Title != fmt.Sprintf("Site %d", i) || d.Guide.BaseURL != fmt.Sprintf("/v%d", i) {
+					errs <- fmt.Errorf("origin %d: got %q %q", i, d.Guide.Title, d.Guide.BaseURL)
 					return
 				}
 			}
@@ -82,7 +82,7 @@ func TestConcurrentOrigins(t *testing.T) {
 		t.Error(err)
 	}
 	for i, s := range sites {
-		if n := s.count(discovery.SkillsPath); n != 1 {
+		if n := s.count(discovery.GuidePath); n != 1 {
 			t.Errorf("origin %d: skills.md fetched %d times, want once", i, n)
 		}
 	}
@@ -124,7 +124,7 @@ func TestSoak(t *testing.T) {
 		}},
 	}
 	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}
@@ -165,8 +165,8 @@ func TestSoak(t *testing.T) {
 			continue
 		}
 		succeeded = true
-		if d.Skills == nil || d.Skills.Title != "Skills" || d.Skills.BaseURL != "/v1" {
-			t.Fatalf("call %d returned a document that is not the valid one: %+v", i, d.Skills)
+		if d.Guide == nil || d.Guide.Title != "Skills" || d.Guide.BaseURL != "/v1" {
+			t.Fatalf("call %d returned a document that is not the valid one: %+v", i, d.Guide)
 		}
 		if d.Fetches[0].Source == discovery.SourceStale {
 			stale++

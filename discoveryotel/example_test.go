@@ -19,7 +19,7 @@ import (
 
 func Example() {
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}

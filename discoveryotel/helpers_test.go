@@ -200,7 +200,7 @@ func newSite(t *testing.T, h http.HandlerFunc) *site {
 	t.Helper()
 	if h == nil {
 		h = func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path != discovery.SkillsPath {
+			if r.URL.Path != discovery.GuidePath {
 				http.NotFound(w, r)
 				return
 			}

@@ -23,7 +23,7 @@ func TestIntegrationDiscover(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
 	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}
@@ -45,7 +45,7 @@ func TestIntegrationDiscover(t *testing.T) {
 	wantMap(t, "discovery span", attrs(discs[0]), map[string]string{
 		"discovery.origin": s.URL, "discovery.outcome": "ok",
 	})
-	skillsURL := s.URL + discovery.SkillsPath
+	skillsURL := s.URL + discovery.GuidePath
 	wantMap(t, "first fetch span", attrs(fetches[0]), map[string]string{
 		"discovery.origin": s.URL, "url.full": skillsURL, "discovery.doc": "skills.md", "discovery.source": "network",
 		"http.response.status_code": "200", "discovery.attempts": "1",
@@ -107,7 +107,7 @@ func TestIntegrationRetryAndStale(t *testing.T) {
 	e := newEnv(t, nil)
 	var calls atomic.Int32
 	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}

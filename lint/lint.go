@@ -1078,7 +1078,7 @@ func (l *linter) lintURL(raw string) error {
 	found, foundIndex, late := false, false, false
 	var redirects []crossRedirect
 	tried := 0
-	for _, p := range []string{discovery.SkillsPath, discovery.MCPPath, agentskills.IndexPath, agentskills.LegacyIndexPath} {
+	for _, p := range []string{discovery.GuidePath, discovery.MCPPath, agentskills.IndexPath, agentskills.LegacyIndexPath} {
 		if p == agentskills.LegacyIndexPath && foundIndex {
 			continue
 		}

@@ -35,7 +35,7 @@ func TestDiscoverSkillsNamesWhyMCPJSONIsUnusable(t *testing.T) {
 			t.Parallel()
 			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				switch r.URL.Path {
-				case discovery.SkillsPath:
+				case discovery.GuidePath:
 					w.Header().Set("Content-Type", "text/markdown")
 					fmt.Fprint(w, "# Site\n\nGuidance.\n")
 				case discovery.MCPPath:

@@ -25,7 +25,7 @@ func newOrigin(t testing.TB, maxAge int) (*httptest.Server, *atomic.Int64) {
 	sum := sha256.Sum256([]byte(skillsBody))
 	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}
@@ -70,8 +70,8 @@ func TestDiscoverRoundTrips(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Skills == nil || d.Fetches[0].Source != want {
-			t.Fatalf("Discover: skills %v, source %s; want %s", d.Skills != nil, d.Fetches[0].Source, want)
+		if d.Guide == nil || d.Fetches[0].Source != want {
+			t.Fatalf("Discover: skills %v, source %s; want %s", d.Guide != nil, d.Fetches[0].Source, want)
 		}
 		return cnt.take()
 	}

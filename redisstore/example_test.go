@@ -54,7 +54,7 @@ func Example() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println(d.Skills.Title, d.Fetches[0].Source)
+		fmt.Println(d.Guide.Title, d.Fetches[0].Source)
 	}
 	fmt.Println("origin requests:", requests.Load())
 	// Output:

@@ -378,7 +378,7 @@ func TestFleetChild(t *testing.T) {
 					for i := range cfg.Origins {
 						origin := cfg.Origins[(g+i)%len(cfg.Origins)]
 						d, err := c.Discover(t.Context(), origin)
-						if err == nil && d.Skills == nil {
+						if err == nil && d.Guide == nil {
 							err = errors.New("no skills.md")
 						}
 						mu.Lock()

@@ -19,7 +19,7 @@ func BenchmarkDiscoverSiteCached(b *testing.B) {
 	if _, err := ts.Call(b.Context(), "discover_site", input); err != nil {
 		b.Fatal(err)
 	}
-	hits := s.hits[discovery.SkillsPath].Load()
+	hits := s.hits[discovery.GuidePath].Load()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -28,7 +28,7 @@ func BenchmarkDiscoverSiteCached(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	if n := s.hits[discovery.SkillsPath].Load(); n != hits {
+	if n := s.hits[discovery.GuidePath].Load(); n != hits {
 		b.Fatalf("%d requests during the benchmark: not served from the cache", n-hits)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // Give a model the tools, then run the calls it makes.
 func Example() {
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}

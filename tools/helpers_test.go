@@ -95,7 +95,7 @@ func fullSite(t testing.TB) *site {
 	index := fmt.Sprintf(`{"$schema": %q, "skills": [{"name": "ledger", "type": "skill-md", "description": "Export the ledger.", "url": "ledger/SKILL.md", "digest": %q}]}`,
 		agentskills.SchemaV020, agentskills.Digest([]byte(ledgerMD)))
 	return newSite(t, map[string]doc{
-		discovery.SkillsPath:                        {"text/markdown", skillsMD},
+		discovery.GuidePath:                         {"text/markdown", skillsMD},
 		discovery.MCPPath:                           {"application/json", mcpJSON},
 		agentskills.IndexPath:                       {"application/json", index},
 		"/.well-known/agent-skills/ledger/SKILL.md": {"text/markdown", ledgerMD},

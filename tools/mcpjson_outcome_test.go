@@ -36,7 +36,7 @@ func TestListMCPServersTellsAbsentFromUnreadable(t *testing.T) {
 			t.Parallel()
 			ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				switch {
-				case r.URL.Path == discovery.SkillsPath:
+				case r.URL.Path == discovery.GuidePath:
 					w.Header().Set("Content-Type", "text/markdown")
 					fmt.Fprint(w, skillsMD)
 				case r.URL.Path == discovery.MCPPath && tc.status != 0:

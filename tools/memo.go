@@ -42,7 +42,7 @@ type memo struct {
 // rendering is computed once per pair of documents and origin; each call gets it with
 // a fresh nonce, exactly as a new ForModel call would render it.
 func (t *Toolset) renderSite(d *discovery.Discovery, origin string) skillsRender {
-	key := memoKey{d.Skills, d.MCP, origin}
+	key := memoKey{d.Guide, d.MCP, origin}
 	t.memo.mu.Lock()
 	r, ok := t.memo.m[key]
 	t.memo.mu.Unlock()
@@ -52,7 +52,7 @@ func (t *Toolset) renderSite(d *discovery.Discovery, origin string) skillsRender
 		return out
 	}
 	r = &skillsRender{}
-	if doc := d.Skills; doc != nil {
+	if doc := d.Guide; doc != nil {
 		r.title = clean(doc.Title, maxField)
 		if u, err := doc.ResolveBase(origin); err == nil && u != nil {
 			r.baseURL = clean(u.String(), maxField)

@@ -295,7 +295,7 @@ func TestListSkills(t *testing.T) {
 	}
 
 	// A site without an index never becomes a source.
-	bare := newSite(t, map[string]doc{discovery.SkillsPath: {"text/markdown", skillsMD}})
+	bare := newSite(t, map[string]doc{discovery.GuidePath: {"text/markdown", skillsMD}})
 	ts2 := tools.New(bare.client, cat, nil)
 	_, err := ts2.Call(t.Context(), "list_skills", json.RawMessage(fmt.Sprintf(`{"origin": %q}`, bare.URL)))
 	if !errors.Is(err, discovery.ErrNotPublished) {
@@ -492,7 +492,7 @@ func TestListMCPServers(t *testing.T) {
 	if got := fmt.Sprint(m["servers"]); !strings.Contains(got, "local:true") || !strings.Contains(got, "relation:local") {
 		t.Errorf("servers = %s", got)
 	}
-	skillsOnly := newSite(t, map[string]doc{discovery.SkillsPath: {"text/markdown", skillsMD}})
+	skillsOnly := newSite(t, map[string]doc{discovery.GuidePath: {"text/markdown", skillsMD}})
 	res, m = call(t, tools.New(skillsOnly.client, nil, nil), tools.DefaultTextBudget, "list_mcp_servers", fmt.Sprintf(`{"origin": %q}`, skillsOnly.URL))
 	if !strings.Contains(res.Text, "publishes no /.well-known/mcp.json") || len(m["servers"].([]any)) != 0 {
 		t.Errorf("%v\n%s", m, res.Text)

@@ -116,7 +116,7 @@ func TestPublishedTextIsFenced(t *testing.T) {
 		agentskills.IndexPath: {"application/json", fmt.Sprintf(`{"$schema": %q, "skills": [{"name": "ledger", "type": "skill-md", "description": %q, "url": "ledger/SKILL.md", "digest": %q}]}`,
 			agentskills.SchemaV020, hostile, agentskills.Digest([]byte(md)))},
 		"/.well-known/agent-skills/ledger/SKILL.md": {"text/markdown", md},
-		discovery.SkillsPath:                        {"text/markdown", "# Shop " + quoted + "\n\n" + hostile + "\n\n## " + quoted + "\n\n- " + hostile + "\n"},
+		discovery.GuidePath:                         {"text/markdown", "# Shop " + quoted + "\n\n" + hostile + "\n\n## " + quoted + "\n\n- " + hostile + "\n"},
 		discovery.MCPPath: {"application/json", fmt.Sprintf(`{"servers": [{"name": %q, "url": "/mcp", "transport": "http", "description": %q, "tools": [%q]}]}`,
 			"shop "+hostile, hostile, hostile)},
 	})

@@ -25,7 +25,7 @@ const skillsMD = "# Ticket Tracker\n\nThis API lets agents read repair ticket st
 func demo(t *testing.T) (origin string, ts *tools.Toolset) {
 	t.Helper()
 	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}

@@ -28,7 +28,7 @@ const answer = "The site is a ticket tracker."
 func demo(t *testing.T) (origin string, ts *tools.Toolset) {
 	t.Helper()
 	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.SkillsPath {
+		if r.URL.Path != discovery.GuidePath {
 			http.NotFound(w, r)
 			return
 		}

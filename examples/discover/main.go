@@ -179,7 +179,7 @@ type jsonFetch struct {
 
 func report(d *discovery.Discovery) jsonReport {
 	r := jsonReport{Origin: d.Origin.String(), Fetches: []jsonFetch{}, Warnings: []string{}}
-	if s := d.Skills; s != nil {
+	if s := d.Guide; s != nil {
 		js := &jsonSkills{Title: discovery.Redact(s.Title), BaseURL: discovery.Redact(s.BaseURL), Sections: []jsonSection{}}
 		for _, sec := range s.Sections {
 			js.Sections = append(js.Sections, jsonSection{Heading: discovery.Redact(sec.Heading)})
@@ -213,7 +213,7 @@ func printText(out io.Writer, d *discovery.Discovery) {
 	for _, f := range d.Fetches {
 		fmt.Fprintf(out, "fetched %s: %d (%s, %d attempts)\n", r(f.URL), f.StatusCode, f.Source, f.Attempts)
 	}
-	if s := d.Skills; s != nil {
+	if s := d.Guide; s != nil {
 		fmt.Fprintf(out, "\nskills.md (published by %s; untrusted guidance)\n", d.Origin)
 		fmt.Fprintf(out, "  title:    %s\n", r(s.Title))
 		if s.Summary != "" {

@@ -33,7 +33,7 @@ func testSite(t *testing.T) *httptest.Server {
 	index := fmt.Sprintf(`{"$schema": %q, "skills": [{"name": "ledger", "type": "skill-md", "description": "Export the ledger.", "url": "ledger/SKILL.md", "digest": %q}]}`,
 		agentskills.SchemaV020, agentskills.Digest([]byte(ledgerMD)))
 	docs := map[string][2]string{
-		discovery.SkillsPath:                        {"text/markdown", "# Tracker\n\nRead tickets.\n\n## Safety\n\n- Ask before changing a ticket.\n"},
+		discovery.GuidePath:                         {"text/markdown", "# Tracker\n\nRead tickets.\n\n## Safety\n\n- Ask before changing a ticket.\n"},
 		discovery.MCPPath:                           {"application/json", `{"servers": [{"name": "tickets", "url": "/mcp", "transport": "http", "tools": ["get_ticket"]}]}`},
 		agentskills.IndexPath:                       {"application/json", index},
 		"/.well-known/agent-skills/ledger/SKILL.md": {"text/markdown", ledgerMD},

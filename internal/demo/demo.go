@@ -82,7 +82,7 @@ func Handler() (http.Handler, error) {
 		}
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET "+discovery.SkillsPath, serve(read("skills.md"), "text/markdown; charset=utf-8"))
+	mux.Handle("GET "+discovery.GuidePath, serve(read("skills.md"), "text/markdown; charset=utf-8"))
 	mux.Handle("GET "+discovery.MCPPath, serve(read("mcp.json"), "application/json"))
 	mux.Handle("GET "+agentskills.IndexPath, serve(index, "application/json"))
 	mux.Handle("GET /.well-known/agent-skills/invoice-check/SKILL.md", serve(skillMD, "text/markdown; charset=utf-8"))

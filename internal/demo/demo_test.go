@@ -26,8 +26,8 @@ func TestDemoOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Skills == nil || d.MCP == nil {
-		t.Fatalf("skills.md %v, mcp.json %v: want both", d.Skills != nil, d.MCP != nil)
+	if d.Guide == nil || d.MCP == nil {
+		t.Fatalf("skills.md %v, mcp.json %v: want both", d.Guide != nil, d.MCP != nil)
 	}
 	ix, err := c.ListSkills(ctx, ts.URL)
 	if err != nil {

@@ -50,12 +50,12 @@ type scanIndex struct {
 
 // fillDiscovery fills the skills.md and mcp.json parts of r from a Structured call.
 func (r *Result) fillDiscovery(d *discovery.Discovery, err error, rec *scanRecorder) {
-	r.SkillsMD.Status = rec.statusOf(discovery.SkillsPath)
+	r.SkillsMD.Status = rec.statusOf(discovery.GuidePath)
 	r.MCPJSON.Status = rec.statusOf(discovery.MCPPath)
 	if err != nil {
 		r.attribute(err, map[string]*scanDoc{
-			discovery.SkillsPath: &r.SkillsMD,
-			discovery.MCPPath:    &r.MCPJSON.scanDoc,
+			discovery.GuidePath: &r.SkillsMD,
+			discovery.MCPPath:   &r.MCPJSON.scanDoc,
 		})
 		return
 	}
@@ -67,7 +67,7 @@ func (r *Result) fillDiscovery(d *discovery.Discovery, err error, rec *scanRecor
 	for _, f := range d.Fetches {
 		var doc *scanDoc
 		switch {
-		case strings.HasSuffix(f.URL, discovery.SkillsPath):
+		case strings.HasSuffix(f.URL, discovery.GuidePath):
 			doc = &r.SkillsMD
 		case strings.HasSuffix(f.URL, discovery.MCPPath):
 			doc = &r.MCPJSON.scanDoc
@@ -85,13 +85,13 @@ func (r *Result) fillDiscovery(d *discovery.Discovery, err error, rec *scanRecor
 			continue
 		}
 		switch {
-		case strings.HasSuffix(w.URL, discovery.SkillsPath):
+		case strings.HasSuffix(w.URL, discovery.GuidePath):
 			r.SkillsMD.Error = discovery.Redact(w.Message)
 		case strings.HasSuffix(w.URL, discovery.MCPPath):
 			r.MCPJSON.Error = discovery.Redact(w.Message)
 		}
 	}
-	r.SkillsMD.Published = d.Skills != nil
+	r.SkillsMD.Published = d.Guide != nil
 	if m := d.MCP; m != nil {
 		r.MCPJSON.Published = true
 		r.MCPJSON.Shape = string(m.Shape)

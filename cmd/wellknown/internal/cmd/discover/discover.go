@@ -246,7 +246,7 @@ func CleanList(in []string) []string {
 
 func discoveryReport(d *discovery.Discovery, ix *discovery.SkillsIndex, ixWarn string) DiscoveryJSON {
 	r := DiscoveryJSON{Origin: d.Origin.String(), Fetches: []fetchJSON{}, Warnings: []string{}}
-	if s := d.Skills; s != nil {
+	if s := d.Guide; s != nil {
 		js := &skillsJSON{Title: cmdutil.Clean(s.Title, 256), Summary: cmdutil.Clean(s.Summary, 1024), Purpose: cmdutil.Clean(s.Purpose, 1024),
 			BaseURL: cmdutil.Clean(s.BaseURL, 512), API: CleanList(s.API), Auth: CleanList(s.Auth), SafeActions: CleanList(s.SafeActions),
 			RiskyActions: CleanList(s.RiskyActions), Limits: CleanList(s.Limits), MCP: CleanList(s.MCP),
@@ -336,7 +336,7 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 			fmt.Fprintln(out, fetchLine(f))
 		}
 	}
-	if s := d.Skills; s != nil {
+	if s := d.Guide; s != nil {
 		fmt.Fprintf(out, "\n%s (published by %s; untrusted guidance)\n", h("skills.md"), d.Origin)
 		title := cmdutil.Clean(s.Title, 256)
 		if title == "" {
