@@ -33,6 +33,21 @@ func TestErrorsTellTheCallerWhatToDo(t *testing.T) {
 			t.Errorf("retry at %s: %v", re.To, err)
 		}
 	})
+	t.Run("https against a plain-http loopback server says to use http", func(t *testing.T) {
+		t.Parallel()
+		s := httptest.NewServer(docs(t, map[string]string{discovery.GuidePath: goodSkills}))
+		t.Cleanup(s.Close)
+		host := strings.TrimPrefix(s.URL, "http://")
+		c, err := discovery.NewClient(&discovery.Options{MaxRetries: -1, InsecureAllowPrivateOrigins: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Discover(t.Context(), "https://"+host)
+		var fe *discovery.FetchError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "use http://"+host) {
+			t.Errorf("error = %v, want a hint to use http://%s", err, host)
+		}
+	})
 	t.Run("no doubled prefixes", func(t *testing.T) {
 		t.Parallel()
 		s := newSite(t, docs(t, map[string]string{discovery.GuidePath: ""}))

@@ -51,6 +51,9 @@ func ParseOrigin(s string) (Origin, error) {
 		// A bare host ("example.com", "example.com:8443", "[::1]:8080"). A string with a
 		// scheme but no "//" ("javascript:alert(1)", "mailto:x@y") is refused below,
 		// because its "host" would then not parse.
+		if m := malformedScheme(s); m != "" {
+			return Origin{}, fmt.Errorf("%w: the scheme is missing its \"://\": write it as %s", ErrInvalidOrigin, m)
+		}
 		if i := strings.IndexByte(s, ':'); i > 0 && !strings.HasPrefix(s, "[") {
 			scheme := strings.ToLower(s[:i])
 			if _, err := strconv.Atoi(firstSegment(s[i+1:])); err != nil && httpx.ValidScheme(scheme) {
@@ -84,6 +87,32 @@ func cleanOrigin(s string) string {
 		return s
 	}
 	return s
+}
+
+// malformedScheme returns the origin s was probably meant to be when it starts with
+// "https" or "http" but lacks part of "://" ("https//example.com", "https:/example.com",
+// "https:example.com"), else "". Read as a bare host, "https//example.com" would be the
+// host "https".
+func malformedScheme(s string) string {
+	for _, scheme := range []string{"https", "http"} {
+		if len(s) <= len(scheme) || !strings.EqualFold(s[:len(scheme)], scheme) {
+			continue
+		}
+		rest := s[len(scheme):]
+		trimmed := strings.TrimLeft(rest, ":/")
+		if trimmed == rest || trimmed == "" || !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, ":") {
+			return ""
+		}
+		if _, err := strconv.Atoi(firstSegment(rest[1:])); err == nil && rest[0] == ':' {
+			return "" // "http:8080" is a host named http with a port
+		}
+		host := firstSegment(trimmed)
+		if at := strings.LastIndexByte(host, '@'); at >= 0 {
+			host = host[at+1:] // never repeat userinfo
+		}
+		return strings.ToLower(scheme) + "://" + host
+	}
+	return ""
 }
 
 // firstSegment returns s up to the first '/', '?' or '#'.

@@ -3,6 +3,7 @@ package discovery_test
 import (
 	"errors"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/wellknown-dev/discovery"
@@ -53,6 +54,13 @@ func TestParseOrigin(t *testing.T) {
 		{"https://0x7f.1/", "", discovery.ErrInvalidOrigin},
 		{"https://1.2.3/", "", discovery.ErrInvalidOrigin},
 		{"https://\x88/", "", discovery.ErrInvalidOrigin},
+		// A scheme missing part of "://" is not a host named "https".
+		{"https//example.com", "", discovery.ErrInvalidOrigin},
+		{"https:/example.com", "", discovery.ErrInvalidOrigin},
+		{"HTTPS:example.com/x", "", discovery.ErrInvalidOrigin},
+		{"http//localhost:8080", "", discovery.ErrInvalidOrigin},
+		{"https.example.com", "https://https.example.com", nil},
+		{"httpbin.org", "https://httpbin.org", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -156,4 +164,21 @@ func FuzzParseOrigin(f *testing.F) {
 			t.Fatalf("origin keeps more than the authority: %q", str)
 		}
 	})
+}
+
+// TestParseOriginSuggestsTheScheme checks that an origin missing part of "://" gets an
+// error that shows what was probably meant.
+func TestParseOriginSuggestsTheScheme(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"https//example.com":         "write it as https://example.com",
+		"https:/example.com/x?q":     "write it as https://example.com",
+		"http//localhost:8080":       "write it as http://localhost:8080",
+		"https:/user:pw@example.com": "write it as https://example.com",
+	} {
+		_, err := discovery.ParseOrigin(in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseOrigin(%q) = %v, want an error saying %q", in, err, want)
+		}
+	}
 }

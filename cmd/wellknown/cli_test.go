@@ -389,3 +389,21 @@ func TestCLIPolish(t *testing.T) {
 		t.Errorf("update: summary or a Go slice:\n%s", r)
 	}
 }
+
+// TestDiscoverShowsWhyTheIndexFailed: with skills.md and mcp.json absent and the skills
+// index failing with a 500, discover says so instead of "publishes nothing".
+func TestDiscoverShowsWhyTheIndexFailed(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/index.json") {
+			http.Error(w, "boom", http.StatusInternalServerError)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer ts.Close()
+	r := runCLI(t, nil, "", "discover", ts.URL)
+	if r.code != exitFailure || !strings.Contains(r.stderr, "500") || strings.Contains(r.stderr, "publishes no") {
+		t.Errorf("discover with a failing index: want exit 1 naming the 500:\n%s", r)
+	}
+}

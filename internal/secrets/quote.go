@@ -118,7 +118,13 @@ func wordEnd(r rune) bool {
 // scrubWord strips the userinfo, query values and fragment of one URL-like word. The
 // names of query parameters stay ("/search?q=…&page=…": a reader learns how the URL
 // is used), unless a name does not look like one.
+//
+// Punctuation that ends a sentence or a clause after the URL (":" before an error's
+// cause, ",", ";", ".", "!") is kept: it is not part of a query value.
 func scrubWord(w string) string {
+	if t := strings.TrimRight(w, ":;,.!"); len(t) < len(w) && t != "" {
+		return scrubWord(t) + w[len(t):]
+	}
 	q := strings.IndexAny(w, "?#")
 	urlish := strings.Contains(w, "://") || strings.HasPrefix(w, "/") || q >= 0 && strings.Contains(w[q:], "=")
 	if !urlish {

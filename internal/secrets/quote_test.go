@@ -47,6 +47,8 @@ func TestScrub(t *testing.T) {
 		{"query on a word", "a.json?sig=SECRETQUERY123", "a.json?sig=…"},
 		{"query names kept", "GET /api/v2/products?q=shoes&page=2#top", "GET /api/v2/products?q=…&page=…#…"},
 		{"query value without a name", "/x?SECRETQUERY123", "/x?…"},
+		{"separator after a query kept", "discover https://example.com/?a=SECRETQUERY123: GET failed", "discover https://example.com/?a=…: GET failed"},
+		{"sentence end after a query kept", "see /x?a=SECRETQUERY123, then /y?b=SECRETQUERY123.", "see /x?a=…, then /y?b=…."},
 		{"query name that is no name", "/x?a%20b=SECRETQUERY123&ok=1", "/x?…&ok=…"},
 		{"many parameters", "/x?a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9&j=10", "/x?a=…&b=…&c=…&d=…&e=…&f=…&g=…&h=…&…"},
 		{"fragment", "https://host.example/cb#access_token=abc", "https://host.example/cb#…"},

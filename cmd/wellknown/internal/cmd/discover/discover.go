@@ -104,6 +104,10 @@ func Run(ctx context.Context, c0 *cmdutil.App, c *discovery.Client, origin strin
 		d = &discovery.Discovery{Origin: o}
 	case errors.Is(discErr, discovery.ErrNotPublished) && (ixErr == nil || errors.Is(ixErr, discovery.ErrNotPublished)):
 		return &cmdutil.ExitError{Code: cmdutil.ExitNotFound, Err: fmt.Errorf("%s publishes no skills.md, mcp.json or skills index at /.well-known/ (%w); check the origin's spelling, or ask its owner to publish one", origin, discErr)}
+	case errors.Is(discErr, discovery.ErrNotPublished):
+		// No documents, and the index failed for another reason than absence: that
+		// failure is the news, not "publishes nothing".
+		return fmt.Errorf("discover %s: no skills.md or mcp.json, and the skills index could not be read: %w", origin, ixErr)
 	case discErr != nil:
 		return fmt.Errorf("discover %s: %w", origin, discErr)
 	}
