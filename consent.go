@@ -303,36 +303,28 @@ func (m *MemoryConsent) Answers() map[string]ConsentAnswer {
 // answer for the whole origin (not a write) covers it; its own answer is kept for
 // nothing beyond that request.
 func RememberConsent(ask AskFunc, memory ConsentMemory) ConsentFunc {
+	turn := make(chan struct{}, 1) // one question at a time
 	return func(ctx context.Context, req *ConsentRequest) (bool, error) {
 		once := req.once || strings.Contains(req.Subject, AmbiguousSubject)
-		keys := consentKeys(req)
-		if once {
-			keys = keys[1:] // no subject to recall it by; an origin-wide answer still holds
+		if allow, ok := recallConsent(memory, req, once); ok {
+			return allow, nil
 		}
-		for _, k := range keys {
-			if a, ok := memory.Recall(k); ok {
-				return a.Allow, nil
-			}
+		// Requests that arrive together (a document and an index behind the same
+		// redirect) wait for the first answer and are answered from it, not asked twice.
+		select {
+		case turn <- struct{}{}:
+		case <-ctx.Done():
+			return false, context.Cause(ctx)
 		}
-		if !req.Credentials {
-			// A yes for the same request with credentials covers it without them.
-			withCreds := *req
-			withCreds.Credentials = true
-			credKeys := consentKeys(&withCreds)
-			if once {
-				credKeys = credKeys[1:]
-			}
-			for _, k := range credKeys {
-				if a, ok := memory.Recall(k); ok && a.Allow {
-					return true, nil
-				}
-			}
+		defer func() { <-turn }()
+		if allow, ok := recallConsent(memory, req, once); ok {
+			return allow, nil
 		}
 		a, err := ask(ctx, req)
 		if err != nil {
 			return false, err
 		}
-		keys = consentKeys(req)
+		keys := consentKeys(req)
 		switch {
 		case once:
 			// This request only: it cannot be told apart from the next ambiguous one.
@@ -345,6 +337,36 @@ func RememberConsent(ask AskFunc, memory ConsentMemory) ConsentFunc {
 		}
 		return a.Allow, nil
 	}
+}
+
+// recallConsent returns the remembered answer that covers req, if any; once: req has
+// no subject to be recalled by, only an answer for the whole origin covers it.
+func recallConsent(memory ConsentMemory, req *ConsentRequest, once bool) (allow, ok bool) {
+	keys := consentKeys(req)
+	if once {
+		keys = keys[1:]
+	}
+	for _, k := range keys {
+		if a, ok := memory.Recall(k); ok {
+			return a.Allow, true
+		}
+	}
+	if req.Credentials {
+		return false, false
+	}
+	// A yes for the same request with credentials covers it without them.
+	withCreds := *req
+	withCreds.Credentials = true
+	credKeys := consentKeys(&withCreds)
+	if once {
+		credKeys = credKeys[1:]
+	}
+	for _, k := range credKeys {
+		if a, ok := memory.Recall(k); ok && a.Allow {
+			return true, true
+		}
+	}
+	return false, false
 }
 
 // consentKeys returns the keys a request is remembered under: per subject first, then
