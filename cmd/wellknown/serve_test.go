@@ -35,7 +35,7 @@ func interopNode(t *testing.T) string {
 // elicitRun is what interop/elicit-client.mjs prints.
 type elicitRun struct {
 	Protocol string `json:"protocol"`
-	Tools []struct {
+	Tools    []struct {
 		Name        string         `json:"name"`
 		Annotations map[string]any `json:"annotations"`
 	} `json:"tools"`
