@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/internal/demo"
@@ -131,5 +134,85 @@ func TestServeApprovalTypeScript(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestServeOnTerminal: `wellknown serve` started by hand on a terminal says what it
+// is and that it waits for a client; a line a person types is ignored with a note
+// instead of ending the server, which still answers an MCP client afterwards and
+// stops at end of input.
+func TestServeOnTerminal(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(builtBinary(t), "serve")
+	cmd.Env = cliEnv(t)
+	tty, err := pty.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	var out ptyOutput
+	go func() { _, _ = io.Copy(&out, tty) }()
+	out.waitFor(t, "waiting for a client")
+	if _, err := tty.Write([]byte("hello\r")); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, "ignored a line that is not an MCP message")
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	if _, err := tty.Write([]byte(initialize + "\r")); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, `"serverInfo"`)
+	if _, err := tty.Write([]byte{4}); err != nil { // Ctrl-D: end of input
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve after end of input: %v\n%q", err, out.String())
+		}
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("serve still running after end of input:\n%q", out.String())
+	}
+}
+
+// TestServeSaysWhyItStops: input that is not MCP ends serve (it is not on a
+// terminal: a broken host), with a message that says what serve expects.
+func TestServeSaysWhyItStops(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, nil, "hello\n", "serve")
+	if r.code != exitFailure || !strings.Contains(r.stderr, "stdin is not MCP") || !strings.Contains(r.stderr, "--help") {
+		t.Errorf("serve on a line of text: want exit 1 saying why:\n%s", r)
+	}
+}
+
+// TestServeHelpConfig: serve --help gives a JSON configuration for MCP hosts that
+// parses and starts `wellknown serve`, beside the `claude mcp add` example.
+func TestServeHelpConfig(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, nil, "", "serve", "--help")
+	if r.code != 0 || !strings.Contains(r.stdout, "claude mcp add wellknown -- wellknown serve") {
+		t.Fatalf("serve --help:\n%s", r)
+	}
+	var cfg struct {
+		MCPServers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	found := false
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, `{"mcpServers"`) {
+			found = true
+			if err := json.Unmarshal([]byte(line), &cfg); err != nil {
+				t.Fatalf("the JSON configuration does not parse: %v\n%s", err, line)
+			}
+		}
+	}
+	s := cfg.MCPServers["wellknown"]
+	if !found || s.Command != "wellknown" || len(s.Args) == 0 || s.Args[0] != "serve" {
+		t.Errorf("no JSON configuration starting wellknown serve in:\n%s", r.stdout)
 	}
 }

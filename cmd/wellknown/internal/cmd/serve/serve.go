@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -44,10 +45,17 @@ refusal is final for that call. When the host does not, the model is told that t
 skill cannot be approved in this session, and how to approve it. With --yes every
 skill is approved: use it only for origins you trust. Stdin carries MCP, so consent
 requests (such as a redirect to another origin) are denied unless --yes. Every
-decision is logged to stderr.`,
+decision is logged to stderr.
+
+Started by hand on a terminal, it says that it waits for an MCP client, and ignores
+lines typed that are not MCP messages; Ctrl-D or Ctrl-C stops it.`,
 		Example: `  wellknown serve
   wellknown serve --http 127.0.0.1:8765 --skills ~/.agents/skills
-  claude mcp add wellknown -- wellknown serve --yes`,
+  claude mcp add wellknown -- wellknown serve --yes
+
+  # Hosts configured with JSON (Claude Desktop, Cursor and others; VS Code's
+  # mcp.json names the key "servers"):
+  {"mcpServers": {"wellknown": {"command": "wellknown", "args": ["serve", "--origin", "https://example.com"]}}}`,
 		Args: cmdutil.ArgsN(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			err := a.serve(cmd.Context(), f)
@@ -78,7 +86,19 @@ func (a *app) serve(ctx context.Context, f serveFlags) error {
 		return err
 	}
 	if ln == nil {
-		return tools.ServeMCPStdio(ctx, server, a.In, a.Out) // end of input waits for the answers owed
+		in := a.In
+		if a.IsTerminal(a.In) {
+			// Started by hand: say what this is, and keep going when a person types.
+			a.Notef("%s", waitingNote)
+			in = newTerminalInput(a.In, func() { a.Notef("%s", typedNote) })
+		}
+		err := tools.ServeMCPStdio(ctx, server, in, a.Out) // end of input waits for the answers owed
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("serve: stdin is not MCP (%w): this command reads JSON-RPC messages, one per line, "+
+				"from an MCP host that starts it; see wellknown serve --help", err)
+		}
+		return err
 	}
 	a.Notef("serving MCP on http://%s/mcp (Ctrl-C stops)", ln.Addr())
 	return tools.ServeMCPHTTP(ctx, ln, server)
