@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -172,5 +173,50 @@ func TestElicitApprovalForgedAnswer(t *testing.T) {
 	}
 	if n := len(asked()); n != 0 {
 		t.Errorf("%d questions", n)
+	}
+}
+
+// TestElicitApprovalOverHTTP: over Streamable HTTP (wellknown serve --http), in both
+// protocol eras, the question reaches the client and an approval lets it read the
+// skill.
+func TestElicitApprovalOverHTTP(t *testing.T) {
+	t.Parallel()
+	for _, version := range []string{"2025-11-25", ""} {
+		t.Run("protocol "+version, func(t *testing.T) {
+			t.Parallel()
+			full := fullSite(t)
+			cat := catalog.New(&catalog.Options{Approvals: catalog.NewMemoryApprovals()})
+			ts := tools.New(full.client, cat, &tools.Options{Approve: tools.ElicitApproval})
+			if err := ts.AddSite(t.Context(), full.URL); err != nil {
+				t.Fatal(err)
+			}
+			ln, err := tools.ListenLoopback("127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			served := make(chan error, 1)
+			go func() {
+				served <- tools.ServeMCPHTTP(ctx, ln, ts.MCPServer(&mcp.Implementation{Name: "test", Version: "1"}, nil))
+			}()
+			t.Cleanup(func() { cancel(); <-served })
+			var asked atomic.Int64
+			client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, &mcp.ClientOptions{
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					asked.Add(1)
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+				},
+			})
+			cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp"},
+				&mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			text, isErr := readLedger(t, cs, nil)
+			if isErr || !strings.Contains(text, "Run the export.") || asked.Load() != 1 {
+				t.Errorf("asked %d times, isError=%v, text:\n%s", asked.Load(), isErr, text)
+			}
+		})
 	}
 }
