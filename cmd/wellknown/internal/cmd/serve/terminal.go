@@ -17,8 +17,9 @@ const waitingNote = "serve: MCP server on stdio; waiting for a client " +
 const typedNote = "serve: ignored a line that is not an MCP message (JSON-RPC, one per line): " +
 	"this command is meant to be started by an MCP host; see wellknown serve --help"
 
-// terminalInput passes the lines of a terminal on to the MCP server, except the lines
-// that are not JSON at all (something a person typed), for which it calls skipped.
+// terminalInput passes the lines of a terminal on to the MCP server, except blank
+// lines and the lines that are not JSON at all (something a person typed), for which
+// it calls skipped.
 // A line of JSON that is not a valid message still reaches the server, which answers
 // it with a JSON-RPC error. Not safe for concurrent use (the server reads from one
 // goroutine).
