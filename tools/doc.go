@@ -38,7 +38,9 @@
 // and a flag) for any function-calling API. [Toolset.MCPServer] serves the tools over
 // MCP, each annotated read-only, open-world, not destructive and idempotent;
 // [Toolset.MCPSession] connects to such a server in memory, for frameworks that
-// consume MCP. The modules adapters/anthropic and adapters/openai (their own go.mod,
+// consume MCP. With [ElicitApproval] as [Options.Approve], read_skill asks the MCP
+// client's user to approve a skill (MCP elicitation: a yes/no form naming the skill,
+// its source and the digest approved), when the client declared that capability. The modules adapters/anthropic and adapters/openai (their own go.mod,
 // so this module never depends on an LLM SDK) offer the tools to those SDKs in a line.
 //
 // # Errors
@@ -50,7 +52,9 @@
 // schema is an [*InputError] (wrapping [ErrInvalidInput]) naming each offending JSON
 // pointer and what to send instead; an unknown tool wraps [ErrUnknownTool]; a skill
 // that needs the user's approval wraps catalog.ErrNeedsApproval (and
-// *catalog.ApprovalError) and tells the model to ask the user. Errors of the
+// *catalog.ApprovalError) and tells the model to ask the user; one the user was asked
+// about and refused wraps [ErrApprovalDeclined], and one nobody can be asked about
+// wraps [ErrCannotAsk]: the model is told not to retry. Errors of the
 // discovery client and the catalog are wrapped with %w, so errors.Is and errors.As
 // reach them.
 //

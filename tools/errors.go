@@ -23,6 +23,17 @@ var (
 	// ErrNotConfigured is returned when the Toolset lacks what a tool needs: a nil
 	// discovery Client or Catalog given to [New], or the zero Toolset.
 	ErrNotConfigured = errors.New("tools: toolset not configured")
+
+	// ErrApprovalDeclined is wrapped by the error of an [ApprovalFunc] (such as
+	// [ElicitApproval]) when the user was asked to approve a skill and did not: they
+	// declined, or dismissed the question. The model is told not to ask again.
+	ErrApprovalDeclined = errors.New("tools: the user did not approve the skill")
+
+	// ErrCannotAsk is wrapped by the error of an [ApprovalFunc] (such as
+	// [ElicitApproval]) that has no way to ask the user: for instance, the MCP client
+	// did not declare the elicitation capability. The model is told that the skill
+	// cannot be approved in this session, so that it stops retrying.
+	ErrCannotAsk = errors.New("tools: no way to ask the user for approval in this session")
 )
 
 // InputError reports an input that does not match a tool's input schema. Its message
@@ -140,6 +151,12 @@ func (t *Toolset) fail(tool string, err error) error {
 func (t *Toolset) guidance(tool string, err error) string {
 	var ae *catalog.ApprovalError
 	switch {
+	case errors.Is(err, ErrApprovalDeclined):
+		return fmt.Sprintf("tools: %s: the user was asked and did not approve the skill: it cannot be read; "+
+			"do not call %s for it again unless the user asks you to.", tool, tool)
+	case errors.Is(err, ErrCannotAsk):
+		return fmt.Sprintf("tools: %s: the skill needs the user's approval, and there is no way to ask the user "+
+			"in this session: it cannot be read here; do not retry. Tell the user it needs their approval.", tool)
 	case errors.As(err, &ae) && t.noApprove:
 		return fmt.Sprintf("tools: %s: the skill needs the user's approval, and this host has no way to ask "+
 			"(tools.Options.Approve is not set): it cannot be read; do not retry.", tool)

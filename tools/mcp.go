@@ -19,7 +19,9 @@ import (
 // read-only, touches the open world (it fetches what sites publish), is not
 // destructive and is idempotent. A tool that fails answers with a result
 // marked IsError, for the model to read and act on, not a protocol error; explain,
-// when not nil, writes that text from the error (nil: err.Error()).
+// when not nil, writes that text from the error (nil: err.Error()). With
+// [ElicitApproval] as the Toolset's Options.Approve, read_skill asks the client's user
+// to approve a skill through MCP elicitation.
 func (t *Toolset) MCPServer(impl *mcp.Implementation, explain func(error) string) *mcp.Server {
 	if explain == nil {
 		explain = func(err error) string { return err.Error() }
@@ -34,7 +36,13 @@ func (t *Toolset) MCPServer(impl *mcp.Implementation, explain func(error) string
 			OutputSchema: tool.OutputSchema,
 			Annotations:  annotations(),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			res, err := h(ctx, req.Params.Arguments)
+			call := newMCPCall(req)
+			res, err := h(withMCPCall(ctx, call), req.Params.Arguments)
+			if call.ask != nil {
+				// ElicitApproval wants the user asked: the question is the result (the
+				// SDK asks clients of older protocol versions itself and calls again).
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{approveKey: call.ask}, RequestState: call.askState}, nil
+			}
 			if err != nil {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: explain(err)}}}, nil
 			}

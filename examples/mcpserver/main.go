@@ -14,9 +14,10 @@
 //
 // The model chooses the origins the tools discover, so private origins (localhost,
 // private addresses) are refused unless -allow-private is given (a person testing a
-// local site). Consent is denied by default: redirects to and servers on other origins, and
-// the approval of each skill before read_skill returns it. -yes grants them all.
-// Every decision is logged to stderr.
+// local site). Consent (redirects to and servers on other origins) is denied by default.
+// Before read_skill returns a skill, the user is asked to approve it through the MCP
+// host (elicitation), when the host supports it; otherwise the model is told it cannot
+// be approved here. -yes grants them all. Every decision is logged to stderr.
 package main
 
 import (
@@ -140,10 +141,23 @@ func newServer(ctx context.Context, cfg config, logw io.Writer) (*mcp.Server, er
 		}
 	}
 	ts := tools.New(client, cat, &tools.Options{
-		Approve: func(_ context.Context, req *tools.ApprovalRequest) (bool, error) {
-			logger.Printf("approval of skill %q (%s %s, %s): %s",
-				req.Entry.Name, req.Entry.Kind, discovery.Redact(req.Entry.From), req.Digest, answer[cfg.yes])
-			return cfg.yes, nil
+		Approve: func(ctx context.Context, req *tools.ApprovalRequest) (bool, error) {
+			skill := fmt.Sprintf("approval of skill %q (%s %s, %s)", req.Entry.Name, req.Entry.Kind, discovery.Redact(req.Entry.From), req.Digest)
+			if cfg.yes {
+				logger.Printf("%s: %s", skill, answer[true])
+				return true, nil
+			}
+			// Ask the user through the MCP host (elicitation), when it can ask.
+			ok, err := tools.ElicitApproval(ctx, req)
+			switch {
+			case ok:
+				logger.Printf("%s: granted by the user", skill)
+			case errors.Is(err, tools.ErrApprovalDeclined):
+				logger.Printf("%s: refused by the user", skill)
+			case errors.Is(err, tools.ErrCannotAsk):
+				logger.Printf("%s: %s (the MCP host cannot ask the user)", skill, answer[false])
+			}
+			return ok, err
 		},
 	})
 	for _, o := range cfg.origins {

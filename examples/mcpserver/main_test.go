@@ -185,7 +185,9 @@ func TestToolErrors(t *testing.T) {
 		want string
 	}{
 		{"discover_site", map[string]any{"site": "x"}, `input.origin: required property missing: send "origin"`},
-		{"read_skill", map[string]any{"name": "deploy"}, `ask the user to approve skill "deploy"`},
+		// This client declares no elicitation: nobody can be asked, and the model is
+		// told so instead of being sent to ask the user and call again.
+		{"read_skill", map[string]any{"name": "deploy"}, "no way to ask the user in this session"},
 		{"read_skill_file", map[string]any{"name": "deploy", "path": "SKILL.md"}, `call read_skill with name "deploy" first`},
 	} {
 		text, isErr, _ := callTool(t, cs, c.tool, c.args)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/skillserver"
 )
 
 // site holds the documents of the demo origin.
@@ -49,6 +50,53 @@ func File(name string) ([]byte, error) { return site.ReadFile("site/" + name) }
 // v0.2.0 skills index at /.well-known/agent-skills/index.json and its two artifacts,
 // each with a Content-Type, an ETag and Cache-Control: max-age=300.
 func Handler() (http.Handler, error) {
+	mux, err := handler(nil)
+	if err != nil {
+		return nil, err
+	}
+	return mux, nil
+}
+
+// LiveHandler serves the demo origin at origin (such as http://127.0.0.1:8080) for a
+// person to try every command against ("wellknown demo --serve"): the documents of
+// [Handler], except that its mcp.json lists the origin's own MCP server, at
+// origin/mcp, which serves the demo's skills through the MCP Skills Extension
+// (package skillserver), instead of a host that does not exist.
+func LiveHandler(origin string) (http.Handler, error) {
+	mcpJSON, err := json.MarshalIndent(map[string]any{"mcp": map[string]any{
+		"spec_version": "2026-06-13",
+		"status":       "stable",
+		"skills_url":   origin + discovery.GuidePath,
+		"notes":        "Demo discovery document served by wellknown demo --serve: its MCP server is on this origin.",
+		"servers": []map[string]any{{
+			"name":        "demo-skills",
+			"url":         origin + MCPPath,
+			"transport":   "http",
+			"description": "The demo's Agent Skills, served through the MCP Skills Extension.",
+			"auth":        map[string]string{"type": "none"},
+		}},
+	}}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	srv, err := skillserver.New(Skills(), &skillserver.Options{Name: "demo-skills", Version: discovery.Version, DirectoryRead: true})
+	if err != nil {
+		return nil, err
+	}
+	mux, err := handler(mcpJSON)
+	if err != nil {
+		return nil, err
+	}
+	mux.Handle(MCPPath, srv.Handler())
+	return mux, nil
+}
+
+// MCPPath is the path of the MCP server of [LiveHandler].
+const MCPPath = "/mcp"
+
+// handler is the demo origin's mux, serving mcpJSON as mcp.json (nil: the embedded
+// one).
+func handler(mcpJSON []byte) (*http.ServeMux, error) {
 	read := func(name string) []byte {
 		b, err := File(name)
 		if err != nil {
@@ -83,7 +131,10 @@ func Handler() (http.Handler, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET "+discovery.GuidePath, serve(read("skills.md"), "text/markdown; charset=utf-8"))
-	mux.Handle("GET "+discovery.MCPPath, serve(read("mcp.json"), "application/json"))
+	if mcpJSON == nil {
+		mcpJSON = read("mcp.json")
+	}
+	mux.Handle("GET "+discovery.MCPPath, serve(mcpJSON, "application/json"))
 	mux.Handle("GET "+agentskills.IndexPath, serve(index, "application/json"))
 	mux.Handle("GET /.well-known/agent-skills/invoice-check/SKILL.md", serve(skillMD, "text/markdown; charset=utf-8"))
 	mux.Handle("GET /.well-known/agent-skills/ledger.tar.gz", serve(archive, "application/gzip"))
