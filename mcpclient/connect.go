@@ -82,6 +82,18 @@ type Options struct {
 	// hardening. false: archive skills are reported and skipped.
 	DraftArchives bool
 
+	// Pins keeps what the user approved of the server's tools and skills ([PinStore];
+	// the approval stores of package catalog implement it). Tools are always pinned:
+	// nil keeps their pins in memory for this Session only. Skills are pinned only
+	// when Pins is set: each file ReadFile hands out is checked against the pinned
+	// entry and files first (a skill read through package catalog is bound to its
+	// approvals already).
+	Pins PinStore
+
+	// ApprovePin is asked before a tool or skill is used whose definition is not
+	// pinned, or differs from its pin, with the changes. nil: [DenyPins].
+	ApprovePin PinFunc
+
 	// Timeout bounds connecting (discover or initialize), and each call of a Session
 	// (ListSkills with all its pages, GetSkill, ReadFile, ReadDirectory) on top of the
 	// caller's context. 0: [DefaultTimeout].
@@ -117,6 +129,9 @@ func (o *Options) withDefaults() Options {
 	if v.Timeout <= 0 {
 		v.Timeout = DefaultTimeout
 	}
+	if v.ApprovePin == nil {
+		v.ApprovePin = DenyPins
+	}
 	return v
 }
 
@@ -148,8 +163,10 @@ type Session struct {
 	// offers resources/directory/read.
 	Skills Support
 
-	cs   *mcp.ClientSession
-	opts Options
+	cs        *mcp.ClientSession
+	opts      Options
+	pins      PinStore // Options.Pins, or a store of this Session's own
+	pinSkills bool     // Options.Pins was set
 
 	mu       sync.Mutex
 	archives map[archiveKey]*agentskills.Archive // draft archives unpacked and checked (see archiveKey)
@@ -263,7 +280,10 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	if err != nil {
 		return nil, fmt.Errorf("mcpclient: connect to %s: %w", redactURL(endpoint), scrub(err))
 	}
-	s := &Session{Name: fence.Clean(name, "", 64), Endpoint: redactURL(endpoint), cs: cs, opts: o}
+	s := &Session{Name: fence.Clean(name, "", 64), Endpoint: redactURL(endpoint), cs: cs, opts: o, pins: o.Pins, pinSkills: o.Pins != nil}
+	if s.pins == nil {
+		s.pins = NewMemoryPins()
+	}
 	if ir := cs.InitializeResult(); ir != nil {
 		s.Protocol = ir.ProtocolVersion
 		if ir.Capabilities != nil {

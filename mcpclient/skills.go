@@ -334,17 +334,35 @@ func (s *Session) GetSkill(ctx context.Context, uri string) (*Skill, error) {
 // wraps [agentskills.ErrDigestMismatch] and the content is not returned: refresh with
 // GetSkill. path is a skill:// URI or a path relative to the skill root ("SKILL.md",
 // "references/RULES.md").
+//
+// With Options.Pins set, the skill's entry and the file are then checked against
+// their pin (see [PinStore]) before the content is returned: a skill never approved,
+// or changed since, asks Options.ApprovePin, and is [*PinError] unless approved.
 func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	if sk == nil {
 		return nil, errors.New("mcpclient: ReadFile needs a skill from ListSkills or GetSkill")
 	}
+	uri, data, err := s.readFile(ctx, sk, path)
+	if err != nil {
+		return nil, err
+	}
+	if s.pinSkills {
+		if err := s.checkSkill(ctx, sk, uri, data); err != nil {
+			return nil, err
+		}
+	}
+	return data, nil
+}
+
+// readFile reads and verifies one file of sk (see ReadFile) and returns its URI.
+func (s *Session) readFile(ctx context.Context, sk *Skill, path string) (string, []byte, error) {
 	uri := path
 	if !strings.Contains(path, "://") {
 		u, err := agentskills.ParseURIInSkill(strings.TrimSuffix(sk.root, "/")+"/"+strings.TrimPrefix(path, "/"), sk.root)
 		if err != nil {
-			return nil, fmt.Errorf("mcpclient: %w", err)
+			return "", nil, fmt.Errorf("mcpclient: %w", err)
 		}
 		uri = u.String()
 	}
@@ -353,7 +371,7 @@ func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte,
 	case sk.Entry != nil && !sk.Entry.Dynamic:
 		r, ok := sk.Entry.Resource(uri)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
+			return "", nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
 		}
 		want = &r
 	case sk.Entry == nil && len(sk.files) > 0:
@@ -363,31 +381,32 @@ func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte,
 			}
 		}
 		if want == nil {
-			return nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
+			return "", nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
 		}
 	default: // dynamic, or an unverified draft: only inside the skill root
 		if _, err := agentskills.ParseURIInSkill(uri, sk.root); err != nil {
-			return nil, fmt.Errorf("%w: %s is outside the skill", ErrNotListed, quote(uri))
+			return "", nil, fmt.Errorf("%w: %s is outside the skill", ErrNotListed, quote(uri))
 		}
 	}
 	if sk.archive != nil {
-		return s.fromArchive(ctx, sk, uri)
+		data, err := s.fromArchive(ctx, sk, uri)
+		return uri, data, err
 	}
 	data, err := s.read(ctx, uri)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	switch {
 	case sk.Entry != nil:
 		if err := sk.Entry.VerifyFile(uri, data); err != nil {
-			return nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
+			return "", nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
 		}
 	case want != nil && want.Digest != "":
 		if err := agentskills.Verify(data, want.Size, want.Digest); err != nil {
-			return nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
+			return "", nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
 		}
 	}
-	return data, nil
+	return uri, data, nil
 }
 
 // fromArchive returns one file of a draft archive skill, reading, verifying and
