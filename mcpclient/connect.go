@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -94,6 +95,12 @@ type Options struct {
 	// pinned, or differs from its pin, with the changes. nil: [DenyPins].
 	ApprovePin PinFunc
 
+	// Listings shares the skills/list and skills/get results a server marks public
+	// (cacheScope "public") with the other Sessions given the same ListingCache, for
+	// the result's ttlMs. nil: each Session keeps its results for itself (private
+	// ones always do).
+	Listings *ListingCache
+
 	// Timeout bounds connecting (discover or initialize), and each call of a Session
 	// (ListSkills with all its pages, GetSkill, ReadFile, ReadDirectory) on top of the
 	// caller's context. 0: [DefaultTimeout].
@@ -170,6 +177,8 @@ type Session struct {
 
 	mu       sync.Mutex
 	archives map[archiveKey]*agentskills.Archive // draft archives unpacked and checked (see archiveKey)
+	fresh    map[string]freshness                // guarded by mu: listings kept for their ttlMs ("list", "get URI")
+	gen      uint64                              // guarded by mu: list_changed notifications received
 }
 
 // Support is what a server declared of the Skills Extension.
@@ -262,12 +271,27 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	if sse {
 		transport = streamTransport{&mcp.SSEClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxEventSize: int(o.MaxResponseBytes)}}
 	} else {
+		// The standalone GET stream carries the server's notifications on protocols
+		// before 2026-07-28, notifications/resources/list_changed among them (which
+		// drops the listings kept for their ttlMs). It is a read, bounded between
+		// calls as the SSE transport's stream is (see responseCap); a server that
+		// does not offer it answers 405 and the session goes on without it.
 		transport = &mcp.StreamableClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxRetries: -1,
-			DisableStandaloneSSE: true, MaxEventSize: int(o.MaxResponseBytes)}
+			MaxEventSize: int(o.MaxResponseBytes)}
 	}
 	caps := &mcp.ClientCapabilities{}
 	caps.AddExtension(agentskills.ExtensionID, map[string]any{})
-	client := mcp.NewClient(&mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &mcp.ClientOptions{Capabilities: caps})
+	var session atomic.Pointer[Session] // set once connected
+	client := mcp.NewClient(&mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &mcp.ClientOptions{
+		Capabilities: caps,
+		// The server's resources, skills among them, changed: what was kept of its
+		// listings is dropped.
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			if s := session.Load(); s != nil {
+				s.listChanged()
+			}
+		},
+	})
 	client.AddSendingMiddleware(rc.middleware)
 	for _, m := range []string{methodList, methodGet, methodDirRead} {
 		if err := registerMethod(client, m); err != nil {
@@ -284,6 +308,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	if s.pins == nil {
 		s.pins = NewMemoryPins()
 	}
+	session.Store(s)
 	if ir := cs.InitializeResult(); ir != nil {
 		s.Protocol = ir.ProtocolVersion
 		if ir.Capabilities != nil {
@@ -349,6 +374,7 @@ func (s *Session) ServerInfo() (name, version string) {
 var readMethods = map[string]bool{
 	"server/discover": true, "initialize": true, "ping": true, "skills/get": true,
 	"resources/read": true, "resources/directory/read": true, "prompts/get": true,
+	"subscriptions/listen": true, // opens the stream of the notifications asked for (2026-07-28)
 }
 
 // maxPeek bounds the request body IsRead reads to classify a request.
