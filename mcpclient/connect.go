@@ -20,6 +20,7 @@ import (
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/internal/fence"
 	"github.com/wellknown-dev/discovery/mcpjson"
+	"github.com/wellknown-dev/discovery/servercard"
 )
 
 // Defaults used when the corresponding [Options] field is zero.
@@ -101,6 +102,13 @@ type Options struct {
 	// ones always do).
 	Listings *ListingCache
 
+	// Card is the MCP Server Card the server was found through, if any. Once the
+	// session is open, the card is compared with what the server reports of itself
+	// (name, version, title, endpoint, transport, protocol version), and each
+	// disagreement is a warning in Session.Warnings: a card is advisory, never trust.
+	// nil: no comparison.
+	Card *servercard.Card
+
 	// Timeout bounds connecting (discover or initialize), and each call of a Session
 	// (ListSkills with all its pages, GetSkill, ReadFile, ReadDirectory) on top of the
 	// caller's context. 0: [DefaultTimeout].
@@ -165,6 +173,10 @@ type Session struct {
 	Name     string // the server's name as the document lists it (a label, untrusted)
 	Endpoint string // the URL connected to
 	Protocol string // the negotiated protocol version
+
+	// Warnings are the disagreements between Options.Card and what the server
+	// reported when the session opened (redacted; the values quoted are untrusted).
+	Warnings []string
 
 	// Skills tells what the server declared: the Skills Extension, and whether it
 	// offers resources/directory/read.
@@ -309,6 +321,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 		s.pins = NewMemoryPins()
 	}
 	session.Store(s)
+	s.Warnings = cardWarnings(o.Card, cs.InitializeResult(), endpoint.String(), sse)
 	if ir := cs.InitializeResult(); ir != nil {
 		s.Protocol = ir.ProtocolVersion
 		if ir.Capabilities != nil {
