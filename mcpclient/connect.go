@@ -184,8 +184,9 @@ type Session struct {
 
 	cs        *mcp.ClientSession
 	opts      Options
-	pins      PinStore // Options.Pins, or a store of this Session's own
-	pinSkills bool     // Options.Pins was set
+	pins      PinStore   // Options.Pins, or a store of this Session's own
+	pinSkills bool       // Options.Pins was set
+	pinMu     sync.Mutex // serialises reading, extending and writing a skill's pin
 
 	mu       sync.Mutex
 	archives map[archiveKey]*agentskills.Archive // draft archives unpacked and checked (see archiveKey)

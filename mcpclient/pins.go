@@ -146,9 +146,10 @@ func digestOf(def []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// checkPin lets def (canonical JSON) be used when it is pinned as it is; otherwise it
-// asks Options.ApprovePin with the changes and pins def when the answer is yes.
-func (s *Session) checkPin(ctx context.Context, kind PinKind, name string, old, def []byte) error {
+// checkPin lets def (canonical JSON) be used when it is pinned as it is (old);
+// otherwise it asks Options.ApprovePin with the changes and, when the answer is yes,
+// pins def with save (nil: [Session.savePin]).
+func (s *Session) checkPin(ctx context.Context, kind PinKind, name string, old, def []byte, save func() error) error {
 	if old != nil && bytes.Equal(old, def) {
 		return nil
 	}
@@ -165,7 +166,10 @@ func (s *Session) checkPin(ctx context.Context, kind PinKind, name string, old, 
 	if !ok {
 		return &PinError{Kind: kind, Server: s.Endpoint, Name: name, Digest: req.Digest, Changes: req.Changes, Err: why}
 	}
-	return s.savePin(kind, name, def)
+	if save == nil {
+		return s.savePin(kind, name, def)
+	}
+	return save()
 }
 
 func (s *Session) loadPin(kind PinKind, name string) ([]byte, error) {
@@ -229,15 +233,46 @@ func pinnedFile(data []byte) string {
 // for the first time under an approved entry joins the pin without asking: the
 // approval of the entry covers it as first read (its digest, when the entry lists
 // one, was verified already). A changed entry, or a file that differs from the one
-// pinned, asks again.
+// pinned, asks again. The pin is read, extended and written under pinMu, so that
+// files read at the same time all join it; the question is asked without the lock.
 func (s *Session) checkSkill(ctx context.Context, sk *Skill, uri string, data []byte) error {
 	entry, err := canonical(entryDefinition(sk))
 	if err != nil {
 		return fmt.Errorf("mcpclient: skill %s: %w", quote(sk.URI), err)
 	}
-	old, err := s.loadPin(PinSkill, sk.URI)
+	file := pinnedFile(data)
+	s.pinMu.Lock()
+	old, def, join, err := s.skillState(sk.URI, entry, uri, file)
+	if err == nil && (join || bytes.Equal(old, def)) {
+		if join {
+			err = s.savePin(PinSkill, sk.URI, def)
+		}
+		s.pinMu.Unlock()
+		return err
+	}
+	s.pinMu.Unlock()
 	if err != nil {
 		return err
+	}
+	return s.checkPin(ctx, PinSkill, sk.URI, old, def, func() error {
+		// Approved: the entry as it is now and this file, with the files pinned
+		// meanwhile kept.
+		s.pinMu.Lock()
+		defer s.pinMu.Unlock()
+		_, def, _, err := s.skillState(sk.URI, entry, uri, file)
+		if err != nil {
+			return err
+		}
+		return s.savePin(PinSkill, sk.URI, def)
+	})
+}
+
+// skillState reads the pin of the skill at skillURI and returns it (old, nil when
+// none) with the pin it would become with entry and the file at uri as read (def),
+// and whether that file only joins a pin whose entry is unchanged (join).
+func (s *Session) skillState(skillURI string, entry []byte, uri, file string) (old, def []byte, join bool, err error) {
+	if old, err = s.loadPin(PinSkill, skillURI); err != nil {
+		return nil, nil, false, err
 	}
 	cur := skillPin{Entry: entry, Files: map[string]string{}}
 	var was skillPin
@@ -247,13 +282,9 @@ func (s *Session) checkSkill(ctx context.Context, sk *Skill, uri string, data []
 		}
 	}
 	_, known := cur.Files[uri]
-	cur.Files[uri] = pinnedFile(data)
-	def, err := canonical(cur)
-	if err != nil {
-		return fmt.Errorf("mcpclient: skill %s: %w", quote(sk.URI), err)
+	cur.Files[uri] = file
+	if def, err = canonical(cur); err != nil {
+		return nil, nil, false, fmt.Errorf("mcpclient: skill %s: %w", quote(skillURI), err)
 	}
-	if old != nil && !known && bytes.Equal(was.Entry, entry) {
-		return s.savePin(PinSkill, sk.URI, def) // a new file under the entry approved
-	}
-	return s.checkPin(ctx, PinSkill, sk.URI, old, def)
+	return old, def, old != nil && !known && bytes.Equal(was.Entry, entry), nil
 }

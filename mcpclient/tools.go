@@ -118,7 +118,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*ToolRes
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkPin(ctx, PinTool, name, old, cur.Definition); err != nil {
+	if err := s.checkPin(ctx, PinTool, name, old, cur.Definition, nil); err != nil {
 		return nil, err
 	}
 	if args == nil {
