@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -94,7 +95,8 @@ func (s *Session) ApproveTool(t *Tool) error {
 // tool's definition, as the server serves it now, with its pin: a tool never approved
 // or changed since asks Options.ApprovePin, with the changes member by member, and is
 // not called unless approved ([*PinError] wrapping [ErrNotApproved] or
-// [ErrPinChanged]). A tool no longer listed is [ErrToolNotFound]. The call itself
+// [ErrPinChanged]). A tool no longer listed is [ErrToolNotFound]; a name listed twice
+// with different definitions is refused, wrapping [ErrPinChanged]. The call itself
 // is a write: the discovery Client's consent is asked for it (ConsentWrite, "tool
 // NAME") as for any tools/call.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*ToolResult, error) {
@@ -106,10 +108,14 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*ToolRes
 	}
 	var cur *Tool
 	for i := range list {
-		if list[i].Name == name {
-			cur = &list[i]
-			break
+		if list[i].Name != name {
+			continue
 		}
+		if cur != nil && !bytes.Equal(cur.Definition, list[i].Definition) {
+			// Which of the two the server would run cannot be known.
+			return nil, fmt.Errorf("%w: tool %s is listed twice, with different definitions; not called", ErrPinChanged, quote(name))
+		}
+		cur = &list[i]
 	}
 	if cur == nil {
 		return nil, fmt.Errorf("%w: %s", ErrToolNotFound, quote(name))
