@@ -60,6 +60,15 @@ func diffJSON(old, cur []byte) []Change {
 	}
 	d := &differ{}
 	d.walk("", a, b)
+	if d.total == 0 {
+		// Equal as Go values; a pin compares canonical bytes, which may still differ
+		// (numbers beyond float64 precision): show the whole of both.
+		ca, errA := canonical(old)
+		cb, errB := canonical(cur)
+		if errA == nil && errB == nil && !bytes.Equal(ca, cb) {
+			d.add(Change{Old: show(ca), New: show(cb)})
+		}
+	}
 	if n := d.total - len(d.out); n > 0 {
 		d.out = append(d.out, Change{Field: fmt.Sprintf("(and %d more changes)", n)})
 	}
@@ -145,13 +154,22 @@ func showValue(v any) string {
 // an invisible character, a right-to-left override or a homoglyph is visible, and
 // shortens the result to maxShownValue characters.
 func show(data []byte) string {
-	q := strconv.QuoteToASCII(string(data))
-	q = q[1 : len(q)-1] // the quotes QuoteToASCII adds
-	q = strings.ReplaceAll(q, `\"`, `"`)
-	if len(q) > maxShownValue {
-		q = q[:maxShownValue] + "…"
+	var b strings.Builder
+	for _, r := range string(data) {
+		if b.Len() >= maxShownValue {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
 	}
-	return q
+	return b.String()
 }
 
 // unifiedDiff returns a unified diff of two texts, line by line ("-" removed, "+"
@@ -217,12 +235,12 @@ func lcsDiff(a, b []string, emit func(byte, string)) {
 			emit(' ', a[i])
 			i++
 			j++
-		case j < m && (i == n || t[i][j+1] >= t[i+1][j]):
-			emit('+', b[j])
-			j++
-		default:
+		case i < n && (j == m || t[i+1][j] >= t[i][j+1]):
 			emit('-', a[i])
 			i++
+		default:
+			emit('+', b[j])
+			j++
 		}
 	}
 }

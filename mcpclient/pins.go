@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -107,15 +108,19 @@ type PinError struct {
 
 // Error implements the error interface.
 func (e *PinError) Error() string {
+	why := "not approved"
+	if e.Err != nil {
+		why = strings.TrimPrefix(e.Err.Error(), "mcpclient: ")
+	}
 	if len(e.Changes) == 0 {
-		return fmt.Sprintf("mcpclient: %s %s of %s: %v", e.Kind, quote(e.Name), e.Server, e.Err)
+		return fmt.Sprintf("mcpclient: %s %s of %s: %s", e.Kind, quote(e.Name), e.Server, why)
 	}
 	c := e.Changes[0]
 	more := ""
 	if len(e.Changes) > 1 {
 		more = fmt.Sprintf(" and %d more", len(e.Changes)-1)
 	}
-	return fmt.Sprintf("mcpclient: %s %s of %s: %v: %s%s", e.Kind, quote(e.Name), e.Server, e.Err, fieldName(c.Field), more)
+	return fmt.Sprintf("mcpclient: %s %s of %s: %s: %s%s", e.Kind, quote(e.Name), e.Server, why, fieldName(c.Field), more)
 }
 
 // Unwrap returns Err.
