@@ -187,6 +187,7 @@ type Session struct {
 	pins      PinStore   // Options.Pins, or a store of this Session's own
 	pinSkills bool       // Options.Pins was set
 	pinMu     sync.Mutex // serialises reading, extending and writing a skill's pin
+	toolsMu   sync.Mutex // serialises tools/list (see listTools)
 
 	mu       sync.Mutex
 	archives map[archiveKey]*agentskills.Archive // draft archives unpacked and checked (see archiveKey)

@@ -33,9 +33,9 @@ type ToolResult struct {
 
 // ListTools lists the server's tools (tools/list), following its pages: at most
 // Options.MaxPages of them and Options.MaxListBytes in all (past either, the listing
-// fails with [ErrTooMany]); a repeated cursor is an error. On protocol 2026-07-28 the
-// SDK may answer from its cache of the server's listing, for as long as the server's
-// ttlMs allows and until notifications/tools/list_changed.
+// fails with [ErrTooMany]); a repeated cursor is an error. The server is always asked
+// afresh, whatever ttlMs it gave (a hint a client may ignore): a pin check must see
+// what the server serves now. The tools/list calls of one Session are serialised.
 func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -43,6 +43,15 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 }
 
 func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
+	// On protocol 2026-07-28 the SDK keeps each tools/list result it returns in a
+	// cache of its own, as that very value, for the result's ttlMs: a server that
+	// gives a long one and then changes a tool would have the change hidden from
+	// the check before a call. Setting the ttl of the value returned to 0 makes
+	// the SDK drop it at the next lookup. toolsMu keeps two listings of this
+	// Session from touching one value at once (the SDK reads the ttl under a lock
+	// of its own that cannot be taken here), at the cost of one listing at a time.
+	s.toolsMu.Lock()
+	defer s.toolsMu.Unlock()
 	var out []Tool
 	budget := s.newBudget()
 	seen := map[string]bool{}
@@ -53,6 +62,9 @@ func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
 		}
 		pctx, received := budget.measured(ctx)
 		res, err := s.cs.ListTools(pctx, &mcp.ListToolsParams{Cursor: cursor})
+		if res != nil {
+			res.TTLMs = 0
+		}
 		if over := budget.charge("tools/list", received(func() int64 { return sizeOf(res) })); over != nil {
 			return nil, over
 		}
