@@ -21,7 +21,8 @@ type ApprovalStore interface {
 	Revoke(key string) error
 }
 
-// NewMemoryApprovals returns an ApprovalStore that lasts as long as the process.
+// NewMemoryApprovals returns an ApprovalStore that lasts as long as the process. It
+// keeps MCP pins too: it implements mcpclient.PinStore.
 func NewMemoryApprovals() ApprovalStore { return &memoryApprovals{m: map[string]string{}} }
 
 type memoryApprovals struct {
@@ -55,7 +56,8 @@ func (a *memoryApprovals) Revoke(key string) error {
 
 // NewFileApprovals returns an ApprovalStore kept in the JSON file at path (mode 0600,
 // written atomically; a missing file is an empty store). Several processes may share
-// it: each call reads the file afresh, and the last writer wins.
+// it: each call reads the file afresh, and the last writer wins. It keeps MCP pins
+// too (it implements mcpclient.PinStore), in the same file.
 func NewFileApprovals(path string) (ApprovalStore, error) {
 	if path == "" {
 		return nil, errors.New("catalog: NewFileApprovals: empty path")

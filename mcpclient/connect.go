@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,6 +20,7 @@ import (
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/internal/fence"
 	"github.com/wellknown-dev/discovery/mcpjson"
+	"github.com/wellknown-dev/discovery/servercard"
 )
 
 // Defaults used when the corresponding [Options] field is zero.
@@ -82,6 +84,31 @@ type Options struct {
 	// hardening. false: archive skills are reported and skipped.
 	DraftArchives bool
 
+	// Pins keeps what the user approved of the server's tools and skills ([PinStore];
+	// the approval stores of package catalog implement it). Tools are always pinned:
+	// nil keeps their pins in memory for this Session only. Skills are pinned only
+	// when Pins is set: each file ReadFile hands out is checked against the pinned
+	// entry and files first (a skill read through package catalog is bound to its
+	// approvals already).
+	Pins PinStore
+
+	// ApprovePin is asked before a tool or skill is used whose definition is not
+	// pinned, or differs from its pin, with the changes. nil: [DenyPins].
+	ApprovePin PinFunc
+
+	// Listings shares the skills/list and skills/get results a server marks public
+	// (cacheScope "public") with the other Sessions given the same ListingCache, for
+	// the result's ttlMs. nil: each Session keeps its results for itself (private
+	// ones always do).
+	Listings *ListingCache
+
+	// Card is the MCP Server Card the server was found through, if any. Once the
+	// session is open, the card is compared with what the server reports of itself
+	// (name, version, title, endpoint, transport, protocol version), and each
+	// disagreement is a warning in Session.Warnings: a card is advisory, never trust.
+	// nil: no comparison.
+	Card *servercard.Card
+
 	// Timeout bounds connecting (discover or initialize), and each call of a Session
 	// (ListSkills with all its pages, GetSkill, ReadFile, ReadDirectory) on top of the
 	// caller's context. 0: [DefaultTimeout].
@@ -117,6 +144,9 @@ func (o *Options) withDefaults() Options {
 	if v.Timeout <= 0 {
 		v.Timeout = DefaultTimeout
 	}
+	if v.ApprovePin == nil {
+		v.ApprovePin = DenyPins
+	}
 	return v
 }
 
@@ -144,15 +174,25 @@ type Session struct {
 	Endpoint string // the URL connected to
 	Protocol string // the negotiated protocol version
 
+	// Warnings are the disagreements between Options.Card and what the server
+	// reported when the session opened (redacted; the values quoted are untrusted).
+	Warnings []string
+
 	// Skills tells what the server declared: the Skills Extension, and whether it
 	// offers resources/directory/read.
 	Skills Support
 
-	cs   *mcp.ClientSession
-	opts Options
+	cs        *mcp.ClientSession
+	opts      Options
+	pins      PinStore   // Options.Pins, or a store of this Session's own
+	pinSkills bool       // Options.Pins was set
+	pinMu     sync.Mutex // serialises reading, extending and writing a skill's pin
+	toolsMu   sync.Mutex // serialises tools/list (see listTools)
 
 	mu       sync.Mutex
 	archives map[archiveKey]*agentskills.Archive // draft archives unpacked and checked (see archiveKey)
+	fresh    map[string]freshness                // guarded by mu: listings kept for their ttlMs ("list", "get URI")
+	gen      uint64                              // guarded by mu: list_changed notifications received
 }
 
 // Support is what a server declared of the Skills Extension.
@@ -245,12 +285,27 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	if sse {
 		transport = streamTransport{&mcp.SSEClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxEventSize: int(o.MaxResponseBytes)}}
 	} else {
+		// The standalone GET stream carries the server's notifications on protocols
+		// before 2026-07-28, notifications/resources/list_changed among them (which
+		// drops the listings kept for their ttlMs). It is a read, bounded between
+		// calls as the SSE transport's stream is (see responseCap); a server that
+		// does not offer it answers 405 and the session goes on without it.
 		transport = &mcp.StreamableClientTransport{Endpoint: endpoint.String(), HTTPClient: hc, MaxRetries: -1,
-			DisableStandaloneSSE: true, MaxEventSize: int(o.MaxResponseBytes)}
+			MaxEventSize: int(o.MaxResponseBytes)}
 	}
 	caps := &mcp.ClientCapabilities{}
 	caps.AddExtension(agentskills.ExtensionID, map[string]any{})
-	client := mcp.NewClient(&mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &mcp.ClientOptions{Capabilities: caps})
+	var session atomic.Pointer[Session] // set once connected
+	client := mcp.NewClient(&mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &mcp.ClientOptions{
+		Capabilities: caps,
+		// The server's resources, skills among them, changed: what was kept of its
+		// listings is dropped.
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			if s := session.Load(); s != nil {
+				s.listChanged()
+			}
+		},
+	})
 	client.AddSendingMiddleware(rc.middleware)
 	for _, m := range []string{methodList, methodGet, methodDirRead} {
 		if err := registerMethod(client, m); err != nil {
@@ -263,7 +318,12 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	if err != nil {
 		return nil, fmt.Errorf("mcpclient: connect to %s: %w", redactURL(endpoint), scrub(err))
 	}
-	s := &Session{Name: fence.Clean(name, "", 64), Endpoint: redactURL(endpoint), cs: cs, opts: o}
+	s := &Session{Name: fence.Clean(name, "", 64), Endpoint: redactURL(endpoint), cs: cs, opts: o, pins: o.Pins, pinSkills: o.Pins != nil}
+	if s.pins == nil {
+		s.pins = NewMemoryPins()
+	}
+	session.Store(s)
+	s.Warnings = cardWarnings(o.Card, cs.InitializeResult(), endpoint.String(), sse)
 	if ir := cs.InitializeResult(); ir != nil {
 		s.Protocol = ir.ProtocolVersion
 		if ir.Capabilities != nil {
@@ -329,6 +389,7 @@ func (s *Session) ServerInfo() (name, version string) {
 var readMethods = map[string]bool{
 	"server/discover": true, "initialize": true, "ping": true, "skills/get": true,
 	"resources/read": true, "resources/directory/read": true, "prompts/get": true,
+	"subscriptions/listen": true, // opens the stream of the notifications asked for (2026-07-28)
 }
 
 // maxPeek bounds the request body IsRead reads to classify a request.

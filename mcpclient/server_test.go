@@ -52,6 +52,10 @@ type skillServer struct {
 	serve    func(uri, content string) string // tamper hook: what resources/read returns
 	listHook func(entries []map[string]any) []map[string]any
 	cursor   func(next string) string // tamper the next cursor
+
+	ttlMs       *int64 // the ttlMs of skills/list and skills/get results (nil: none)
+	scope       string // their cacheScope
+	listChanged bool   // declare resources.listChanged
 }
 
 func (s *skillServer) uri(sk testSkill, file string) string { return "skill://" + sk.name + "/" + file }
@@ -103,10 +107,12 @@ type anyResult struct {
 	Skill      map[string]any   `json:"skill,omitempty"`
 	Resources  []map[string]any `json:"resources,omitempty"`
 	NextCursor string           `json:"nextCursor,omitempty"`
+	TTLMs      *int64           `json:"ttlMs,omitempty"`
+	CacheScope string           `json:"cacheScope,omitempty"`
 }
 
 func (s *skillServer) server() *mcp.Server {
-	caps := &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}}
+	caps := &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{ListChanged: s.listChanged}}
 	if s.declare {
 		caps.AddExtension(agentskills.ExtensionID, map[string]any{"directoryRead": s.dirRead})
 	}
@@ -134,7 +140,7 @@ func (s *skillServer) server() *mcp.Server {
 				size = len(all)
 			}
 			end := min(start+size, len(all))
-			res := &anyResult{Skills: all[start:end]}
+			res := &anyResult{Skills: all[start:end], TTLMs: s.ttlMs, CacheScope: s.scope}
 			if res.Skills == nil {
 				res.Skills = []map[string]any{}
 			}
@@ -150,7 +156,7 @@ func (s *skillServer) server() *mcp.Server {
 			s.record(&s.methods, "skills/get")
 			for _, sk := range s.skills {
 				if s.uri(sk, "SKILL.md") == p.URI {
-					return &anyResult{Skill: s.entry(sk)}, nil
+					return &anyResult{Skill: s.entry(sk), TTLMs: s.ttlMs, CacheScope: s.scope}, nil
 				}
 			}
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "No skill is served at " + p.URI}

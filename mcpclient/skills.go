@@ -207,7 +207,9 @@ func (c *collector) listing() *Listing {
 // for skill://.../SKILL.md, each skill labelled with its Source. Nothing but listings
 // is read: no SKILL.md, no file (lazy retrieval). Everything it receives, on every
 // path, counts against Options.MaxListBytes, and each Skill keeps at most 64
-// characters of name and 1024 of description (cut with a warning past them).
+// characters of name and 1024 of description (cut with a warning past them). A
+// skills/list result is kept for its ttlMs, and ListSkills answers from it meanwhile
+// (see [ListingCache] for the scopes and list_changed).
 func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -217,6 +219,11 @@ func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
 		}
 		return s.legacySkills(ctx)
 	}
+	if l, ok := s.cached("list"); ok {
+		return copyListing(l.(*Listing)), nil
+	}
+	gen := s.generation()
+	var hints cacheHints
 	out := &collector{}
 	budget := s.newBudget()
 	seen := map[string]bool{}
@@ -233,6 +240,11 @@ func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
 		if err := budget.charge(methodList, received(func() int64 { return int64(len(res.raw)) })); err != nil {
 			return nil, err
 		}
+		if h := hintsOf(res.raw); page == 0 {
+			hints = h.combine(h)
+		} else {
+			hints = hints.combine(h)
+		}
 		lr, err := agentskills.ParseListResult(res.raw)
 		if err != nil {
 			return nil, fmt.Errorf("mcpclient: skills/list: %w", err)
@@ -248,7 +260,9 @@ func (s *Session) ListSkills(ctx context.Context) (*Listing, error) {
 			}
 		}
 		if lr.NextCursor == "" {
-			return out.listing(), nil
+			l := out.listing()
+			s.keep("list", copyListing(l), hints, gen)
+			return l, nil
 		}
 		if seen[lr.NextCursor] {
 			return nil, fmt.Errorf("mcpclient: skills/list repeated a cursor; stopped")
@@ -301,13 +315,19 @@ func draftWarnings(prefix string, diags []agentskills.Diagnostic) []string {
 
 // GetSkill asks the server for the entry of the skill whose SKILL.md is at uri
 // (skills/get): to confirm a URI that came from elsewhere, or to refresh an entry
-// after a verification failure. An unknown skill is [ErrSkillNotFound].
+// after a verification failure. An unknown skill is [ErrSkillNotFound]. A result is
+// kept for its ttlMs, as ListSkills keeps its own.
 func (s *Session) GetSkill(ctx context.Context, uri string) (*Skill, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	if !s.Skills.Declared {
 		return nil, fmt.Errorf("%w: the server does not declare the Skills Extension", ErrNoSkills)
 	}
+	if sk, ok := s.cached("get " + uri); ok {
+		c := *sk.(*Skill)
+		return &c, nil
+	}
+	gen := s.generation()
 	res, err := mcp.CallCustomMethod[*uriParams, *rawResult](ctx, s.cs, methodGet, &uriParams{URI: uri})
 	if err != nil {
 		return nil, s.callError(methodGet, err)
@@ -324,6 +344,9 @@ func (s *Session) GetSkill(ctx context.Context, uri string) (*Skill, error) {
 		return nil, fmt.Errorf("%w: %s", ErrTooMany, why)
 	}
 	clipLabels(&sk)
+	h := hintsOf(res.raw)
+	kept := sk
+	s.keep("get "+uri, &kept, h.combine(h), gen)
 	return &sk, nil
 }
 
@@ -334,17 +357,38 @@ func (s *Session) GetSkill(ctx context.Context, uri string) (*Skill, error) {
 // wraps [agentskills.ErrDigestMismatch] and the content is not returned: refresh with
 // GetSkill. path is a skill:// URI or a path relative to the skill root ("SKILL.md",
 // "references/RULES.md").
+//
+// With Options.Pins set, the skill's entry and the file are then checked against
+// their pin (see [PinStore]) before the content is returned: a skill never approved,
+// or changed since, asks Options.ApprovePin, and is [*PinError] unless approved.
 func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	if sk == nil {
 		return nil, errors.New("mcpclient: ReadFile needs a skill from ListSkills or GetSkill")
 	}
+	uri, data, err := s.readFile(ctx, sk, path)
+	if errors.Is(err, agentskills.ErrDigestMismatch) {
+		s.listChanged() // what was kept of the listings is stale: GetSkill must ask the server
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.pinSkills {
+		if err := s.checkSkill(ctx, sk, uri, data); err != nil {
+			return nil, err
+		}
+	}
+	return data, nil
+}
+
+// readFile reads and verifies one file of sk (see ReadFile) and returns its URI.
+func (s *Session) readFile(ctx context.Context, sk *Skill, path string) (string, []byte, error) {
 	uri := path
 	if !strings.Contains(path, "://") {
 		u, err := agentskills.ParseURIInSkill(strings.TrimSuffix(sk.root, "/")+"/"+strings.TrimPrefix(path, "/"), sk.root)
 		if err != nil {
-			return nil, fmt.Errorf("mcpclient: %w", err)
+			return "", nil, fmt.Errorf("mcpclient: %w", err)
 		}
 		uri = u.String()
 	}
@@ -353,7 +397,7 @@ func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte,
 	case sk.Entry != nil && !sk.Entry.Dynamic:
 		r, ok := sk.Entry.Resource(uri)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
+			return "", nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
 		}
 		want = &r
 	case sk.Entry == nil && len(sk.files) > 0:
@@ -363,31 +407,32 @@ func (s *Session) ReadFile(ctx context.Context, sk *Skill, path string) ([]byte,
 			}
 		}
 		if want == nil {
-			return nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
+			return "", nil, fmt.Errorf("%w: %s", ErrNotListed, quote(uri))
 		}
 	default: // dynamic, or an unverified draft: only inside the skill root
 		if _, err := agentskills.ParseURIInSkill(uri, sk.root); err != nil {
-			return nil, fmt.Errorf("%w: %s is outside the skill", ErrNotListed, quote(uri))
+			return "", nil, fmt.Errorf("%w: %s is outside the skill", ErrNotListed, quote(uri))
 		}
 	}
 	if sk.archive != nil {
-		return s.fromArchive(ctx, sk, uri)
+		data, err := s.fromArchive(ctx, sk, uri)
+		return uri, data, err
 	}
 	data, err := s.read(ctx, uri)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	switch {
 	case sk.Entry != nil:
 		if err := sk.Entry.VerifyFile(uri, data); err != nil {
-			return nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
+			return "", nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
 		}
 	case want != nil && want.Digest != "":
 		if err := agentskills.Verify(data, want.Size, want.Digest); err != nil {
-			return nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
+			return "", nil, fmt.Errorf("mcpclient: %s: %w", quote(uri), err)
 		}
 	}
-	return data, nil
+	return uri, data, nil
 }
 
 // fromArchive returns one file of a draft archive skill, reading, verifying and
