@@ -175,3 +175,33 @@ func runOnPTY(t *testing.T, cmd *exec.Cmd, ms int) string {
 	<-done
 	return out.String()
 }
+
+// TestRedirectAskedOnce: when the guide and the skills index redirect to the same other
+// origin, the person is asked once, and the answer covers both.
+func TestRedirectAskedOnce(t *testing.T) {
+	t.Parallel()
+	b, ca := tlsOrigin(t, docs(map[string]string{"/.well-known/skills.md": "# Moved Guide\n\nServed by the other origin.\n"}))
+	a, _ := tlsOrigin(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, b.URL+r.URL.Path, http.StatusFound) // every path: the guide and the index
+	}))
+	cmd := exec.Command(builtBinary(t), "discover", a.URL)
+	cmd.Env = cliEnv(t, caFileEnv+"="+ca)
+	tty, err := pty.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	var out ptyOutput
+	go func() { _, _ = io.Copy(&out, tty) }()
+	out.waitFor(t, "Allow? [y/N]")
+	if _, err := tty.Write([]byte("y\r")); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("discover after \"y\": %v\n%q", err, out.String())
+	}
+	out.waitFor(t, "Moved Guide")
+	if n := strings.Count(out.String(), "Allow? [y/N]"); n != 1 {
+		t.Errorf("asked %d times, want once:\n%q", n, out.String())
+	}
+}

@@ -186,12 +186,19 @@ func (a *App) ask(ctx context.Context, req *discovery.ConsentRequest) (discovery
 	if err != nil {
 		return discovery.ConsentAnswer{}, err
 	}
+	// A redirect is a question about the other origin, not about one of its paths: the
+	// answer holds for every redirect between the same two origins in this run (a
+	// document and its index redirect together, with the same reason).
+	scope := discovery.ForSubject
+	if req.Action == discovery.ConsentRedirect {
+		scope = discovery.ForOrigin
+	}
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
-		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
+		return discovery.ConsentAnswer{Allow: true, Scope: scope}, nil
 	}
 	fmt.Fprintln(a.ErrOut, "denied")
-	return discovery.ConsentAnswer{Allow: false, Scope: discovery.ForSubject}, nil
+	return discovery.ConsentAnswer{Allow: false, Scope: scope}, nil
 }
 
 // DescribeConsent is one line for a person: the action, its target and the reason,
