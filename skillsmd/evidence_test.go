@@ -22,8 +22,8 @@ func TestExplain(t *testing.T) {
 		authNot  []string          // auth rules not taken
 	}{
 		{name: "label in the API section outranks one elsewhere",
-			doc:      "# Acme\n\n## API\n\n- Base URL: https://api.acme.dev/v1\n\n## Notes\n\nBase URL: https://old.acme.dev/v0\n",
-			base:     "https://api.acme.dev/v1", baseFrom: "label",
+			doc:  "# Acme\n\n## API\n\n- Base URL: https://api.acme.dev/v1\n\n## Notes\n\nBase URL: https://old.acme.dev/v0\n",
+			base: "https://api.acme.dev/v1", baseFrom: "label",
 			rejected: map[string]string{"https://old.acme.dev/v0": "stronger place"}},
 		{name: "production environment bullet",
 			doc:  "# Acme\n\n## Environments\n\n- **Production URL:** https://api.acme.dev\n- **Staging URL:** https://staging.acme.dev\n",
@@ -36,8 +36,8 @@ func TestExplain(t *testing.T) {
 			base: "https://api.acme.dev/v1", baseFrom: "endpoints",
 			rejected: map[string]string{"http://localhost:3000/v1/items": "local server"}},
 		{name: "documentation page is not a base",
-			doc:      "# Acme\n\n## API\n\n- API: https://docs.acme.dev/docs/api\n- Base URL: https://api.acme.dev\n",
-			base:     "https://api.acme.dev", baseFrom: "label",
+			doc:  "# Acme\n\n## API\n\n- API: https://docs.acme.dev/docs/api\n- Base URL: https://api.acme.dev\n",
+			base: "https://api.acme.dev", baseFrom: "label",
 			rejected: map[string]string{"https://docs.acme.dev/docs/api": "page to read"}},
 		{name: "auth only in request examples",
 			doc:  "# Acme\n\n## API\n\nBase URL: https://api.acme.dev\n\n```sh\ncurl -H 'Authorization: Bearer $TOKEN' https://api.acme.dev/x\n```\n",
