@@ -48,9 +48,10 @@ type Problem struct {
 	Line     int           `json:"line"`              // 1-based; 0 when unknown
 	Column   int           `json:"column"`            // 1-based, in characters; 0 when unknown
 	Pointer  string        `json:"pointer,omitempty"` // RFC 6901 pointer, for JSON documents
-	Severity diag.Severity `json:"severity"`          // "error" or "warning"
+	Severity diag.Severity `json:"severity"`          // "error", "warning" or "info" (info only with Options.Explain)
 	Code     string        `json:"code"`              // stable rule identifier
 	Message  string        `json:"message"`
+	Evidence *Evidence     `json:"evidence,omitempty"` // what a reader decided and why: set on info problems (Options.Explain)
 }
 
 // File is one document checked.
@@ -76,6 +77,12 @@ type Options struct {
 	// UserAgent is sent with the requests lint makes itself (the documents at the URLs
 	// linted). "": Go's default.
 	UserAgent string
+
+	// Explain adds, as problems of severity info with their Evidence, what the readers
+	// decided: for mcp.json each endpoint taken and each candidate URL not taken, for
+	// skills.md the API base taken, the candidates set aside and where each auth rule
+	// came from. Info problems never count as errors or warnings. false: none.
+	Explain bool
 }
 
 // Linter checks documents and collects the problems it finds across calls of Lint;
@@ -151,12 +158,15 @@ func (l *linter) add(p Problem) {
 
 func (l *linter) addFile(file, kind string) { l.files = append(l.files, File{file, kind}) }
 
-// Count returns the number of problems of severity error and of the others.
+// Count returns the number of problems of severity error and of the others but info
+// (explanations, which are no problem).
 func (r *Report) Count() (errs, warns int) {
 	for _, p := range r.Problems {
-		if p.Severity == diag.Error {
+		switch p.Severity {
+		case diag.Error:
 			errs++
-		} else {
+		case diag.Info:
+		default:
 			warns++
 		}
 	}
@@ -478,6 +488,9 @@ func (l *linter) lintSkillsMD(file string, data []byte) {
 		}
 		l.add(p)
 	}
+	if l.opts.Explain {
+		l.explainSkillsMD(file, data)
+	}
 }
 
 // relaxJSON reports what keeps data from being JSON when it is only a byte order mark,
@@ -555,6 +568,9 @@ func (l *linter) lintMCPJSON(file string, data []byte) {
 			}
 			line, col := pos.lineCol(w.Pointer)
 			l.add(Problem{File: file, Line: line, Column: col, Pointer: w.Pointer, Severity: diag.Warning, Code: "mcp-json", Message: w.Message})
+		}
+		if l.opts.Explain {
+			l.explainMCP(file, pos, doc)
 		}
 	}
 }

@@ -379,6 +379,7 @@ type Candidate struct {
 	Pointer string   // RFC 6901 pointer to the URL in the document
 	Score   int      // the candidate pass's score; 0 for a URL a known shape read
 	Taken   bool     // it is the URL of one of the Document's Servers
+	Scored  bool     // judged by the candidate pass; false: by the reader of a known shape
 	Reasons []string // the evidence, in the order weighed ("+3 its key names MCP", "read by the docs-site shape")
 	Why     string   // why it was not taken; "" when Taken
 }
@@ -391,7 +392,7 @@ func (r *reader) noteCandidate(c *candidate, taken bool, why string) {
 	if len(r.Candidates) >= maxCandidates {
 		return
 	}
-	r.Candidates = append(r.Candidates, Candidate{URL: c.url, Pointer: c.ptr, Score: c.score, Taken: taken, Reasons: c.reasons, Why: why})
+	r.Candidates = append(r.Candidates, Candidate{URL: c.url, Pointer: c.ptr, Score: c.score, Taken: taken, Scored: true, Reasons: c.reasons, Why: why})
 }
 
 // noteServer records the decision of a shape reader on the URL u at ptr (ok: taken),

@@ -35,6 +35,10 @@ var lintCases = []struct {
 	{"bad-no-description", []string{"testdata/lint/bad/no-description/SKILL.md"}, 1, 1},
 	{"bad-index", []string{"testdata/lint/bad/index/index.json"}, 1, 1},
 	{"warnings-only", []string{"testdata/lint/warn/skills.md"}, 0, 1},
+	// --explain adds info lines, which never make lint fail: the exit statuses are
+	// those of the problems alone (mcp.json of no known shape: a schema error).
+	{"explain", []string{"--explain", "testdata/lint/explain"}, 1, 1},
+	{"explain-skills-md", []string{"--explain", "testdata/lint/explain/skills.md"}, 0, 0},
 }
 
 func TestLintGolden(t *testing.T) {
@@ -281,6 +285,7 @@ func checkLintJSON(t *testing.T, data []byte) lintJSONOut {
 			errs++
 		case "warning":
 			warns++
+		case "info": // --explain: counted in neither
 		default:
 			t.Errorf("severity %q", p.Severity)
 		}

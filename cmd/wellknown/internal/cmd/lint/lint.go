@@ -17,11 +17,11 @@ import (
 )
 
 func (a *app) lintCommand() *cobra.Command {
-	var strict bool
+	var strict, explain bool
 	var format string
 	var budget time.Duration
 	cmd := &cobra.Command{
-		Use:   "lint [--strict] [--format text|json|github|sarif] PATH|URL...",
+		Use:   "lint [--strict] [--explain] [--format text|json|github|sarif] PATH|URL...",
 		Short: "Check skills.md, mcp.json, SKILL.md, skill folders and skills indexes",
 		Long: `Lint checks documents before they are published, or as a site serves them.
 
@@ -44,12 +44,22 @@ The whole run has --budget (default 2m): a document or artifact not read when it
 runs out is reported by name as an error (code budget), so a site that answers
 slowly cannot hold lint for hours.
 
+With --explain, lint also shows what the readers decided, as lines of severity
+info that never make it fail: for mcp.json, each URL taken as an MCP endpoint with
+the evidence for it (its keys, siblings, URL and score) and each candidate URL not
+taken with why (a score under the threshold, plain http, a docs or repository key,
+a transport that is not MCP...); for skills.md, the API base taken and where it was
+stated (a label, a table, a nested list, a sentence, a request example), the
+candidates set aside and why, and where each auth rule came from. In json and
+sarif output each carries an "evidence" object.
+
 Problems are printed as "file:line:col: severity: message [code]" (text), one JSON
 object (json), GitHub workflow annotations (github) or SARIF 2.1.0 (sarif). Exit
 status 0 when clean (warnings alone are clean unless --strict), 1 when problems of
 severity error were found, 2 on usage errors.`,
 		Example: `  wellknown lint public/.well-known/skills.md public/.well-known/mcp.json
   wellknown lint --strict skills/invoice-check
+  wellknown lint --explain public/.well-known/mcp.json
   wellknown lint --format github public/.well-known
   wellknown lint --format sarif https://example.com > lint.sarif`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -75,6 +85,7 @@ severity error were found, 2 on usage errors.`,
 			opts := &lint.Options{
 				FollowCrossOriginRedirects: a.Yes || a.IsTerminal(a.In) && a.IsTerminal(a.ErrOut),
 				UserAgent:                  "wellknown/" + discovery.Version,
+				Explain:                    explain,
 			}
 			if slices.ContainsFunc(args, isURL) {
 				c, err := a.Client(nil)
@@ -111,6 +122,7 @@ severity error were found, 2 on usage errors.`,
 		},
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit 1) on warnings too")
+	cmd.Flags().BoolVar(&explain, "explain", false, "also show, as info lines, the evidence for each endpoint, API base and auth rule the readers took, and why each candidate was not taken")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, github or sarif")
 	cmdutil.AddBudgetFlag(cmd, &budget)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "github", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
