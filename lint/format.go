@@ -334,6 +334,12 @@ func ruleDescription(code string) string {
 	if d, ok := ruleDescriptions[code]; ok {
 		return d
 	}
+	switch {
+	case strings.HasPrefix(code, "catalog-"):
+		return "An AI Catalog breaks its specification (" + strings.ReplaceAll(strings.TrimPrefix(code, "catalog-"), "-", " ") + "); the result's message says what to change."
+	case strings.HasPrefix(code, "card-"):
+		return "An MCP Server Card breaks the extension's schema (" + strings.ReplaceAll(strings.TrimPrefix(code, "card-"), "-", " ") + "); the result's message says what to change."
+	}
 	return "A problem found by wellknown lint (" + strings.ReplaceAll(code, "-", " ") + "); the result's message says what to change."
 }
 
@@ -361,6 +367,13 @@ var ruleDescriptions = map[string]string{
 	"artifact":              "A skill artifact could not be read.",
 	"not-checked":           "A skill artifact on another origin was not checked.",
 	"budget":                "The command's --budget ran out before this document or artifact was checked.",
+	"media-type":            "An AI Catalog or Server Card is served without its media type (application/ai-catalog+json, application/mcp-server-card+json).",
+	"cors":                  "An AI Catalog or Server Card is served without Access-Control-Allow-Origin, so agents in a browser cannot read it.",
+	"etag":                  "An AI Catalog or Server Card is served without an ETag, so clients cannot revalidate it.",
+	"cache-control":         "An AI Catalog or Server Card is served without Cache-Control.",
+	"not-catalog":           "The document is not an AI Catalog of a supported version.",
+	"not-card":              "The document is not an MCP Server Card.",
+	"trust-manifest":        "A catalog entry's trust manifest: whether it is signed, and whether it verifies against the trust roots given.",
 	codeEndpointTaken:       "Explanation (--explain): a URL the mcp.json reader takes as an MCP endpoint, and the evidence.",
 	codeEndpointRejected:    "Explanation (--explain): a URL the mcp.json reader considered and did not take, and why.",
 	codeBaseTaken:           "Explanation (--explain): the API base the skills.md reader takes, and where it was stated.",

@@ -23,6 +23,7 @@ import (
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/aicatalog"
 	"github.com/wellknown-dev/discovery/diag"
 	"github.com/wellknown-dev/discovery/internal/jsonx"
 	"github.com/wellknown-dev/discovery/internal/secrets"
@@ -30,6 +31,7 @@ import (
 	"github.com/wellknown-dev/discovery/internal/termtext"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/skillsmd"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // Document kinds lint knows.
@@ -83,6 +85,16 @@ type Options struct {
 	// skills.md the API base taken, the candidates set aside and where each auth rule
 	// came from. Info problems never count as errors or warnings. false: none.
 	Explain bool
+
+	// FetchCrossOrigin fetches the server cards an AI Catalog lists on another origin
+	// than its own, through Client (which asks consent for that origin). false: they
+	// are reported as not checked (code not-checked).
+	FetchCrossOrigin bool
+
+	// TrustRoots are the trust anchors the trust manifests of catalog entries are
+	// verified against (package trust); one that does not verify is an error. nil: a
+	// signed manifest is reported (as info) as not verified.
+	TrustRoots []trust.Root
 }
 
 // Linter checks documents and collects the problems it finds across calls of Lint;
@@ -146,6 +158,9 @@ func isURL(s string) bool {
 }
 
 func (l *linter) add(p Problem) {
+	if p.Severity == diag.Info && !l.opts.Explain {
+		return // explanations are shown only when asked for
+	}
 	if p.Code == "" {
 		p.Code = "invalid"
 	}
@@ -248,7 +263,7 @@ const (
 // docLimit is the size over which clients refuse a document of kind; 0: none here.
 func docLimit(kind string) int64 {
 	switch kind {
-	case KindSkillsMD, KindMCPJSON, KindIndex:
+	case KindSkillsMD, KindMCPJSON, KindIndex, KindAICatalog, KindServerCard:
 		return maxDocBytes
 	case KindSkillMD:
 		return maxSkillMDBytes
@@ -303,6 +318,9 @@ func detectKind(name string, data []byte) string {
 	case "index.json":
 		return KindIndex
 	}
+	if k := catalogKind(name, nil); k != "" {
+		return k
+	}
 	if strings.EqualFold(name, "SKILL.md") {
 		return KindSkillMD
 	}
@@ -315,6 +333,9 @@ func detectKind(name string, data []byte) string {
 				return KindMCPJSON // let the mcp.json check report the syntax error
 			}
 			return ""
+		}
+		if k := catalogKind(name, probe); k != "" {
+			return k
 		}
 		if _, ok := probe["skills"]; ok {
 			return KindIndex
@@ -339,7 +360,7 @@ func (l *linter) lintDir(dir string) error {
 	}
 	found := false
 	for _, base := range []string{dir, filepath.Join(dir, ".well-known")} {
-		for _, rel := range []string{"skills.md", "mcp.json", "agent-skills/index.json", "skills/index.json"} {
+		for _, rel := range []string{"skills.md", "mcp.json", "agent-skills/index.json", "skills/index.json", "ai-catalog.json"} {
 			p := filepath.Join(base, filepath.FromSlash(rel))
 			if st, err := os.Stat(p); err != nil || st.IsDir() {
 				continue
@@ -454,6 +475,12 @@ func (l *linter) lintDoc(file, kind string, data []byte, dir string) error {
 	case KindIndex:
 		l.scanCredentials(file, data)
 		return l.lintIndex(file, data, dir)
+	case KindAICatalog:
+		l.scanCredentials(file, data)
+		l.lintAICatalog(file, data)
+	case KindServerCard:
+		l.scanCredentials(file, data)
+		l.lintServerCard(file, data)
 	}
 	return nil
 }
@@ -1094,7 +1121,9 @@ func (l *linter) lintURL(raw string) error {
 	found, foundIndex, late := false, false, false
 	var redirects []crossRedirect
 	tried := 0
-	for _, p := range []string{discovery.SkillsPath, discovery.MCPPath, agentskills.IndexPath, agentskills.LegacyIndexPath} {
+	// The AI Catalog before the skills index, whose artifacts take the longest to
+	// check: what the budget leaves unchecked is the artifacts, not a document.
+	for _, p := range []string{discovery.SkillsPath, discovery.MCPPath, aicatalog.WellKnownPath, agentskills.IndexPath, agentskills.LegacyIndexPath} {
 		if p == agentskills.LegacyIndexPath && foundIndex {
 			continue
 		}
@@ -1123,7 +1152,7 @@ func (l *linter) lintURL(raw string) error {
 		}
 		found = true
 		foundIndex = foundIndex || p == agentskills.IndexPath
-		if err := l.lintBody(origin+p, res.data); err != nil {
+		if err := l.lintBody(origin+p, res); err != nil {
 			return err
 		}
 	}
@@ -1188,6 +1217,7 @@ type fetched struct {
 	data   []byte
 	status int
 	ctype  string
+	header http.Header
 }
 
 // published reports whether the answer is a document: a 200 that is not an HTML page
@@ -1230,14 +1260,19 @@ func (l *linter) lintFetched(rawURL string, must bool) (bool, error) {
 		}
 		return false, nil
 	}
-	return true, l.lintBody(rawURL, res.data)
+	return true, l.lintBody(rawURL, res)
 }
 
-// lintBody lints a fetched document by its kind.
-func (l *linter) lintBody(rawURL string, data []byte) error {
+// lintBody lints a fetched document by its kind; of an AI Catalog or a Server Card,
+// also how it was served.
+func (l *linter) lintBody(rawURL string, res fetched) error {
+	data := res.data
 	file := discovery.Redact(rawURL)
 	u, _ := url.Parse(rawURL)
 	kind := detectKind(path.Base(u.Path), data)
+	if kind == KindAICatalog || kind == KindServerCard {
+		l.checkServed(file, kind, &res)
+	}
 	if kind == "" {
 		l.addFile(file, "unknown")
 		l.add(Problem{File: file, Severity: diag.Error, Code: "unknown-kind", Message: "cannot tell what this document is: lint the URL of a skills.md, mcp.json, SKILL.md or index.json, or an origin"})
@@ -1250,7 +1285,10 @@ func (l *linter) lintBody(rawURL string, data []byte) error {
 // loopback), the private-address guard, consent for other origins, at most five
 // redirects, the body capped. A redirect to another origin is not followed without
 // --yes or a terminal to ask on: the error is a *crossRedirect.
-func (l *linter) fetch(rawURL string) (fetched, error) {
+func (l *linter) fetch(rawURL string) (fetched, error) { return l.fetchAs(rawURL, "") }
+
+// fetchAs is fetch, asking for the media type accept ("": none named).
+func (l *linter) fetchAs(rawURL, accept string) (fetched, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return fetched{}, err
@@ -1284,6 +1322,9 @@ func (l *linter) fetch(rawURL string) (fetched, error) {
 	if l.opts.UserAgent != "" {
 		req.Header.Set("User-Agent", l.opts.UserAgent)
 	}
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
 	resp, err := hc.Do(req)
 	if err != nil {
 		var ue *url.Error
@@ -1297,7 +1338,7 @@ func (l *linter) fetch(rawURL string) (fetched, error) {
 		return fetched{}, fmt.Errorf("fetch %s: %w", discovery.Redact(rawURL), err)
 	}
 	defer resp.Body.Close()
-	res := fetched{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type")}
+	res := fetched{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), header: resp.Header}
 	if !res.published() {
 		return res, nil
 	}
