@@ -121,17 +121,7 @@ func TestCandidatesExplained(t *testing.T) {
 		})
 	}
 	// Each rejection names its cause.
-	rejected := []struct {
-		name, doc, url, why string
-	}{
-		{"documentation key", `{"name":"x","mcp":"https://x.dev/mcp","documentation":{"mcp":"https://x.dev/docs/mcp"}}`, "https://x.dev/docs/mcp", `the key "documentation"`},
-		{"plain http", `{"mcp_servers":[{"name":"a","url":"http://a.dev/mcp"}]}`, "http://a.dev/mcp", "http"},
-		{"REST transport", `{"mcp_servers":[{"name":"a","url":"https://a.dev/mcp/quote","transport":"rest"}]}`, "https://a.dev/mcp/quote", `"rest" is not MCP`},
-		{"weak evidence", `{"name":"x","environments":{"eu":{"url":"https://eu.x.dev/rpc","auth":{"type":"bearer"}}}}`, "https://eu.x.dev/rpc", "under the 4 needed"},
-		{"other address", `{"name":"x","server":{"transport":"sse","endpoint":"https://q.dev/mcp/sse","messagesEndpoint":"https://q.dev/mcp/messages"}}`, "https://q.dev/mcp/messages", "beside an endpoint already taken"},
-		{"shape skip", `{"servers":[{"name":"a","url":"https://github.com/a/b"}]}`, "https://github.com/a/b", "code"},
-	}
-	for _, tc := range rejected {
+	for _, tc := range rejectedCandidates {
 		t.Run("rejected/"+tc.name, func(t *testing.T) {
 			t.Parallel()
 			d, err := mcpjson.Parse([]byte(tc.doc))
@@ -147,4 +137,17 @@ func TestCandidatesExplained(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rejectedCandidates are URLs the reader considers and does not take, each with the
+// words its reason must hold.
+var rejectedCandidates = []struct {
+	name, doc, url, why string
+}{
+	{"documentation key", `{"name":"x","mcp":"https://x.dev/mcp","documentation":{"mcp":"https://x.dev/docs/mcp"}}`, "https://x.dev/docs/mcp", `the key "documentation"`},
+	{"plain http", `{"mcp_servers":[{"name":"a","url":"http://a.dev/mcp"}]}`, "http://a.dev/mcp", "http"},
+	{"REST transport", `{"mcp_servers":[{"name":"a","url":"https://a.dev/mcp/quote","transport":"rest"}]}`, "https://a.dev/mcp/quote", `"rest" is not MCP`},
+	{"weak evidence", `{"name":"x","environments":{"eu":{"url":"https://eu.x.dev/rpc","auth":{"type":"bearer"}}}}`, "https://eu.x.dev/rpc", "under the 4 needed"},
+	{"other address", `{"name":"x","server":{"transport":"sse","endpoint":"https://q.dev/mcp/sse","messagesEndpoint":"https://q.dev/mcp/messages"}}`, "https://q.dev/mcp/messages", "beside an endpoint already taken"},
+	{"shape skip", `{"servers":[{"name":"a","url":"https://github.com/a/b"}]}`, "https://github.com/a/b", "code"},
 }
