@@ -49,6 +49,8 @@ func (l *linter) explainMCP(file string, pos *jsonPositions, doc *mcpjson.Docume
 		ev := &Evidence{Kind: "endpoint", Value: clean(c.URL), Taken: c.Taken, Source: "shape", Score: c.Score, Why: clean(c.Why)}
 		if c.Scored {
 			ev.Source = "candidate"
+		} else {
+			ev.Reasons = append(ev.Reasons, "read by the "+string(doc.Shape)+" shape")
 		}
 		for _, r := range c.Reasons {
 			ev.Reasons = append(ev.Reasons, clean(r))

@@ -380,7 +380,7 @@ type Candidate struct {
 	Score   int      // the candidate pass's score; 0 for a URL a known shape read
 	Taken   bool     // it is the URL of one of the Document's Servers
 	Scored  bool     // judged by the candidate pass; false: by the reader of a known shape
-	Reasons []string // the evidence, in the order weighed ("+3 its key names MCP", "read by the docs-site shape")
+	Reasons []string // the candidate pass's evidence, in the order weighed ("+3 its key names MCP"); nil when a known shape read it (Document.Shape says which)
 	Why     string   // why it was not taken; "" when Taken
 }
 
@@ -403,7 +403,7 @@ func (r *reader) noteServer(ptr, u string, warned int, ok *bool) {
 	if r.scoring || u == "" || len(r.Candidates) >= maxCandidates {
 		return
 	}
-	c := Candidate{URL: u, Pointer: ptr, Taken: *ok, Reasons: []string{"read by the " + string(r.Shape) + " shape"}}
+	c := Candidate{URL: u, Pointer: ptr, Taken: *ok}
 	if !*ok {
 		c.Why = lastWarning(r.Warnings, warned, "not usable")
 	}
