@@ -144,33 +144,73 @@ func (l *linter) lintAICatalog(file string, data []byte) {
 	if u, err := url.Parse(srcURL); err == nil && u.Host != "" {
 		origin = u.Scheme + "://" + u.Host
 	}
+	if srcURL != "" {
+		l.seenCatalog(srcURL)
+	}
 	fetches := 0
 	for _, e := range cat.Entries {
 		var artifact []byte
-		if e.Type == aicatalog.TypeMCPServerCard {
-			switch {
-			case e.Data != nil:
-				artifact = e.Data
-				l.lintCardIn(file, pos, e.Pointer+"/data", e.Data, srcURL)
-			case srcURL == "":
-				l.addAt(file, pos, e.Pointer+"/url", diag.Warning, "not-checked",
-					fmt.Sprintf("the card of %s is listed by URL: not fetched from a file (lint the published catalog by URL to check it)", quoteClean(e.Identifier)))
-			case origin != "" && !sameOrigin(e.URL, origin) && !l.opts.FetchCrossOrigin:
-				l.addAt(file, pos, e.Pointer+"/url", diag.Warning, "not-checked",
-					fmt.Sprintf("the card of %s is on another origin (%s): not fetched without consent; run with --yes to check it", quoteClean(e.Identifier), discovery.Redact(e.URL)))
-			case fetches >= maxCardFetches:
-				if fetches == maxCardFetches {
-					l.addAt(file, pos, "/entries", diag.Warning, "not-checked", fmt.Sprintf("the catalog lists more than %d cards by URL: the others were not fetched", maxCardFetches))
-				}
-				fetches++
-			default:
-				fetches++
-				artifact = l.lintCardURL(e.URL)
+		kind := map[string]string{aicatalog.TypeMCPServerCard: KindServerCard, aicatalog.TypeAICatalog: KindAICatalog}[e.Type]
+		what := map[string]string{KindServerCard: "the card", KindAICatalog: "the nested catalog"}[kind]
+		switch {
+		case kind == "":
+		case e.Data != nil && kind == KindServerCard:
+			artifact = e.Data
+			l.lintCardIn(file, pos, e.Pointer+"/data", e.Data, srcURL)
+		case e.Data != nil:
+			artifact = e.Data
+			l.lintCatalogIn(file, pos, e.Pointer+"/data", e.Data, srcURL)
+		case srcURL == "":
+			l.addAt(file, pos, e.Pointer+"/url", diag.Warning, "not-checked",
+				fmt.Sprintf("%s of %s is listed by URL: not fetched from a file (lint the published catalog by URL to check it)", what, quoteClean(e.Identifier)))
+		case origin != "" && !sameOrigin(e.URL, origin) && !l.opts.FetchCrossOrigin:
+			l.addAt(file, pos, e.Pointer+"/url", diag.Warning, "not-checked",
+				fmt.Sprintf("%s of %s is on another origin (%s): not fetched without consent; run with --yes to check it", what, quoteClean(e.Identifier), discovery.Redact(e.URL)))
+		case kind == KindAICatalog && (l.depth >= maxCatalogDepth || l.seen[discovery.Redact(e.URL)]):
+			l.addAt(file, pos, e.Pointer+"/url", diag.Warning, "not-checked",
+				fmt.Sprintf("the nested catalog %s is not checked: it was checked already (a cycle), or it is nested deeper than %d catalogs", discovery.Redact(e.URL), maxCatalogDepth))
+		case fetches >= maxCardFetches:
+			if fetches == maxCardFetches {
+				l.addAt(file, pos, "/entries", diag.Warning, "not-checked", fmt.Sprintf("the catalog lists more than %d cards and catalogs by URL: the others were not fetched", maxCardFetches))
 			}
+			fetches++
+		default:
+			fetches++
+			l.depth++
+			artifact = l.lintEntryURL(e.URL, kind)
+			l.depth--
 		}
 		if e.TrustManifest != nil {
 			l.checkTrust(file, pos, e, artifact, origin)
 		}
+	}
+}
+
+// maxCatalogDepth bounds how deep lint follows nested catalogs by URL: the catalog
+// linted and the catalogs it lists, not theirs.
+const maxCatalogDepth = 1
+
+// seenCatalog records that the catalog at rawURL is being checked, so that a nested
+// catalog listing it again (a cycle) is not fetched.
+func (l *linter) seenCatalog(rawURL string) {
+	if l.seen == nil {
+		l.seen = map[string]bool{}
+	}
+	l.seen[discovery.Redact(rawURL)] = true
+}
+
+// lintCatalogIn checks a catalog held inline in another, at ptr, strictly: its
+// problems are located in the outer catalog. Its own entries are not followed.
+func (l *linter) lintCatalogIn(file string, pos *jsonPositions, ptr string, data []byte, srcURL string) {
+	_, err := aicatalog.Parse(data, aicatalog.Options{URL: srcURL, Mode: aicatalog.Strict})
+	var ve *aicatalog.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		for _, d := range ve.Diagnostics {
+			l.addAt(file, pos, ptr+d.Where, d.Severity, "catalog-"+d.Code, "inline nested catalog: "+d.Message)
+		}
+	case err != nil:
+		l.addAt(file, pos, ptr, diag.Error, "not-catalog", "inline nested catalog: "+err.Error())
 	}
 }
 
@@ -183,31 +223,35 @@ func (l *linter) lintCardIn(file string, pos *jsonPositions, ptr string, data []
 	})
 }
 
-// lintCardURL fetches the card at rawURL, lints it as a document of its own and
-// returns its bytes (nil when it could not be read).
-func (l *linter) lintCardURL(rawURL string) []byte {
+// lintEntryURL fetches the card or nested catalog (kind) at rawURL, lints it as a
+// document of its own and returns its bytes (nil when it could not be read).
+func (l *linter) lintEntryURL(rawURL, kind string) []byte {
 	file := discovery.Redact(rawURL)
-	res, err := l.fetchAs(rawURL, servercard.MediaType)
+	accept := servercard.MediaType
+	if kind == KindAICatalog {
+		accept = aicatalog.MediaType
+	}
+	res, err := l.fetchAs(rawURL, accept)
 	var cr *crossRedirect
 	switch {
 	case err != nil && l.outOfTime():
 		l.outOfTimeFile(file)
 		return nil
 	case errors.As(err, &cr):
-		l.addFile(file, KindServerCard)
+		l.addFile(file, kind)
 		l.add(Problem{File: file, Severity: diag.Error, Code: "cross-origin-redirect", Message: cr.message()})
 		return nil
 	case err != nil:
-		l.addFile(file, KindServerCard)
+		l.addFile(file, kind)
 		l.add(Problem{File: file, Severity: diag.Error, Code: "fetch", Message: err.Error()})
 		return nil
 	case !res.published():
-		l.addFile(file, KindServerCard)
-		l.add(Problem{File: file, Severity: diag.Error, Code: "not-published", Message: fmt.Sprintf("the catalog lists a server card here, but the URL answers HTTP %d %s", res.status, termtext.Clean(res.ctype, 64))})
+		l.addFile(file, kind)
+		l.add(Problem{File: file, Severity: diag.Error, Code: "not-published", Message: fmt.Sprintf("the catalog lists a %s here, but the URL answers HTTP %d %s", kind, res.status, termtext.Clean(res.ctype, 64))})
 		return nil
 	}
-	l.checkServed(file, KindServerCard, &res)
-	_ = l.lintDoc(file, KindServerCard, res.data, "") // a card's lint returns no error
+	l.checkServed(file, kind, &res)
+	_ = l.lintDoc(file, kind, res.data, "") // a card's or catalog's lint returns no error
 	return res.data
 }
 

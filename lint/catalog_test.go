@@ -371,3 +371,55 @@ func TestLintTrustManifest(t *testing.T) {
 		})
 	}
 }
+
+// TestLintNestedCatalogs: a catalog's nested catalogs are checked, inline strictly in
+// place and by URL fetched (with the catalog media type in Accept) with their cards,
+// one level deep; a nested catalog that lists the first again is not fetched twice.
+func TestLintNestedCatalogs(t *testing.T) {
+	t.Parallel()
+	ok := with(headersOK, "Content-Type", "application/ai-catalog+json")
+	s := newSite(t, map[string]served{
+		"/.well-known/ai-catalog.json": {`{"specVersion": "1.0", "entries": [
+  {"identifier": "urn:air:a:catalog:team", "type": "application/ai-catalog+json", "url": "/team/ai-catalog.json"},
+  {"identifier": "urn:air:a:catalog:inline", "type": "application/ai-catalog+json", "data": {"specVersion": "1.0", "entries": [{"type": "application/mcp-server-card+json"}]}}
+]}`, ok},
+		"/team/ai-catalog.json": {`{"specVersion": "1.0", "entries": [
+  {"identifier": "urn:air:a:catalog:root", "type": "application/ai-catalog+json", "url": "/.well-known/ai-catalog.json"},
+  {"identifier": "urn:air:a:mcp:team", "type": "application/mcp-server-card+json", "url": "/team/server-card"}
+]}`, ok},
+		"/team/server-card": {`{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json", "name": "no-slash", "version": "1.0.0", "description": "d"}`,
+			with(headersOK, "Content-Type", "application/mcp-server-card+json")},
+	})
+	rep := lintPaths(t, &lint.Options{Client: clientFor(t, s)}, s.URL)
+	byFile := map[string][]found{}
+	for _, p := range rep.Problems {
+		file := strings.TrimPrefix(p.File, s.URL)
+		byFile[file] = append(byFile[file], found{p.Code, p.Pointer})
+	}
+	want := map[string][]found{
+		"/.well-known/ai-catalog.json": {{"catalog-identifier", "/entries/1/data/entries/0"}, {"catalog-no-url-or-data", "/entries/1/data/entries/0"}},
+		"/team/ai-catalog.json":        {{"not-checked", "/entries/0/url"}},
+		"/team/server-card":            {{"card-name", "/name"}},
+	}
+	for file, w := range want {
+		for _, f := range w {
+			if !slices.Contains(byFile[file], f) {
+				t.Errorf("%s: no %v in %v", file, f, byFile[file])
+			}
+		}
+	}
+	if r := s.request("/team/ai-catalog.json"); r == nil || r.Header.Get("Accept") != "application/ai-catalog+json" {
+		t.Errorf("nested catalog request %v: want one with Accept: application/ai-catalog+json", r)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.reqs {
+		if r.URL.Path == "/.well-known/ai-catalog.json" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the catalog was fetched %d times, want once", n)
+	}
+}

@@ -151,6 +151,8 @@ func (e *TargetError) Error() string { return "lint: " + e.Target + " " + e.Reas
 type linter struct {
 	ctx context.Context
 	*Linter
+	depth int             // nested catalogs being checked by URL, around this one
+	seen  map[string]bool // the catalogs checked by URL in this call (redacted URLs): a cycle stops
 }
 
 func isURL(s string) bool {
