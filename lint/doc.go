@@ -2,8 +2,9 @@
 // as the site serves it: skills.md, mcp.json (strictly, against the JSON Schema of its
 // spec_version), SKILL.md, skill folders, Agent Skills indexes (every artifact read,
 // its size and digest verified, its SKILL.md linted), AI Catalogs and MCP Server Cards
-// (strictly, against their schemas; a fetched catalog's cards by URL too, and how each
-// is served: media type, CORS, ETag, Cache-Control). It is what "wellknown lint" runs,
+// (strictly, against their schemas; a fetched catalog's cards and nested catalogs by
+// URL too, one level deep, and how each is served: media type, CORS, ETag,
+// Cache-Control). It is what "wellknown lint" runs,
 // so a publisher can lint from Go code, in a build step or a test:
 //
 //	l := lint.New(nil)

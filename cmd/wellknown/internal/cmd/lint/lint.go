@@ -49,8 +49,9 @@ consent rules: a URL of a document, or an origin (https://example.com) for all i
 publishes, /.well-known/ai-catalog.json included. A catalog or card fetched is also
 checked for how it is served: its media type (application/ai-catalog+json,
 application/mcp-server-card+json), CORS (Access-Control-Allow-Origin), ETag and
-Cache-Control, as warnings. The cards a fetched catalog lists by URL are fetched and
-checked too (at most 16; on another origin only with --yes).
+Cache-Control, as warnings. The cards and nested catalogs a fetched catalog lists by
+URL are fetched and checked too (at most 16, nested catalogs one level deep, a cycle
+once; on another origin only with --yes).
 
 The whole run has --budget (default 2m): a document or artifact not read when it
 runs out is reported by name as an error (code budget), so a site that answers
