@@ -38,6 +38,8 @@ type reader struct {
 	// bridges are the local bridge commands ("npx mcp-remote https://x.dev/mcp") whose
 	// URL may be usable, judged once the whole document is read (see settleBridges).
 	bridges []pendingBridge
+	// scoring is set while the candidate pass runs: it records its own candidates.
+	scoring bool
 }
 
 // pendingBridge is a local server whose command is a bridge to a remote URL.
@@ -1109,7 +1111,10 @@ func (r *reader) endpointMap(at string, m map[string]any, base Server) {
 // addServer checks a server's URL and adds it, or skips it with a warning that says
 // why. ptr points at the entry, urlPtr at its URL. The same endpoint listed twice
 // (under two keys, or with and without a trailing slash) is kept once.
-func (r *reader) addServer(ptr, urlPtr string, s Server) bool {
+func (r *reader) addServer(ptr, urlPtr string, s Server) (ok bool) {
+	if !s.LocalOnly {
+		defer r.noteServer(firstString(urlPtr, ptr), s.URL, len(r.Warnings), &ok)
+	}
 	if s.LocalOnly {
 		r.warn(ptr, "server "+quote(s.Name)+" is a local command, not a remote endpoint; it is listed but never connected to")
 		if s.Name == "" {

@@ -41,6 +41,11 @@ type Document struct {
 	// no server is usable (a card that lists tools but no endpoint). Nil when none.
 	ToolNames []string
 	Warnings  []Problem
+	// Candidates are the URLs the reader considered as MCP endpoints, in the order
+	// it judged them, each with its evidence and, when not taken, why (at most 256):
+	// the URLs known shapes read, then those the candidate pass scored. They explain
+	// Servers; they are not part of the document's JSON form.
+	Candidates []Candidate `json:"-"`
 }
 
 // Server is an MCP server listed in the document.

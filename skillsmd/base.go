@@ -27,6 +27,7 @@ type baseCandidate struct {
 	tier     int // 0: an API section or a base heading; 1: frontmatter, summary or preamble; 2: elsewhere
 	strength int // 3: "API base", "api_url"...; 2: "Base URL", "Base path", a base heading or table row; 1: a bare "API:" label
 	order    int // document order
+	from     source
 }
 
 // better reports whether c should be preferred to o.
@@ -283,11 +284,12 @@ var baseKeys = map[string]int{
 
 // addBase records a candidate. A page to read ("API: https://x/docs/api", a source
 // file on a code host) is not a base, whatever labels it.
-func (p *parser) addBase(v string, tier, strength int) {
+func (p *parser) addBase(v string, tier, strength int, from source) {
 	if pageURL(v) {
+		p.setAside(v, from, "a page to read (documentation, a source file), not an API base")
 		return
 	}
-	p.bases = append(p.bases, baseCandidate{value: v, tier: tier, strength: strength, order: len(p.bases)})
+	p.bases = append(p.bases, baseCandidate{value: v, tier: tier, strength: strength, order: len(p.bases), from: from})
 }
 
 // notePlaceholder remembers the first line where the base is a placeholder.
@@ -353,11 +355,11 @@ func (p *parser) scanBaseLabels(l string, tier int, line func() int) {
 		v, placeholder := baseValue(l[m.end:])
 		switch {
 		case v != "":
-			p.addBase(v, tier, labelStrength(label))
+			p.addBase(v, tier, labelStrength(label), fromLabel)
 		case placeholder:
 			p.notePlaceholder(line())
 		case sameOriginProse(l[m.end:]):
-			p.addBase("/", tier, labelStrength(label))
+			p.addBase("/", tier, labelStrength(label), fromLabel)
 		case !weakLabel(label) && strings.TrimSpace(l[m.end:]) == "":
 			// "**API Base URLs:**" alone: the next line or block (a table, a list)
 			// holds the value.
@@ -371,7 +373,7 @@ func (p *parser) scanBaseLabels(l string, tier int, line func() int) {
 func (p *parser) scanAuthLabel(l string) {
 	t := strings.TrimSpace(l)
 	if m := authLabelRe.FindStringSubmatch(t); m != nil && !isHeaderExample(m[2]) {
-		p.addAuth(t)
+		p.addAuth(t, fromLabel)
 		return
 	}
 	// "Transport JSON-RPC. CORS is open. Auth: none (anonymous).": a label that
@@ -383,7 +385,7 @@ func (p *parser) scanAuthLabel(l string) {
 		}
 		rest = strings.TrimLeft(rest[i+2:], " ")
 		if m := authLabelRe.FindStringSubmatch(rest); m != nil && !isHeaderExample(m[2]) {
-			p.addAuth(rest)
+			p.addAuth(rest, fromLabel)
 			return
 		}
 	}
@@ -393,7 +395,7 @@ func (p *parser) scanAuthLabel(l string) {
 		return // a command, not a sentence: code examples are not statements
 	}
 	if m := authHeaderRe.FindStringSubmatch(t); m != nil && (m[2] != "" || !strings.EqualFold(m[1], "authorization")) {
-		p.addAuth(t)
+		p.addAuth(t, fromProse)
 	}
 }
 
@@ -432,7 +434,7 @@ func (p *parser) authProse(t string) {
 		}
 		if no && noAuthRe.MatchString(s) && !conditional(s) || header && authHeaderWordRe.MatchString(s) ||
 			signed && signingHeaderRe.MatchString(s) {
-			p.addAuth(strings.TrimRight(s, " .") + ".")
+			p.addAuth(strings.TrimRight(s, " .")+".", fromProse)
 		}
 	}
 }
@@ -618,7 +620,7 @@ const maxAuthHeaderLines = 64
 // credential, as a careful reader does when the section's prose only says "include
 // your token": each becomes an auth rule naming the header and its scheme
 // ("X-Agent-Token header", "Authorization: Bearer"), never the value.
-func (p *parser) authHeaders(code string) {
+func (p *parser) authHeaders(code string, from source) {
 	if !strings.Contains(code, ":") {
 		return
 	}
@@ -630,9 +632,9 @@ func (p *parser) authHeaders(code string) {
 		}
 		for _, m := range authHeaderRe.FindAllStringSubmatch(line, 4) {
 			if m[2] != "" {
-				p.addAuth(m[1] + ": " + m[2])
+				p.addAuth(m[1]+": "+m[2], from)
 			} else {
-				p.addAuth(m[1] + " header")
+				p.addAuth(m[1]+" header", from)
 			}
 		}
 	}
@@ -651,7 +653,7 @@ func (p *parser) requestAuth(code string) {
 	}
 	stated := p.auth
 	p.auth = p.exampleAuth
-	p.authHeaders(code)
+	p.authHeaders(code, fromRequest)
 	p.exampleAuth, p.auth = p.auth, stated
 	if len(p.exampleAuth) > maxExampleAuth {
 		p.exampleAuth = p.exampleAuth[:maxExampleAuth]
@@ -663,13 +665,14 @@ func (p *parser) requestAuth(code string) {
 func isHeaderExample(v string) bool { return strings.TrimSpace(v) == "" }
 
 // addAuth adds an auth rule once.
-func (p *parser) addAuth(t string) {
+func (p *parser) addAuth(t string, from source) {
 	for _, a := range p.auth {
 		if a == t {
 			return
 		}
 	}
 	p.auth = append(p.auth, t)
+	p.noteAuth(t, from)
 }
 
 // labelAtStart reports whether the text before a weak label is at most two words
@@ -955,7 +958,7 @@ func (p *parser) baseFromNext(lines []string, line func() int) {
 			v = baseInSentence(f) // "All endpoints are at `/api/v1`. Example: ..."
 		}
 		if v != "" && plausibleBase(v) {
-			p.addBase(v, 0, s)
+			p.addBase(v, 0, s, fromNext)
 			p.baseNext, p.baseLeft = 0, 0
 			return
 		}
@@ -1037,7 +1040,7 @@ func (p *parser) sameOriginBase(t string, tier int) {
 			}
 		}
 		if named && sameOriginProse(s) {
-			p.addBase("/", tier, 1)
+			p.addBase("/", tier, 1, fromProse)
 			return
 		}
 	}
@@ -1065,7 +1068,7 @@ func (p *parser) baseFromTable(text string) {
 		var row string
 		row, rest, _ = strings.Cut(rest, "\n")
 		if v, _ := rowValue(row, true); v != "" && !strings.HasPrefix(v, "/") {
-			p.addBase(v, 0, p.baseNext)
+			p.addBase(v, 0, p.baseNext, fromNext)
 			break
 		}
 	}
@@ -1084,7 +1087,7 @@ func (p *parser) tableRows(text string, n ast.Node) {
 		if ok && productionLabel(label) {
 			// "| Production | https://x |" beside Staging and Local rows.
 			if v, _ := rowValue(cells, true); v != "" {
-				p.addBase(v, tier, 2)
+				p.addBase(v, tier, 2, fromTable)
 			}
 			continue
 		}
@@ -1103,7 +1106,7 @@ func (p *parser) tableRows(text string, n ast.Node) {
 			v, placeholder := rowValue(cells, s > 1)
 			switch {
 			case v != "":
-				p.addBase(v, tier, s)
+				p.addBase(v, tier, s, fromTable)
 			case placeholder:
 				p.notePlaceholder(p.lineOfNode(n))
 			}
@@ -1120,7 +1123,7 @@ func (p *parser) tableRows(text string, n ast.Node) {
 		}
 		if authRowLabels[l] && p.kind() != kindAuth {
 			if v := strings.TrimSpace(strings.ReplaceAll(cells, " | ", " ")); v != "" && v != "-" && v != "—" {
-				p.addAuth(strings.TrimSpace(label) + ": " + v)
+				p.addAuth(strings.TrimSpace(label)+": "+v, fromTable)
 			}
 		}
 	}
@@ -1163,7 +1166,7 @@ func (p *parser) authColumn(text string) {
 		vals = append(vals, v)
 	}
 	if len(vals) > 0 {
-		p.addAuth(strings.TrimSpace(cells[col]) + " (per endpoint): " + strings.Join(vals, ", "))
+		p.addAuth(strings.TrimSpace(cells[col])+" (per endpoint): "+strings.Join(vals, ", "), fromAuthColumn)
 	}
 }
 
@@ -1293,7 +1296,7 @@ func (p *parser) baseKeysIn(m map[string]any) {
 		nk := keyFolder.Replace(strings.ToLower(k))
 		if nk == "auth" || nk == "authentication" {
 			if t := strings.TrimSpace(s); t != "" {
-				p.addAuth(k + ": " + t)
+				p.addAuth(k+": "+t, fromFrontmatter)
 			}
 			continue
 		}
@@ -1321,7 +1324,7 @@ func (p *parser) baseKeysIn(m map[string]any) {
 				best = i
 			}
 		}
-		p.addBase(found[best].value, 1, found[best].strength)
+		p.addBase(found[best].value, 1, found[best].strength, fromFrontmatter)
 		found = append(found[:best], found[best+1:]...)
 	}
 }

@@ -54,6 +54,10 @@ type parser struct {
 	apiRows      []string        // URLs of table rows naming an API ("| Orchestrator API | URL |"), see apiRowsBase
 	exampleAuth  []string        // auth headers the request examples send outside the auth section (see requestAuth)
 	fromRows     bool            // doc.BaseURL came from apiRowsBase
+	explain      bool            // record the evidence in ev (Explain)
+	ev           *Evidence       // what Explain returns; nil when not explaining
+	asides       []BaseEvidence  // when explaining: candidates for the base set aside
+	authEv       []AuthEvidence  // when explaining: each auth rule added, and where from
 	ambiguous    bool            // the stated bases name more than maxBaseHosts hosts: none is the document's
 
 	// The Document's lists, gathered in reused buffers and copied out once, each in
@@ -355,7 +359,7 @@ func (p *parser) block(n ast.Node) {
 			p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
 		}
 		if authNext || p.kind() == kindAuth {
-			p.authHeaders(code)
+			p.authHeaders(code, fromAuthCode)
 		} else {
 			p.requestAuth(code)
 		}

@@ -240,7 +240,10 @@ var yamlFormat = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
 // (a [*SyntaxError] with the byte offset); every other oddity is a [Warning]. A UTF-8
 // byte order mark and CRLF or mixed line endings are accepted. Parse does not limit
 // the input size: cap it before calling.
-func Parse(data []byte) (*Document, error) {
+func Parse(data []byte) (*Document, error) { return parse(data, nil) }
+
+// parse is Parse; with ev, it also fills ev with the evidence (see Explain).
+func parse(data []byte, ev *Evidence) (*Document, error) {
 	if err := checkText(data); err != nil {
 		return nil, err
 	}
@@ -255,15 +258,16 @@ func Parse(data []byte) (*Document, error) {
 		src = fixed
 		root = markdown().Parser().Parse(text.NewReader(src))
 	}
-	doc.read(src, root, len(data))
+	doc.read(src, root, len(data), ev)
 	return doc, nil
 }
 
 // read fills d from the parsed tree of src; size is the length of the document as
-// given to Parse.
-func (d *Document) read(src []byte, root ast.Node, size int) {
+// given to Parse. With ev, the evidence for the base and auth is recorded in it.
+func (d *Document) read(src []byte, root ast.Node, size int, ev *Evidence) {
 	p := newParser(d, src)
 	defer p.release()
+	p.explain = ev != nil
 	if n := countHeadings(root); n > 0 { // one allocation for the sections, not many
 		d.Sections = make([]Section, 0, n+1)
 		p.text.Grow(len(src))
@@ -276,6 +280,9 @@ func (d *Document) read(src []byte, root ast.Node, size int) {
 	}
 	p.finish()
 	p.diagnose(size)
+	if ev != nil {
+		p.explainTo(ev)
+	}
 }
 
 // Structure limits. goldmark's time grows with the square of blockquote nesting, of
