@@ -252,6 +252,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 	caps.AddExtension(agentskills.ExtensionID, map[string]any{})
 	client := mcp.NewClient(&mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}, &mcp.ClientOptions{Capabilities: caps})
 	client.AddSendingMiddleware(rc.middleware)
+	client.AddSendingMiddleware(noResourceCache) // outermost: see resourcecache.go
 	for _, m := range []string{methodList, methodGet, methodDirRead} {
 		if err := registerMethod(client, m); err != nil {
 			return nil, err
