@@ -57,7 +57,11 @@ func main() {
 	flag.IntVar(&h.runs, "runs", 9, "timed runs per tool on the normal rows (after one warm-up run)")
 	only := flag.String("rows", "", "comma-separated row ids to run (default: all)")
 	serve := flag.String("serve", "", "serve the site of this row id, print its origin and CA file, and wait (for trying a tool by hand)")
+	mcpSide := registerMCPFlags()
 	flag.Parse()
+	if code, ok := mcpSide.run(h.node, *out); ok {
+		os.Exit(code)
+	}
 	if *serve != "" {
 		h.wellknown, h.node, h.peer = "-", "-", "-"
 	}
@@ -107,7 +111,7 @@ func main() {
 	} else if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 		log.Print(err)
 		exit(2)
-	} else if err := os.WriteFile(*out, []byte(md), 0o644); err != nil {
+	} else if err := os.WriteFile(*out, []byte(keepMCP(*out, md)), 0o644); err != nil {
 		log.Print(err)
 		exit(2)
 	}
