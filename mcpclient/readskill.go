@@ -22,6 +22,18 @@ type ReadSkillOptions struct {
 	// once. 0: [DefaultMaxInFlight]; 1 reads one file after the other; negative is
 	// an error.
 	MaxInFlight int
+
+	// OnFile, when not nil, is handed each file as soon as it is verified, and
+	// ReadSkill keeps none of them (SkillContent.Files is nil): memory then holds
+	// only the reads in flight, whatever the size of the skill. It is called on the
+	// goroutine that called ReadSkill, one file at a time, in no set order, while
+	// the next reads go on; the reads wait for it when it is slower than they are.
+	// Returning an error stops the call, and ReadSkill returns that error wrapped.
+	// Every file handed over was verified, but the skill is whole only if ReadSkill
+	// then returns nil: on an error, discard what was handed over (write the files
+	// into a staging folder, say, and keep it only on success). nil: ReadSkill
+	// returns every file in SkillContent.Files.
+	OnFile func(f SkillFile) error
 }
 
 // SkillContent is a whole skill as [Session.ReadSkill] read and verified it. It is
@@ -56,13 +68,15 @@ func (c *SkillContent) File(path string) ([]byte, bool) {
 // one call: the files are read in parallel, at most ReadSkillOptions.MaxInFlight at
 // once, and each is verified by the rules of [Session.ReadFile] (listed in the
 // entry, then size, SHA-256 digest and, for SKILL.md, the frontmatter) as soon as it
-// arrives, before the next read starts in its place. A skill that lists no files (a
-// dynamic skill, most drafts) is read as its SKILL.md alone; a draft archive skill
-// as the files of its archive, once the archive is verified.
+// arrives. A skill that lists no files (a dynamic skill, most drafts) is read as its
+// SKILL.md alone; a draft archive skill as the files of its archive, once the
+// archive is verified. The files are returned in SkillContent.Files or, with
+// ReadSkillOptions.OnFile, handed over one by one and not kept.
 //
 // It is all or nothing: the first failure (a file that does not verify, an error
-// from the server, the limits, ctx done) cancels the reads still in flight, and
-// ReadSkill returns nil and that error, never part of a skill. A file that fails
+// from the server, the limits, an error from OnFile, ctx done) cancels the reads
+// still in flight, and ReadSkill returns nil and that error, never part of a skill
+// (with OnFile, the caller discards what it was handed). A file that fails
 // verification wraps [agentskills.ErrDigestMismatch]: refresh the entry with
 // [Session.GetSkill] and read again. A cancelled call satisfies
 // errors.Is(err, context.Canceled) or context.DeadlineExceeded.
@@ -93,13 +107,18 @@ func (s *Session) ReadSkill(ctx context.Context, sk *Skill, opts *ReadSkillOptio
 	if why := s.overLimits(sk.URI, files); why != "" {
 		return nil, fmt.Errorf("%w: %s", ErrTooMany, why)
 	}
-	out := make([]SkillFile, len(files))
-	r := &skillReader{s: s, sk: sk, files: files, out: out}
+	r := &skillReader{s: s, sk: sk, files: files}
+	if opts != nil {
+		r.onFile = opts.OnFile
+	}
+	if r.onFile == nil {
+		r.out = make([]SkillFile, len(files))
+	}
 	r.run(ctx, min(inFlight, len(files)))
 	if r.err != nil {
 		return nil, r.err
 	}
-	return &SkillContent{Skill: sk, Files: out}, nil
+	return &SkillContent{Skill: sk, Files: r.out}, nil
 }
 
 // skillFiles returns the files ReadSkill reads for sk, SKILL.md first. Only the size
@@ -134,19 +153,27 @@ func (s *Session) skillFiles(ctx context.Context, sk *Skill) ([]agentskills.Reso
 	return out, nil
 }
 
-// skillReader is one ReadSkill call: workers take the files in turn, and the first
-// failure stops them all.
+// skillReader is one ReadSkill call: workers take the files in turn and hand each,
+// verified, to the calling goroutine, which keeps it or gives it to OnFile; the
+// first failure stops them all.
 type skillReader struct {
-	s     *Session
-	sk    *Skill
-	files []agentskills.Resource
-	out   []SkillFile // out[i] is files[i] once read; each written by one worker
+	s      *Session
+	sk     *Skill
+	files  []agentskills.Resource
+	onFile func(SkillFile) error
+	out    []SkillFile // out[i] is files[i] once read (nil with onFile)
 
 	next  atomic.Int64 // the index of the next file to read
 	total atomic.Int64 // bytes read so far
 
 	once sync.Once
 	err  error // the first failure; written once, read after the workers are done
+}
+
+// readFile is one file read, for the calling goroutine.
+type readFile struct {
+	i int
+	f SkillFile
 }
 
 // run reads every file with n workers and returns when they are done.
@@ -159,6 +186,7 @@ func (r *skillReader) run(ctx context.Context, n int) {
 			cancel(err)
 		})
 	}
+	read := make(chan readFile)
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
@@ -167,21 +195,41 @@ func (r *skillReader) run(ctx context.Context, n int) {
 				if i >= len(r.files) || ctx.Err() != nil {
 					return
 				}
-				if err := r.read(ctx, i); err != nil {
+				f, err := r.read(ctx, i)
+				if err != nil {
 					fail(err)
+					return
+				}
+				select {
+				case read <- readFile{i, f}:
+				case <-ctx.Done():
 					return
 				}
 			}
 		})
 	}
-	wg.Wait()
+	go func() {
+		wg.Wait()
+		close(read)
+	}()
+	for rf := range read { // until every worker is done, draining after a failure
+		switch {
+		case ctx.Err() != nil:
+		case r.onFile == nil:
+			r.out[rf.i] = rf.f
+		default:
+			if err := r.onFile(rf.f); err != nil {
+				fail(fmt.Errorf("mcpclient: ReadSkill %s: ReadSkillOptions.OnFile: %w", quote(r.sk.URI), err))
+			}
+		}
+	}
 	if r.err == nil && ctx.Err() != nil { // done before any read failed
 		r.err = fmt.Errorf("mcpclient: ReadSkill %s: %w", quote(r.sk.URI), context.Cause(ctx))
 	}
 }
 
-// read reads and verifies files[i] into out[i].
-func (r *skillReader) read(ctx context.Context, i int) error {
+// read reads and verifies files[i].
+func (r *skillReader) read(ctx context.Context, i int) (SkillFile, error) {
 	f := r.files[i]
 	if f.Size >= 0 {
 		// The answer may not be much larger than the file listed: six bytes per byte is
@@ -190,12 +238,11 @@ func (r *skillReader) read(ctx context.Context, i int) error {
 	}
 	data, err := r.s.ReadFile(ctx, r.sk, f.URI)
 	if err != nil {
-		return err
+		return SkillFile{}, err
 	}
 	if n := r.total.Add(int64(len(data))); n > r.s.opts.MaxSkillBytes {
-		return fmt.Errorf("%w: skill %s: more than %d bytes in all (Options.MaxSkillBytes)", ErrTooMany, quote(r.sk.URI), r.s.opts.MaxSkillBytes)
+		return SkillFile{}, fmt.Errorf("%w: skill %s: more than %d bytes in all (Options.MaxSkillBytes)", ErrTooMany, quote(r.sk.URI), r.s.opts.MaxSkillBytes)
 	}
 	rel, _ := strings.CutPrefix(f.URI, r.sk.root+"/")
-	r.out[i] = SkillFile{URI: f.URI, Path: rel, Data: data}
-	return nil
+	return SkillFile{URI: f.URI, Path: rel, Data: data}, nil
 }

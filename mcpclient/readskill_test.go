@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/mcpclient"
 	"github.com/wellknown-dev/discovery/skillserver"
@@ -274,5 +275,80 @@ func TestReadSkillOptions(t *testing.T) {
 	}
 	if _, err := s.ReadSkill(t.Context(), nil, nil); err == nil {
 		t.Error("nil skill accepted")
+	}
+}
+
+// BenchmarkReadSkill: connect, list, then ReadSkill a 512-file, 16 MiB skill with 4
+// reads in flight, every file verified, through the guarded session.
+func BenchmarkReadSkill(b *testing.B) {
+	ts := bigSkill(b)
+	c, err := discovery.NewClient(&discovery.Options{InsecureAllowPrivateOrigins: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := mcpclient.ConnectURL(b.Context(), c, ts.URL+"/mcp", false, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l, err := s.ListSkills(b.Context())
+		if err != nil {
+			b.Fatal(err)
+		}
+		content, err := s.ReadSkill(b.Context(), &l.Skills[0], nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var n int64
+		for _, f := range content.Files {
+			n += int64(len(f.Data))
+		}
+		b.SetBytes(n)
+		s.Close()
+	}
+}
+
+// TestReadSkillOnFile: with OnFile every file is handed over once, verified, one at a
+// time, and ReadSkill keeps none; an error from OnFile stops the call with it.
+func TestReadSkillOnFile(t *testing.T) {
+	t.Parallel()
+	_, s, sk := newGatedServer(t, 24, nil)
+	var mu sync.Mutex
+	got := map[string]string{}
+	busy := false
+	c, err := s.ReadSkill(t.Context(), sk, &mcpclient.ReadSkillOptions{OnFile: func(f mcpclient.SkillFile) error {
+		mu.Lock()
+		if busy {
+			t.Error("OnFile called while another call was running")
+		}
+		busy = true
+		got[f.Path] = string(f.Data)
+		mu.Unlock()
+		time.Sleep(time.Millisecond) // let another call overlap, if it could
+		mu.Lock()
+		busy = false
+		mu.Unlock()
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Files != nil {
+		t.Errorf("ReadSkill kept %d files with OnFile", len(c.Files))
+	}
+	if len(got) != 24 || got["SKILL.md"] == "" || got["f05.md"] != "file 5\n" {
+		t.Errorf("OnFile got %d files: %v", len(got), got)
+	}
+	stop := errors.New("disk full")
+	n := 0
+	c, err = s.ReadSkill(t.Context(), sk, &mcpclient.ReadSkillOptions{OnFile: func(mcpclient.SkillFile) error {
+		if n++; n == 3 {
+			return stop
+		}
+		return nil
+	}})
+	if !errors.Is(err, stop) || c != nil || n != 3 {
+		t.Errorf("OnFile error: ReadSkill = %v, %v after %d calls; want nil, %v after 3", c, err, n, stop)
 	}
 }
