@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/mcpclient"
-	"github.com/wellknown-dev/discovery/skillserver"
 )
 
 // wantFiles checks that c holds exactly files (path to content), SKILL.md first.
@@ -50,12 +48,7 @@ func TestReadSkill(t *testing.T) {
 	for p, c := range files {
 		fsys["tool/"+p] = &fstest.MapFile{Data: []byte(c)}
 	}
-	srv, err := skillserver.New(fsys, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
+	ts := serveSkills(t, fsys)
 	for _, inFlight := range []int{0, 1, 4, 64} {
 		t.Run(fmt.Sprint(inFlight), func(t *testing.T) {
 			t.Parallel()
@@ -278,34 +271,34 @@ func TestReadSkillOptions(t *testing.T) {
 	}
 }
 
-// BenchmarkReadSkill: connect, list, then ReadSkill a 512-file, 16 MiB skill with 4
-// reads in flight, every file verified, through the guarded session.
+// BenchmarkReadSkill: ReadSkill a 512-file, 16 MiB skill, 4 reads in flight, every
+// file verified, again and again over one session (whose memory does not grow).
 func BenchmarkReadSkill(b *testing.B) {
 	ts := bigSkill(b)
 	c, err := discovery.NewClient(&discovery.Options{InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		b.Fatal(err)
 	}
+	s, err := mcpclient.ConnectURL(b.Context(), c, ts.URL+"/mcp", false, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	l, err := s.ListSkills(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		s, err := mcpclient.ConnectURL(b.Context(), c, ts.URL+"/mcp", false, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		l, err := s.ListSkills(b.Context())
-		if err != nil {
-			b.Fatal(err)
-		}
-		content, err := s.ReadSkill(b.Context(), &l.Skills[0], nil)
-		if err != nil {
-			b.Fatal(err)
-		}
 		var n int64
-		for _, f := range content.Files {
+		_, err := s.ReadSkill(b.Context(), &l.Skills[0], &mcpclient.ReadSkillOptions{OnFile: func(f mcpclient.SkillFile) error {
 			n += int64(len(f.Data))
+			return nil
+		}})
+		if err != nil {
+			b.Fatal(err)
 		}
 		b.SetBytes(n)
-		s.Close()
 	}
 }
 

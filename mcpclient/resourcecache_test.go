@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -31,12 +32,18 @@ func manySkills(t *testing.T, n, files, size int) *httptest.Server {
 			fsys[fmt.Sprintf("%s/data/f%03d.txt", name, j)] = &fstest.MapFile{Data: []byte(strings.Repeat(line, size/len(line)+1)[:size])}
 		}
 	}
+	return serveSkills(t, fsys)
+}
+
+// serveSkills serves the skills in fsys with skillserver on loopback.
+func serveSkills(tb testing.TB, fsys fs.FS) *httptest.Server {
+	tb.Helper()
 	srv, err := skillserver.New(fsys, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
+	tb.Cleanup(ts.Close)
 	return ts
 }
 
