@@ -69,10 +69,10 @@ func TestReadSkill(t *testing.T) {
 // TestReadSkillTypeScriptServer: ReadSkill against the official TypeScript SDK's
 // skills server, on both protocol versions, reads every file of every skill as it
 // is on disk.
-func TestReadSkillTypeScriptServer(t *testing.T) {
+func TestReadSkillTypeScriptServer(t *testing.T) { //nolint:paralleltest // starts Node servers one at a time, as TestTypeScriptServer does
 	node := node22(t)
 	for _, version := range []string{"2026-07-28", "2025-11-25"} {
-		t.Run(version, func(t *testing.T) {
+		t.Run(version, func(t *testing.T) { //nolint:paralleltest // as above
 			root := copySkills(t)
 			endpoint := startTSServer(t, node, root)
 			s, err := mcpclient.ConnectURL(t.Context(), localClient(t, nil), endpoint, false, &mcpclient.Options{ProtocolVersion: version})

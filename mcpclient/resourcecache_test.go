@@ -59,8 +59,7 @@ func liveHeap() uint64 {
 // resources/read result until the session closes unless the session prevents it.
 // The live heap after the reads may grow by at most a fixed bound, far below what
 // was read.
-func TestSessionMemoryDoesNotGrowWithReads(t *testing.T) {
-	// Not parallel: it measures the heap of the whole process.
+func TestSessionMemoryDoesNotGrowWithReads(t *testing.T) { //nolint:paralleltest // measures the heap of the whole process
 	const skills, files, size = 20, 500, 2 << 10
 	ts := manySkills(t, skills, files, size)
 	s := connect(t, ts, &mcpclient.Options{ProtocolVersion: "2026-07-28"})
