@@ -8,8 +8,12 @@
 //	bash compare/run.sh            # writes docs/comparison.md
 //	bash compare/run.sh -runs 9    # more runs per normal row
 //
-// It exits 1 when wellknown is unsafe on any row, or less than 5 times faster than the
+// It exits 1 when wellknown is unsafe on any row, or less than 4 times faster than the
 // peer (median wall time) on a normal row; 2 on a setup error.
+//
+// With -mcp it runs the MCP side instead, through compare/mcp.sh: one whole skill read
+// over MCP by this SDK and by the TypeScript SDK's SkillsClient (see mcpreads.go). Each
+// side rewrites its own part of docs/comparison.md and keeps the other's.
 package main
 
 import (
