@@ -373,7 +373,11 @@ func (m *mcpFlags) compare(node, out string) int {
 		results[srv] = readers
 		log.Printf("MCP reads from %s (%d files, %d bytes)", srv.label, files, total)
 		for i := range runs + 1 { // the first is a warm-up run
-			for _, r := range readers { // taking turns: every reader sees the same load
+			// Taking turns, so that every reader sees the same load, and each run in
+			// another order: the reader that comes right after another (the server
+			// still collecting the garbage of the last read) is not always the same.
+			for k := range readers {
+				r := readers[(i+k)%len(readers)]
 				run, err := runReader(r.argv(srv.endpoint), env)
 				switch {
 				case err != nil:
@@ -587,8 +591,8 @@ func mcpMarkdown(form string, runs, files int, total int64, servers []*mcpServer
 	p("Generated %s on %s/%s with %d CPUs (%s form), by `bash compare/mcp.sh%s`. One skill of %d files, %s in all (SKILL.md and %d files",
 		time.Now().UTC().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), form, map[string]string{"short": "", "long": " -form long"}[form], files, mib(total), files-1)
 	p("of 32 KiB), is read whole over MCP (Streamable HTTP, protocol %s, loopback) from the same folder served by each server, by", mcpProtocol)
-	p("each reader as a fresh process; %d timed runs per reader after one warm-up run, the readers taking turns run after run so that", runs)
-	p("all see the same load; the table shows the median. The TypeScript side is `@modelcontextprotocol/client` and `@modelcontextprotocol/server`")
+	p("each reader as a fresh process; %d timed runs per reader after one warm-up run, the readers taking turns run after run (in", runs)
+	p("another order each run) so that all see the same load; the table shows the median. The TypeScript side is `@modelcontextprotocol/client` and `@modelcontextprotocol/server`")
 	p("as pinned in `interop/package-lock.json`, on Node %s.", node)
 	p("")
 	p("- Bars (on each server, long form): this SDK ≥ %.0f× faster than `SkillsClient` with the same checks, at most %.0f%% of its peak memory, and at most", mcpMinSpeedup, 100*mcpMaxRSS)

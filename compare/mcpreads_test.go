@@ -15,7 +15,9 @@ func TestMCPSectionSurvivesEitherSide(t *testing.T) {
 	install := func(n string) string {
 		return "# Title\n\n## Result\n\ninstall table " + n + "\n\n" + mcpAnchor + "\n\nnotes " + n + "\n"
 	}
-	section := func(n string) string { return mcpBegin + "\n## MCP skill reads\n\nmcp table " + n + "\n" + mcpEnd + "\n" }
+	section := func(n string) string {
+		return mcpBegin + "\n## MCP skill reads\n\nmcp table " + n + "\n" + mcpEnd + "\n"
+	}
 	path := filepath.Join(t.TempDir(), "comparison.md")
 
 	// The MCP side first, into a file the install side wrote.
