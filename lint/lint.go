@@ -735,7 +735,9 @@ func skillDiagLine(data []byte, d agentskills.Diagnostic) (int, int) {
 		return 0
 	}
 	var field string
-	switch c := d.Code; {
+	// "no-description" is about the description field as much as "description-length":
+	// an empty "description:" is reported at its line, not at 1:1.
+	switch c := strings.TrimPrefix(d.Code, "no-"); {
 	case strings.HasPrefix(c, "name"):
 		field = "name"
 	case strings.HasPrefix(c, "description"):
