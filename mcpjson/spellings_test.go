@@ -256,6 +256,12 @@ var spellingCases = []spellingCase{
 	{doc: `{"categories":[{"id":"c","tools":["a"]}],"tiers":{"free":{"tools":[{"name":"b"}]}}}`, tools: []string{"a", "b"}},
 	{doc: `{"_meta":{"io.x/publisher":{"tools":[{"name":"a"}],"tags":["t"]},"tools":["b"]}}`, tools: []string{"b", "a"}},
 	{doc: `{"webmcp":{"tools":["a"],"toolsOnPage":["b"],"note":"x"}}`, tools: []string{"a", "b"}},
+	// Flags under the protocol's methods on tools ("list", "call") name no tool; a flag
+	// keyed by a tool's name does.
+	{doc: `{"serverInfo":{"name":"x"},"endpoint":"https://x.dev/mcp","capabilities":{"tools":{"list":true,"call":true},"resources":{"list":true}}}`,
+		endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"url":"https://x.dev/mcp","tools":{"search_docs":true,"fetch_page":true}}`,
+		endpoints: []string{"https://x.dev/mcp"}, tools: []string{"fetch_page", "search_docs"}},
 
 	// A local bridge (mcp-remote) to a URL the same document lists as a remote server
 	// is that server reached another way, not a local one, wherever the two sit.
