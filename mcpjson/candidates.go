@@ -286,6 +286,11 @@ func scoreSiblings(c *candidate) bool {
 			c.add(2, "its transport "+quote(t)+" is MCP's")
 		}
 	}
+	for _, k := range routeBodyKeys {
+		if isObject(c.parent[k]) {
+			return false // one HTTP route and its request body, not an MCP server
+		}
+	}
 	if isObject(c.parent["headers"]) || c.parent["auth"] != nil || c.parent["authentication"] != nil {
 		c.add(1, "it gives headers or auth")
 	}

@@ -280,6 +280,12 @@ var spellingCases = []spellingCase{
 	{doc: `{"name":"x","servers":[{"name":"q","endpoint":"https://api.x.dev/v1/quote","transport":"x402-rest"},{"name":"m","url":"https://x.dev/mcp"}]}`,
 		endpoints: []string{"https://x.dev/mcp"}},
 	{doc: `{"name":"x","endpoint":"https://x.dev/mcp","transport":"rest"}`, endpoints: []string{"https://x.dev/mcp"}},
+	// A URL under a generic key beside the request body of one HTTP route (a paid JSON
+	// route's "request_schema") is no MCP endpoint, whatever its transport says; one
+	// whose path names MCP still is.
+	{doc: `{"name":"x","transport":"https","endpoint":"https://x.dev/api/v1/extract","request_schema":{"type":"object"}}`},
+	{doc: `{"name":"x","routes":[{"url":"https://x.dev/api/v1/quote","requestBody":{"type":"object"}}]}`},
+	{doc: `{"name":"x","endpoint":"https://x.dev/mcp","request_schema":{"type":"object"}}`, endpoints: []string{"https://x.dev/mcp"}},
 }
 
 // TestSpellings checks each spelling of spellingCases: exactly the endpoints, local
