@@ -408,13 +408,17 @@ func (p *parser) authProse(t string) {
 	if len(t) < 8 || p.kind() == kindAuth {
 		return
 	}
-	no, auth, header, xh := authHints(t)
+	no, auth, header, xh, cred := authHints(t)
 	no = no && auth
 	header = header && (auth || xh)
 	// "Every request is signed: send `X-Relay-Signature` and `X-Relay-Timestamp`":
 	// request-signing headers are how to authenticate, though no key is named.
 	signed := xh && signingHeaderRe.MatchString(t)
-	if !no && !header && !signed {
+	// "The API authenticates with a bearer token", "Exchange the claim code for an
+	// API key", "需要 apiKey": the credential the API takes, named with what to do
+	// with it. Such a sentence states auth only when nothing else does (flushLists).
+	cred = cred && len(p.credAuth) < maxExampleAuth && credentialRe.MatchString(t)
+	if !no && !header && !signed && !cred {
 		return // the common case: one pass over the text
 	}
 	for rest := t; rest != ""; {
@@ -433,6 +437,8 @@ func (p *parser) authProse(t string) {
 		if no && noAuthRe.MatchString(s) && !conditional(s) || header && authHeaderWordRe.MatchString(s) ||
 			signed && signingHeaderRe.MatchString(s) {
 			p.addAuth(strings.TrimRight(s, " .") + ".")
+		} else if cred && len(p.credAuth) < maxExampleAuth && credentialRe.MatchString(s) && !conditional(s) {
+			p.credAuth = append(p.credAuth, strings.TrimRight(s, " .")+".")
 		}
 	}
 }
@@ -492,10 +498,18 @@ var authHeaderWordRe = regexp.MustCompile(`(?i)\bheader\s+["'(]?(?:authorization
 // "x-sign", "X-Hub-Signature-256"; not "X-Design-Version".
 var signingHeaderRe = regexp.MustCompile(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:signature|signing|signed|sign)(?:-[a-z0-9]+)*\b`)
 
+// credentialRe finds a sentence that names the credential the API takes with what to
+// do with it: authenticate, authorize, require, send, pass or include it, or
+// exchange something for it ("authenticates with a bearer token", "requires an API
+// key", "Exchanges the claim code for a long-lived API key"), or the same in Chinese
+// ("需要 apiKey", "携带令牌"). A token counted or swapped ("token swaps") is no credential.
+var credentialRe = regexp.MustCompile(`(?i)(?:\b(?:authenticat\w*|authoriz\w*|requires?|required|needs?|send|sends|pass|passes|include|includes|exchang\w*)\b[^.;:!?\n]{0,60}?\b(?:api[ -]?keys?|apikey|bearer(?:\s+tokens?)?|access[ -]tokens?|api[ -]tokens?|auth(?:entication)?[ -]tokens?|session[ -]tokens?|jwts?|oauth)\b)|(?:需要|须|必须|携带|提供|使用)[^。；\n]{0,20}?(?:api ?key|apikey|api 密钥|密钥|令牌|token)`)
+
 // authHints is authProse's single pass: no reports "no " or "without", auth
-// "auth", "api key", "api-key", "credential" or "login", header "header", and xh an
-// "x-" header name, all ignoring case.
-func authHints(t string) (no, auth, header, xh bool) {
+// "auth", "api key", "api-key", "credential" or "login", header "header", xh an
+// "x-" header name, and cred a credential's name ("api key", "apikey", "bearer",
+// "jwt", "oauth", "token", or 密钥, 令牌), all ignoring case.
+func authHints(t string) (no, auth, header, xh, cred bool) {
 	for i := 0; i+2 < len(t); i++ {
 		if !authFirst[t[i]] {
 			continue // most bytes: one lookup
@@ -508,7 +522,23 @@ func authHints(t string) (no, auth, header, xh bool) {
 		case 'w':
 			no = no || labelAt2(t[i:], "without")
 		case 'a':
-			auth = auth || labelAt2(t[i:], "auth") || labelAt2(t[i:], "api key") || labelAt2(t[i:], "api-key")
+			if labelAt2(t[i:], "api key") || labelAt2(t[i:], "api-key") {
+				auth, cred = true, true
+			}
+			auth = auth || labelAt2(t[i:], "auth")
+			cred = cred || labelAt2(t[i:], "apikey")
+		case 'b':
+			cred = cred || labelAt2(t[i:], "bearer")
+		case 'j':
+			cred = cred || labelAt2(t[i:], "jwt")
+		case 'o':
+			cred = cred || labelAt2(t[i:], "oauth")
+		case 't':
+			cred = cred || labelAt2(t[i:], "token")
+		case 0xE5: // 密钥 (key)
+			cred = cred || strings.HasPrefix(t[i:], "密钥")
+		case 0xE4: // 令牌 (token)
+			cred = cred || strings.HasPrefix(t[i:], "令牌")
 		case 'c':
 			auth = auth || labelAt2(t[i:], "credential")
 		case 'l':
@@ -519,14 +549,15 @@ func authHints(t string) (no, auth, header, xh bool) {
 			xh = xh || t[i+1] == '-' && (i == 0 || !isWordByte(t[i-1]))
 		}
 	}
-	return no, auth, header, xh
+	return no, auth, header, xh, cred
 }
 
 // authFirst marks the first letters of the words authHints looks for, in either case.
 var authFirst = func() (t [256]bool) {
-	for _, c := range "nwaclhxNWACLHX" {
+	for _, c := range "nwaclhxbjotNWACLHXBJOT" {
 		t[c] = true
 	}
+	t[0xE5], t[0xE4] = true, true // the lead bytes of 密 and 令
 	return t
 }()
 

@@ -136,6 +136,13 @@ var baseShapes = []struct {
 	{"auth21-ui-example.md", "Board Game Night", "Plan|Example page", "https://games.example.com/api", false, ""},
 	// Issue 21: request-signing headers named in prose state auth, though no key is named.
 	{"auth21-signing-headers.md", "Relay Vault", "Requests", "https://vault.example.org/api", true, ""},
+	// Round 11: a sentence outside any auth section names the credential the API takes
+	// with what to do with it ("authenticates with a bearer token", "需要 apiKey"); it
+	// states auth when nothing else does. Tokens that are assets ("token swaps") are not
+	// credentials.
+	{"auth-credential-sentence.md", "Tide Signals", "Reading|Constraints", "https://signals.example.org/api", true, ""},
+	{"auth-credential-sentence-cjk.md", "潮汐数据 API", "规则|接口", "https://tides.example.cn/api", true, ""},
+	{"auth-credential-token-words.md", "Swap Desk", "Swaps", "https://swaps.example.org/api", false, ""},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on

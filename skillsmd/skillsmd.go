@@ -71,7 +71,9 @@ import (
 // needed ("No auth required."), table rows, an endpoints table's Auth column ("Auth
 // (per endpoint): None, API Key") and frontmatter keys. When nothing states auth, the
 // credential headers the guide's request examples send ("curl -H 'Authorization:
-// Bearer $TOKEN'" gives "Authorization: Bearer"), never their values.
+// Bearer $TOKEN'" gives "Authorization: Bearer"), never their values; failing those,
+// sentences that name the credential the API takes with what to do with it ("The API
+// authenticates with a bearer token.", "需要 apiKey").
 //
 // # RiskyActions
 //
