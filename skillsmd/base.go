@@ -193,6 +193,9 @@ func labelAssign(l string, j int) (int, bool) {
 	if r := l[j:]; strings.HasPrefix(r, " (e.g. ") || strings.HasPrefix(r, " (e.g., ") || strings.HasPrefix(r, " (for example ") {
 		return j + strings.IndexByte(r[1:], ' ') + 1, true
 	}
+	if k := qualifierEnd(l[j:]); k > 0 {
+		j += k // "API (Worker): https://x", "Base URL (production): x"
+	}
 	if j < len(l) && (l[j] == '"' || l[j] == '\'') {
 		j++ // taking the quote is the only way: a quote is neither blank nor ':' or '='
 	} else if j < len(l) && l[j] == ')' {
@@ -212,6 +215,29 @@ func labelAssign(l string, j int) (int, bool) {
 	for j++; j < len(l) && isRESpace(l[j]); j++ {
 	}
 	return j, true
+}
+
+// qualifierEnd returns the length of a short qualifier in brackets that a label
+// carries before its colon (" (Worker)" in "API (Worker): https://x", "(production)"
+// in "Base URL (production): x"), or 0: at most 32 bytes, no nested bracket, and a
+// colon right after it.
+func qualifierEnd(r string) int {
+	i := 0
+	if i < len(r) && r[i] == ' ' {
+		i++
+	}
+	if i >= len(r) || r[i] != '(' {
+		return 0
+	}
+	end := strings.IndexByte(r[i:], ')')
+	if end < 2 || end > 32 || strings.ContainsAny(r[i+1:i+end], "(\n:") {
+		return 0
+	}
+	k := i + end + 1
+	if k < len(r) && r[k] == ':' || strings.HasPrefix(r[k:], fullwidthColon) {
+		return k
+	}
+	return 0
 }
 
 // The full-width colon and closing parenthesis of CJK text.
@@ -279,6 +305,7 @@ var authRowLabels = map[string]bool{
 var baseKeys = map[string]int{
 	"apibase": 3, "apibaseurl": 3, "apiurl": 3, "apiroot": 3, "apiendpoint": 3,
 	"baseurl": 2, "basepath": 2, "baseuri": 2,
+	"siteroot": 1, // "site_root: https://x": the root the guide's paths hang from
 }
 
 // addBase records a candidate. A page to read ("API: https://x/docs/api", a source
@@ -629,7 +656,7 @@ func labelAt(s, word string) bool {
 		if c == ':' || c == '=' || c == 0xef && (strings.HasPrefix(s[k:], fullwidthColon) || strings.HasPrefix(s[k:], fullwidthClose)) {
 			return true
 		}
-		if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c == ' ' || c == '_' || c == '-' || c == '"' || c == '\'' || c == '*' || c == '`' || c == ')') {
+		if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c == ' ' || c == '_' || c == '-' || c == '"' || c == '\'' || c == '*' || c == '`' || c == ')' || c == '(') {
 			break
 		}
 	}
@@ -1119,6 +1146,9 @@ func (p *parser) tableRows(text string, n ast.Node) {
 			}
 			continue
 		}
+		if ok && envVarName(label) && p.envRow(label, cells, tier) {
+			continue
+		}
 		if !ok || len(label) > 40 || !labelWord(label) {
 			continue
 		}
@@ -1418,6 +1448,54 @@ func placeholderHost(h string) bool {
 		}
 	}
 	return false
+}
+
+// envRow reads a row of an environment-variable table by its description cell
+// ("| `DRIVE9_SERVER` | Server URL | `https://api.x` |"): a variable holding the
+// server the guide's calls go to states the base by its value or default; one
+// holding the API's credential ("| `DRIVE9_API_KEY` | API key |") states auth when
+// nothing else does (flushLists). It reports whether the row said either.
+func (p *parser) envRow(label, cells string, tier int) bool {
+	desc, _, _ := strings.Cut(cells, " | ")
+	switch d := p.normalize(desc); {
+	case envBaseDescriptions[d]:
+		if v, _ := rowValue(cells, true); v != "" {
+			p.addBase(v, tier, 2)
+			return true
+		}
+	case envCredentialDescriptions[d]:
+		if len(p.credAuth) < maxExampleAuth && p.kind() != kindAuth {
+			p.credAuth = append(p.credAuth, strings.TrimSpace(desc)+" ("+strings.Trim(strings.TrimSpace(label), "`")+")")
+		}
+		return true
+	}
+	return false
+}
+
+// envBaseDescriptions are the normalised descriptions of an environment variable
+// that holds the address of the server the guide's calls go to.
+var envBaseDescriptions = map[string]bool{"server url": true, "api url": true, "base url": true, "api base": true,
+	"api base url": true, "api endpoint": true, "api server": true, "server address": true, "api server url": true}
+
+// envCredentialDescriptions are the normalised descriptions of an environment
+// variable that holds the credential the API takes.
+var envCredentialDescriptions = map[string]bool{"api key": true, "api token": true, "access token": true,
+	"bearer token": true, "auth token": true, "api secret": true}
+
+// envVarName reports a table cell that is an environment variable's name: upper-case
+// letters, digits and "_", with at least one "_" ("DRIVE9_SERVER"). Backticks are
+// ignored.
+func envVarName(cell string) bool {
+	c := strings.Trim(strings.TrimSpace(cell), "`")
+	if len(c) < 4 || len(c) > 40 || !strings.Contains(c, "_") {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		if !(c[i] >= 'A' && c[i] <= 'Z' || c[i] >= '0' && c[i] <= '9' || c[i] == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // envBaseName reports a table cell that is an environment variable naming the API
