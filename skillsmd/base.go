@@ -444,7 +444,7 @@ func (p *parser) authProse(t string) {
 	// "The API authenticates with a bearer token", "Exchange the claim code for an
 	// API key", "需要 apiKey": the credential the API takes, named with what to do
 	// with it. Such a sentence states auth only when nothing else does (flushLists).
-	cred = cred && len(p.credAuth) < maxExampleAuth && credentialRe.MatchString(t)
+	cred = (cred || auth) && len(p.credAuth) < maxExampleAuth && credentialRe.MatchString(t)
 	if !no && !header && !signed && !cred {
 		return // the common case: one pass over the text
 	}
@@ -529,8 +529,10 @@ var signingHeaderRe = regexp.MustCompile(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:si
 // do with it: authenticate, authorize, require, send, pass or include it, or
 // exchange something for it ("authenticates with a bearer token", "requires an API
 // key", "Exchanges the claim code for a long-lived API key"), or the same in Chinese
-// ("需要 apiKey", "携带令牌"). A token counted or swapped ("token swaps") is no credential.
-var credentialRe = regexp.MustCompile(`(?i)(?:\b(?:authenticat\w*|authoriz\w*|requires?|required|needs?|send|sends|pass|passes|include|includes|exchang\w*)\b[^.;:!?\n]{0,60}?\b(?:api[ -]?keys?|apikey|bearer(?:\s+tokens?)?|access[ -]tokens?|api[ -]tokens?|auth(?:entication)?[ -]tokens?|session[ -]tokens?|jwts?|oauth)\b)|(?:需要|须|必须|携带|提供|使用)[^。；\n]{0,20}?(?:api ?key|apikey|api 密钥|密钥|令牌|token)`)
+// ("需要 apiKey", "携带令牌"), or the sign-in flow that gives the credential ("open it
+// in the browser to complete authentication", "the OAuth flow"). A token counted or
+// swapped ("token swaps") is no credential.
+var credentialRe = regexp.MustCompile(`(?i)(?:\b(?:complet\w*|finish\w*)\s+(?:the\s+)?(?:authentication|authorization|sign[- ]in)\b|\boauth(?:\s*2(?:\.\d)?)?\s+(?:flow|authorization|sign[- ]in)\b)|(?:\b(?:authenticat\w*|authoriz\w*|requires?|required|needs?|send|sends|pass|passes|include|includes|exchang\w*)\b[^.;:!?\n]{0,60}?\b(?:api[ -]?keys?|apikey|bearer(?:\s+tokens?)?|access[ -]tokens?|api[ -]tokens?|auth(?:entication)?[ -]tokens?|session[ -]tokens?|jwts?|oauth)\b)|(?:需要|须|必须|携带|提供|使用)[^。；\n]{0,20}?(?:api ?key|apikey|api 密钥|密钥|令牌|token)`)
 
 // authHints is authProse's single pass: no reports "no " or "without", auth
 // "auth", "api key", "api-key", "credential" or "login", header "header", xh an

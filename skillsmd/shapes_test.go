@@ -150,6 +150,9 @@ var baseShapes = []struct {
 	{"auth-credential-sentence.md", "Tide Signals", "Reading|Constraints", "https://signals.example.org/api", true, ""},
 	{"auth-credential-sentence-cjk.md", "潮汐数据 API", "规则|接口", "https://tides.example.cn/api", true, ""},
 	{"auth-credential-token-words.md", "Swap Desk", "Swaps", "https://swaps.example.org/api", false, ""},
+	// The sign-in flow that gives the credential ("open it in their browser to complete
+	// authentication") states auth as well.
+	{"auth-login-flow.md", "Loom CLI Skill", "Setup|Commands", "https://api.loom-cli.example.org", true, ""},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on
