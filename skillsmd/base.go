@@ -556,18 +556,8 @@ func authHints(t string) (no, auth, header, xh, cred bool) {
 			}
 			auth = auth || labelAt2(t[i:], "auth")
 			cred = cred || labelAt2(t[i:], "apikey")
-		case 'b':
-			cred = cred || labelAt2(t[i:], "bearer")
-		case 'j':
-			cred = cred || labelAt2(t[i:], "jwt")
-		case 'o':
-			cred = cred || labelAt2(t[i:], "oauth")
-		case 't':
-			cred = cred || labelAt2(t[i:], "token")
-		case 0xE5: // 密钥 (key)
-			cred = cred || strings.HasPrefix(t[i:], "密钥")
-		case 0xE4: // 令牌 (token)
-			cred = cred || strings.HasPrefix(t[i:], "令牌")
+		case 'b', 'j', 'o', 't', 0xE4, 0xE5:
+			cred = cred || credentialWordAt(t[i:])
 		case 'c':
 			auth = auth || labelAt2(t[i:], "credential")
 		case 'l':
@@ -579,6 +569,20 @@ func authHints(t string) (no, auth, header, xh, cred bool) {
 		}
 	}
 	return no, auth, header, xh, cred
+}
+
+// credentialWords are the names of a credential authHints looks for besides "api
+// key": lower-case ASCII, matched ignoring case, and 密钥 (key) and 令牌 (token).
+var credentialWords = [...]string{"bearer", "jwt", "oauth", "token", "密钥", "令牌"}
+
+// credentialWordAt reports whether s starts with one of the credentialWords.
+func credentialWordAt(s string) bool {
+	for _, w := range credentialWords {
+		if w[0] < utf8.RuneSelf && labelAt2(s, w) || strings.HasPrefix(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // authFirst marks the first letters of the words authHints looks for, in either case.
