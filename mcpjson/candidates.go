@@ -323,6 +323,11 @@ func scoreSiblings(c *candidate) string {
 			c.add(2, "its transport "+quote(t)+" is MCP's")
 		}
 	}
+	for _, k := range routeBodyKeys {
+		if isObject(c.parent[k]) {
+			return "it sits beside " + quote(k) + ", the request body of one HTTP route, not an MCP server"
+		}
+	}
 	if isObject(c.parent["headers"]) || c.parent["auth"] != nil || c.parent["authentication"] != nil {
 		c.add(1, "it gives headers or auth")
 	}

@@ -40,9 +40,11 @@ import (
 //     example in brackets: "`ACME_API_URL` — the API base (e.g. URL)"; a "Base URL:"
 //     item whose nested item holds the value), the production environment's URL
 //     ("**Production URL:** x", a Production row beside Staging and Local ones, a
-//     "**Mainnet**:" bullet beside a Testnet one), a table row,
+//     "**Mainnet**:" bullet beside a Testnet one), a label with a qualifier in
+//     brackets ("API (Worker): x"), a table row (also an environment variable's row
+//     whose description names the server: "| `X_SERVER` | Server URL | x |"),
 //     a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl...,
-//     also under metadata);
+//     also under metadata; site_root, the root the guide's paths hang from, last);
 //   - "/" from a sentence saying the base is the origin serving the document, or the
 //     path a sentence says the API has there ("The API is this site's `/api`");
 //   - failing those, with a WarnBaseInferred warning: the URL the document assigns to
@@ -71,7 +73,10 @@ import (
 // needed ("No auth required."), table rows, an endpoints table's Auth column ("Auth
 // (per endpoint): None, API Key") and frontmatter keys. When nothing states auth, the
 // credential headers the guide's request examples send ("curl -H 'Authorization:
-// Bearer $TOKEN'" gives "Authorization: Bearer"), never their values.
+// Bearer $TOKEN'" gives "Authorization: Bearer"), never their values; failing those,
+// sentences that name the credential the API takes with what to do with it ("The API
+// authenticates with a bearer token.", "需要 apiKey"), and the row of an
+// environment variable described as the API key ("API key (X_API_KEY)").
 //
 // # RiskyActions
 //
