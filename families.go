@@ -44,17 +44,15 @@ type Card struct {
 	Err        error            // why the card could not be read (not published, consent refused, not a card)
 }
 
-// Servers returns the card's connectable remotes as servers for [Client.ConnectEndpoint]
-// (templated remotes are left out: fill them with servercard.Remote.Expand).
+// Servers returns the card's connectable remotes for [Client.ConnectEndpoint].
 func (c Card) Servers() []mcpjson.Server { return families.Servers(c.Card) }
 
-var catalogSpec = docSpec[families.Doc]{path: aicatalog.WellKnownPath, Kind: families.CatalogKind(mcpSpec.TypeOK)}
+var (
+	catalogSpec = docSpec[families.Doc]{path: aicatalog.WellKnownPath, Kind: families.CatalogKind(mcpSpec.TypeOK)}
+	cardSpec    = docSpec[servercard.Card]{Kind: families.CardKind(mcpSpec.TypeOK)}
+)
 
-var cardSpec = docSpec[servercard.Card]{Kind: families.CardKind(mcpSpec.TypeOK)}
-
-// readCatalog fetches origin o's AI Catalog, walks its nested catalogs and reads its
-// cards into d, every fetch under the Client's policy and in d.Fetches. It reports
-// whether the origin publishes a catalog.
+// readCatalog reads o's AI Catalog, nested catalogs and cards into d; true if published.
 func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery) (bool, error) {
 	root := fetchDoc(ctx, c, o, catalogSpec)
 	d.addFetch(root.fetch, root.warnings, root.err)
@@ -125,9 +123,6 @@ func (c *Client) consentOther(ctx context.Context, o Origin, target *url.URL, li
 
 // addFetch records a fetch of a family beyond skills.md and mcp.json.
 func (d *Discovery) addFetch(f Fetch, ws []Warning, err error) {
-	if f.URL == "" {
-		return
-	}
 	f.Err = err
 	d.Fetches = append(d.Fetches, f)
 	d.Warnings = append(d.Warnings, ws...)
@@ -142,15 +137,13 @@ func (d *Discovery) addFetch(f Fetch, ws []Warning, err error) {
 // bounds, and its MCP Server Cards, inline or fetched (read leniently, at most
 // 32, of which 8 fetched); the Agent Skills index ([Client.ListSkills]) and /skill.md
 // ([Client.RootSkill]), both under origin's path first. Every fetch is under the
-// Client's policy and in Fetches; a document on another origin needs consent
-// ([ConsentRedirect]). It fails with [ErrNotPublished] when no family is published;
-// a family failing while others succeed is a Warning. Families says what was found.
+// Client's policy and in Fetches; one on another origin needs [ConsentRedirect]. It
+// fails with [ErrNotPublished] when no family is published (one failing is a Warning).
 func (c *Client) DiscoverAll(ctx context.Context, origin string) (*Discovery, error) {
 	return c.discover(ctx, origin, true, true)
 }
 
-// discoverRest adds the families beyond skills.md and mcp.json to d, the outcome of
-// Structured (err its error; d is nil unless err is nil or ErrNotPublished).
+// discoverRest adds the other families to d, Structured's outcome (err: ErrNotPublished).
 func (c *Client) discoverRest(ctx context.Context, o Origin, origin string, d *Discovery, err error) (*Discovery, error) {
 	if d == nil {
 		return nil, err
@@ -165,7 +158,7 @@ func (c *Client) discoverRest(ctx context.Context, o Origin, origin string, d *D
 	if cerr != nil {
 		return nil, cerr
 	}
-	ix, ierr := c.listSkills(ctx, o, origin)
+	ix, ierr := c.ListSkills(ctx, origin)
 	if ix != nil {
 		d.Skills = ix
 		d.Fetches = append(d.Fetches, ix.Fetches...)

@@ -145,6 +145,12 @@ func TestDiscoverAllEveryFamily(t *testing.T) {
 	if d.RootSkill == nil || d.RootSkill.Entry.Name != "docs" || d.RootSkill.Verified {
 		t.Errorf("RootSkill = %+v", d.RootSkill)
 	}
+	text := d.ForModel(nil)
+	for _, want := range []string{"com.example/byurl: " + s.URL + "/byurl/mcp (streamable-http, from a Server Card, advisory)", "Also published", "skill.md at " + s.URL + "/docs/skill.md", "/.well-known/ai-catalog.json"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("ForModel lacks %q:\n%s", want, text)
+		}
+	}
 	for _, w := range d.Warnings {
 		if w.Code == discovery.WarnCatalog || w.Code == discovery.WarnFetch {
 			t.Errorf("warning: %v", w)

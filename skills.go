@@ -46,10 +46,6 @@ func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, e
 	if err != nil {
 		return nil, err
 	}
-	return c.listSkills(ctx, o, origin)
-}
-
-func (c *Client) listSkills(ctx context.Context, o Origin, origin string) (*SkillsIndex, error) {
 	res := &SkillsIndex{Origin: o}
 	for _, p := range families.Scoped(cleanOrigin(origin), agentskills.IndexPath, agentskills.LegacyIndexPath) {
 		u := o.String() + p
