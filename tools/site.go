@@ -24,7 +24,7 @@ type siteSummary struct {
 	BaseURL    string       `json:"base_url,omitempty"`
 	Sections   []string     `json:"sections,omitempty"`
 	MCPServers []siteServer `json:"mcp_servers,omitempty"`
-	Families   []siteFamily `json:"families,omitempty"`    // structured: every family the site publishes
+	Families   []siteFamily `json:"families,omitempty"`     // structured: every family the site publishes
 	Cards      []cardServer `json:"card_servers,omitempty"` // structured: the MCP Server Cards' remotes (advisory)
 	Warnings   []string     `json:"warnings,omitempty"`
 }
