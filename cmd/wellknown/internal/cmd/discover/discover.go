@@ -79,7 +79,7 @@ func Run(ctx context.Context, c0 *cmdutil.App, c *discovery.Client, origin strin
 	p := a.Progress("discovering " + origin)
 	call := c.Discover
 	if f.structured {
-		call = c.Structured
+		call = c.DiscoverAll // every family, the skills index included
 	}
 	var (
 		wg      sync.WaitGroup
@@ -90,9 +90,17 @@ func Run(ctx context.Context, c0 *cmdutil.App, c *discovery.Client, origin strin
 	)
 	wg.Add(2)
 	go func() { defer wg.Done(); d, discErr = call(ctx, origin) }()
-	go func() { defer wg.Done(); ix, ixErr = c.ListSkills(ctx, origin) }()
+	go func() {
+		defer wg.Done()
+		if !f.structured {
+			ix, ixErr = c.ListSkills(ctx, origin)
+		}
+	}()
 	wg.Wait()
 	p.Stop()
+	if d != nil && f.structured {
+		ix = d.Skills
+	}
 
 	switch {
 	case errors.Is(discErr, discovery.ErrNotPublished) && ix != nil:
@@ -118,9 +126,14 @@ func Run(ctx context.Context, c0 *cmdutil.App, c *discovery.Client, origin strin
 		fmt.Fprint(a.Out, d.ForModel(&mo))
 		return nil
 	case f.json:
-		return a.PrintJSON(discoveryReport(d, ix, ixWarn))
+		r := discoveryReport(d, ix, ixWarn)
+		if f.structured {
+			addFamilies(&r, d)
+		}
+		return a.PrintJSON(r)
 	}
 	a.printDiscovery(a.Out, d, ix, ixWarn)
+	printFamilies(a.Out, d, func(s string) string { return a.Style(cmdutil.ColorBold, s) })
 	return nil
 }
 
@@ -133,6 +146,10 @@ type DiscoveryJSON struct {
 	SkillsIndex *skillsIndexJSON `json:"skills_index"` // null: no skills index
 	Fetches     []fetchJSON      `json:"fetches"`
 	Warnings    []string         `json:"warnings"`
+	// With --structured (DiscoverAll); absent otherwise.
+	Families []familyJSON `json:"families,omitempty"` // every family published, and where it was found
+	Cards    []cardJSON   `json:"cards,omitempty"`    // MCP Server Cards of the AI Catalog (advisory)
+	Catalog  []string     `json:"catalog,omitempty"`  // URLs of the AI Catalogs read, the well-known one first
 }
 
 type skillsJSON struct {
