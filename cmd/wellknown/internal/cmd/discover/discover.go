@@ -25,7 +25,7 @@ type Flags struct {
 }
 
 func (f *Flags) Add(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&f.structured, "structured", false, "fetch mcp.json as well as skills.md (servers and tools)")
+	cmd.Flags().BoolVar(&f.structured, "structured", false, "read every family: mcp.json, the AI Catalog and its MCP Server Cards, the skills index and /skill.md")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print one JSON object (fields in docs/wellknown.md)")
 	cmd.Flags().BoolVar(&f.model, "model", false, "print what an agent should hand its model: fenced, labelled untrusted, redacted")
 }
@@ -45,7 +45,10 @@ func (a *app) discoverCommand() *cobra.Command {
 		Short: "Show what an origin publishes at /.well-known/ (skills.md, mcp.json, skills index)",
 		Long: `Discover fetches ORIGIN's /.well-known/skills.md and, when it is absent (or with
 --structured, always), /.well-known/mcp.json, and its Agent Skills index, and prints
-what they say. Everything printed was published by the site: untrusted data, shown
+what they say. With --structured it reads every family the site publishes: also its
+AI Catalog (/.well-known/ai-catalog.json, nested catalogs walked within bounds) with
+its MCP Server Cards (advisory), and /skill.md; an ORIGIN with a path
+(https://host/docs) is looked under first for the skills index and /skill.md. Everything printed was published by the site: untrusted data, shown
 with control sequences stripped and credentials redacted.
 
 ORIGIN is a host name (example.com), an https URL, or an http URL on loopback
