@@ -1,9 +1,12 @@
 package discovery_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -258,5 +261,63 @@ func TestDiscoverAllNothing(t *testing.T) {
 	}
 	if got := len(hitsOf(s)); got != 6 {
 		t.Errorf("requests %v, want 6", hitsOf(s))
+	}
+}
+
+// A public site's catalog listing a card on a private address: an IP literal is left
+// out by the reader, a name resolving to one is refused by the dialer, even with
+// consent to fetch from another origin; the private server is never reached.
+func TestDiscoverAllPrivateCardFromPublicCatalog(t *testing.T) {
+	t.Parallel()
+	var port string
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.Host, "public.example") && r.URL.Path == aicatalog.WellKnownPath:
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"specVersion": "1.0", "entries": [
+				{"identifier": "urn:air:p:literal", "type": "application/mcp-server-card+json", "url": "https://127.0.0.1:%s/secret-card"},
+				{"identifier": "urn:air:p:name", "type": "application/mcp-server-card+json", "url": "https://inside.example:%s/secret-card"}]}`, port, port)
+		case r.URL.Path == "/secret-card":
+			fmt.Fprint(w, cardJSON("com.example/secret", "https://inside.example/mcp"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	_, port, _ = net.SplitHostPort(s.Listener.Addr().String())
+	pub, loop := netip.MustParseAddr("203.0.113.7"), netip.MustParseAddr("127.0.0.1")
+	var dialer net.Dialer
+	hooks := discovery.TestHooks{
+		Lookup: func(_ context.Context, host string) ([]netip.Addr, error) {
+			if host == "inside.example" {
+				return []netip.Addr{loop}, nil
+			}
+			return []netip.Addr{pub}, nil
+		},
+		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if addr == net.JoinHostPort(pub.String(), port) {
+				addr = s.Listener.Addr().String()
+			}
+			return dialer.DialContext(ctx, network, addr)
+		},
+	}
+	tlsOnly := &http.Transport{TLSClientConfig: s.Client().Transport.(*http.Transport).TLSClientConfig.Clone()}
+	tlsOnly.TLSClientConfig.ServerName = "example.com"
+	c, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: &http.Client{Transport: tlsOnly}, Consent: discovery.AllowAll, MaxRetries: -1}, hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.CloseIdleConnections)
+	d, err := c.DiscoverAll(t.Context(), "https://public.example:"+port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.count("/secret-card"); n != 0 {
+		t.Errorf("the private card was fetched %d times", n)
+	}
+	if len(d.Cards) != 1 || !errors.Is(d.Cards[0].Err, discovery.ErrPrivateAddress) {
+		t.Errorf("cards = %+v, want the named one refused with ErrPrivateAddress", d.Cards)
+	}
+	if !hasWarning(d, "private") {
+		t.Errorf("no warning for the IP literal left out: %v", d.Warnings)
 	}
 }
