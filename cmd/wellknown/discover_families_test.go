@@ -50,6 +50,19 @@ func TestDiscoverEveryFamily(t *testing.T) {
 	if want := "skills.md well-known,ai-catalog well-known,ai-catalog ai-catalog,application/a2a-agent-card+json ai-catalog,mcp-server-card ai-catalog,mcp-server-card ai-catalog,agent-skills scope"; strings.Join(names, ",") != want {
 		t.Errorf("families = %s\nwant %s", strings.Join(names, ","), want)
 	}
+	// scan --families reports the families of each origin; without it, the result is as before.
+	r = runCLI(t, nil, ts.URL+"\n", "scan", "--families", "--quiet")
+	var res struct {
+		Families []string
+		Cards    int
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &res) != nil || res.Cards != 2 ||
+		strings.Join(res.Families, ",") != "skills.md,ai-catalog,application/a2a-agent-card+json,mcp-server-card" {
+		t.Errorf("scan --families: %+v\n%s", res, r)
+	}
+	if r = runCLI(t, nil, ts.URL+"\n", "scan", "--quiet"); r.code != 0 || strings.Contains(r.stdout, "families") {
+		t.Errorf("scan without --families:\n%s", r)
+	}
 	r = runCLI(t, nil, "", "discover", "--structured", ts.URL+"/docs")
 	if r.code != 0 || !strings.Contains(r.stdout, "card server com.example/byurl: http://127.0.0.1:9/mcp") {
 		t.Errorf("discover --structured:\n%s", r)
