@@ -43,10 +43,9 @@
 // fetches mcp.json and validates it against the JSON Schema of its spec_version. When
 // neither is published the error is [ErrNotPublished]. [Client.Structured] fetches both,
 // in parallel, for callers that need servers and tools. [Client.DiscoverAll] adds the AI
-// Catalog (nested catalogs walked within bounds, Server Cards), the Agent Skills index
-// and /skill.md, scoped by the origin's path; Discovery.Families says what came from
-// where. One call never fetches the same document twice. The parsers (skillsmd,
-// mcpjson, aicatalog, servercard, agentskills) are pure functions over bytes.
+// Catalog with its nested catalogs and Server Cards, the Agent Skills index and /skill.md
+// (Discovery.Families says what came from where). One call never fetches the same
+// document twice. The parsers are pure functions over bytes.
 //
 // # Agent Skills
 //

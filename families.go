@@ -26,16 +26,13 @@ const (
 )
 
 // Family is one kind of document a site publishes for agents, and where it was found.
-// Catalog entries of other types (A2A agent cards, plugins, archives) are listed with
-// their media type as Name.
 type Family struct {
 	Name string // a Family constant, or a catalog entry's media type
 	URL  string // where it is published; for an inline catalog entry, the catalog holding it
 	Via  string // "well-known", "ai-catalog" (listed in a catalog) or "scope" (under the path the caller gave)
 }
 
-// Card is an MCP Server Card listed in the site's AI Catalog: advisory and untrusted
-// (once connected, what the server says wins). Connect with [Card.Servers].
+// Card is an MCP Server Card of the site's AI Catalog: advisory, untrusted data.
 type Card struct {
 	Identifier string           // the catalog entry's identifier, e.g. "urn:air:example.com:mcp:weather"
 	URL        string           // where the card was fetched from; for an inline card, the catalog holding it
@@ -59,13 +56,13 @@ func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery) (bool,
 	if root.doc == nil {
 		return false, ctx.Err()
 	}
-	res, err := families.Read(ctx, root.doc.Catalog,
-		func(ctx context.Context, u string) (*families.Doc, error) {
-			return fetchOther(ctx, c, o, d, u, catalogSpec)
-		},
-		func(ctx context.Context, u string) (*servercard.Card, error) {
-			return fetchOther(ctx, c, o, d, u, cardSpec)
-		})
+	catalogs := func(ctx context.Context, u string) (*families.Doc, error) {
+		return fetchOther(ctx, c, o, d, u, catalogSpec)
+	}
+	cards := func(ctx context.Context, u string) (*servercard.Card, error) {
+		return fetchOther(ctx, c, o, d, u, cardSpec)
+	}
+	res, err := families.Read(ctx, root.doc.Catalog, catalogs, cards)
 	if err != nil {
 		return true, err
 	}
@@ -158,13 +155,17 @@ func (c *Client) discoverRest(ctx context.Context, o Origin, origin string, d *D
 	if cerr != nil {
 		return nil, cerr
 	}
-	ix, ierr := c.ListSkills(ctx, origin)
-	if ix != nil {
-		d.Skills = ix
+	ix, ierr := c.ListSkills(ctx, origin) // else the first index the catalog lists (its Family is listed already)
+	if u := families.IndexURL(d.Catalog); ix == nil && u != "" {
+		if x, err := fetchOther(ctx, c, o, d, u, indexSpec(u)); err == nil {
+			ix, ierr = &SkillsIndex{Origin: o, Index: x, URL: u}, nil
+		}
+	} else if ix != nil {
 		d.Fetches = append(d.Fetches, ix.Fetches...)
 		d.Warnings = append(d.Warnings, ix.Warnings...)
 		d.Families = append(d.Families, Family{Name: FamilyAgentSkills, URL: ix.URL, Via: families.Via(o.String(), ix.URL, agentskills.IndexPath, agentskills.LegacyIndexPath)})
 	}
+	d.Skills = ix
 	sk, fs, serr := c.rootSkill(ctx, o, origin)
 	d.Fetches = append(d.Fetches, fs...)
 	if sk != nil {

@@ -226,6 +226,14 @@ func TestDiscoverAllHostile(t *testing.T) {
 				}
 			}
 		}},
+		{name: "index from the catalog", files: map[string]string{"/docs" + agentskills.IndexPath: "",
+			aicatalog.WellKnownPath: `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:s", "type": "application/agent-skills+json", "url": "/elsewhere/index.json"}]}`,
+			"/elsewhere/index.json": `{"skills": [{"name": "from-catalog", "description": "Listed by the catalog.", "url": "/s/SKILL.md"}]}`},
+			check: func(t *testing.T, s *site, d *discovery.Discovery) {
+				if d.Skills == nil || d.Skills.Index.Skills[0].Name != "from-catalog" || s.count("/elsewhere/index.json") != 1 {
+					t.Errorf("Skills = %+v, requests %v", d.Skills, hitsOf(s))
+				}
+			}},
 		{name: "only a catalog", files: map[string]string{discovery.GuidePath: "", discovery.MCPPath: "", "/docs" + agentskills.IndexPath: "", "/docs/skill.md": ""},
 			check: func(t *testing.T, s *site, d *discovery.Discovery) {
 				if d.Catalog == nil || len(d.Cards) != 2 || len(d.Fetches) < 4 {

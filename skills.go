@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -46,19 +47,12 @@ func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, e
 	if err != nil {
 		return nil, err
 	}
-	res := &SkillsIndex{Origin: o}
-	for _, p := range families.Scoped(cleanOrigin(origin), agentskills.IndexPath, agentskills.LegacyIndexPath) {
-		u := o.String() + p
-		out := fetchShared(ctx, c, o, u, indexSpec(u))
-		res.Fetches = append(res.Fetches, out.fetch)
-		res.Warnings = append(res.Warnings, out.warnings...)
-		switch {
-		case out.err != nil:
-			return nil, out.err
-		case out.doc != nil:
-			res.Index, res.URL = out.doc, out.fetch.URL
-			return res, nil
-		}
+	out, fs, ws := firstPublished(ctx, c, o, origin, indexSpec, agentskills.IndexPath, agentskills.LegacyIndexPath)
+	switch {
+	case out.err != nil:
+		return nil, out.err
+	case out.doc != nil:
+		return &SkillsIndex{Origin: o, Index: out.doc, URL: out.fetch.URL, Fetches: fs, Warnings: ws}, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -98,21 +92,27 @@ func (c *Client) RootSkill(ctx context.Context, origin string) (*Skill, error) {
 }
 
 func (c *Client) rootSkill(ctx context.Context, o Origin, origin string) (*Skill, []Fetch, error) {
-	var fetches []Fetch
-	for _, p := range families.Scoped(cleanOrigin(origin), RootSkillPath) {
-		out := fetchShared(ctx, c, o, o.String()+p, rootSkillSpec)
-		fetches = append(fetches, out.fetch)
-		switch {
-		case out.err != nil:
-			return nil, fetches, out.err
-		case out.doc != nil:
-			md := out.doc
-			return &Skill{Entry: agentskills.IndexEntry{Name: md.Name(), Description: md.Description(), Type: agentskills.TypeSkillMD, URL: out.fetch.URL},
-				SkillMD: md, Files: []agentskills.File{{Path: agentskills.SkillFile, Data: md.Raw}},
-				Warnings: append(out.warnings, Warning{Code: "unverified", URL: out.fetch.URL, Message: "no digest is published for " + RootSkillPath + ": the content cannot be verified"})}, fetches, nil
+	out, fs, ws := firstPublished(ctx, c, o, origin, func(string) docSpec[agentskills.SkillMD] { return rootSkillSpec }, RootSkillPath)
+	if md := out.doc; md != nil {
+		return &Skill{Entry: agentskills.IndexEntry{Name: md.Name(), Description: md.Description(), Type: agentskills.TypeSkillMD, URL: out.fetch.URL},
+			SkillMD: md, Files: []agentskills.File{{Path: agentskills.SkillFile, Data: md.Raw}},
+			Warnings: append(ws, Warning{Code: "unverified", URL: out.fetch.URL, Message: "no digest is published for " + RootSkillPath + ": the content cannot be verified"})}, fs, nil
+	}
+	return nil, fs, cmp.Or(out.err, fmt.Errorf("%w: %s (%s)", ErrNotPublished, o, RootSkillPath))
+}
+
+// firstPublished fetches paths of o, under origin's path first, until one is
+// published or fails; it returns that outcome (zero if none) and every fetch made.
+func firstPublished[T any](ctx context.Context, c *Client, o Origin, origin string, spec func(string) docSpec[T], paths ...string) (out outcome[T], fs []Fetch, ws []Warning) {
+	for _, p := range families.Scoped(cleanOrigin(origin), paths...) {
+		u := o.String() + p
+		out = fetchShared(ctx, c, o, u, spec(u))
+		fs, ws = append(fs, out.fetch), append(ws, out.warnings...)
+		if out.err != nil || out.doc != nil {
+			return out, fs, ws
 		}
 	}
-	return nil, fetches, fmt.Errorf("%w: %s (%s)", ErrNotPublished, o, RootSkillPath)
+	return outcome[T]{}, fs, ws
 }
 
 // indexSpec parses an index fetched from u.
