@@ -329,3 +329,32 @@ func TestDiscoverAllPrivateCardFromPublicCatalog(t *testing.T) {
 		t.Errorf("no warning for the IP literal left out: %v", d.Warnings)
 	}
 }
+
+// An origin given with a path is a scope: ListSkills and RootSkill look under it
+// first, then at the origin's root; a path with dot segments is no scope.
+func TestScopedLookups(t *testing.T) {
+	t.Parallel()
+	s := everySite(t, map[string]string{"/docs" + agentskills.IndexPath: "", "/docs/skill.md": "",
+		agentskills.LegacyIndexPath: `{"skills": [{"name": "root", "description": "At the root.", "url": "/r/SKILL.md"}]}`,
+		"/skill.md":                 "---\nname: root\ndescription: The site's skill.\n---\n# Root\n"})
+	c := newClient(t, s, nil)
+	ix, err := c.ListSkills(t.Context(), s.URL+"/docs/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var probed []string
+	for _, f := range ix.Fetches {
+		probed = append(probed, strings.TrimPrefix(f.URL, s.URL))
+	}
+	if want := []string{"/docs" + agentskills.IndexPath, "/docs" + agentskills.LegacyIndexPath, agentskills.IndexPath, agentskills.LegacyIndexPath}; !slices.Equal(probed, want) || ix.URL != s.URL+agentskills.LegacyIndexPath {
+		t.Errorf("probed %v, used %s", probed, ix.URL)
+	}
+	sk, err := c.RootSkill(t.Context(), s.URL+"/docs")
+	if err != nil || sk.Entry.URL != s.URL+"/skill.md" || sk.Verified {
+		t.Fatalf("RootSkill = %+v, %v", sk, err)
+	}
+	before := s.count("/x/.well-known/agent-skills/index.json")
+	if _, err := c.ListSkills(t.Context(), s.URL+"/x/../.well-known"); err != nil || s.count("/x/.well-known/agent-skills/index.json") != before {
+		t.Errorf("a path with dot segments: %v, requests %v", err, hitsOf(s))
+	}
+}
