@@ -31,8 +31,9 @@ import (
 //
 // An internal package that builds on a higher layer is listed in that layer by name:
 // internal/demo (the demo origin of the commands and examples, built on the root) with
-// the features, internal/skillrules (rules over parsed skills) and internal/modeltext
-// (the model's rendering of parsed documents) with the parsers.
+// the features, internal/skillrules (rules over parsed skills), internal/modeltext
+// (the model's rendering of parsed documents) and internal/families (an AI Catalog's
+// nested catalogs and cards, read through the caller's fetch functions) with the parsers.
 var layers = []struct {
 	name     string
 	packages []string // module-relative; a trailing "/..." takes a whole subtree
@@ -40,7 +41,7 @@ var layers = []struct {
 	{"cmd", []string{"cmd/...", "examples/...", "compare", "adapters/..."}},
 	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "trust", "skilllock", "internal/demo"}},
 	{"root", []string{"."}},
-	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "internal/skillrules", "internal/modeltext"}},
+	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "internal/skillrules", "internal/modeltext", "internal/families"}},
 	{"internal", []string{"internal/..."}},
 }
 
