@@ -43,6 +43,7 @@ import (
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
 	"github.com/wellknown-dev/discovery/internal/skillrules"
+	"github.com/wellknown-dev/discovery/skilllock"
 )
 
 // recordFormat is the version of the record's shape.
@@ -175,7 +176,8 @@ const defaultAgent = "agents"
 
 func skillsInstallCommand(a *app) *cobra.Command {
 	var sc scopeFlags
-	var force, asJSON bool
+	var force, asJSON, frozen bool
+	var lockFlag string
 	var budget time.Duration
 	cmd := &cobra.Command{
 		Use:   "install ORIGIN [NAME...]",
@@ -191,11 +193,21 @@ is unpacked beside the old one and swapped in by renames, so a failure leaves th
 one as it was. A skill whose artifact is on another origin needs consent (--yes, or y
 on the terminal).
 
+Every skill left installed is recorded in the project's skills-lock.json (--lock;
+default skills-lock.json in --dir, or in your home with --global): its skills folder,
+source URL and the digest of every file, sorted and indented so that a change is a
+small diff. "skills verify" checks the installed files against it. With --frozen,
+install reads the lock instead of writing it: it installs exactly the lock's skills
+(or the NAMEs, which must be in it), fetches them all first, and writes nothing and
+exits with status 4 if the site now serves anything other than the lock's files. A
+locked skill already installed with the lock's files is left as it is.
+
 The whole run has --budget (default 2m): a skill not fetched and verified when it runs
 out is reported by name as failed, and nothing is written for it.`,
 		Example: `  wellknown skills install docs.example.org                 # every skill, into ./.agents/skills
   wellknown skills install docs.example.org invoice-check --agent claude
-  wellknown skills install docs.example.org --global --agent codex --force`,
+  wellknown skills install docs.example.org --global --agent codex --force
+  wellknown skills install docs.example.org --frozen        # exactly what skills-lock.json records`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
 				return cmdutil.UsageError{Err: errors.New("skills install: missing ORIGIN (then optional skill NAMEs); see \"wellknown skills install --help\"")}
@@ -226,6 +238,13 @@ out is reported by name as failed, and nothing is written for it.`,
 			if err := sc.linkedAgentFolder(base, agents[0]); err != nil {
 				return err
 			}
+			lp := lockPath(base, lockFlag)
+			var locked *skilllock.Lock
+			if frozen {
+				if locked, names, err = frozenNames(lp, names); err != nil {
+					return err
+				}
+			}
 			c, err := a.Client(nil)
 			if err != nil {
 				return err
@@ -242,14 +261,27 @@ out is reported by name as failed, and nothing is written for it.`,
 				return listError(err)
 			}
 			a.printWarnings(warningStrings(ix.Warnings))
-			in := &installer{a: a, c: c, ix: ix, dir: skillsFolder(base, agents[0]), force: force}
+			in := &installer{a: a, c: c, ix: ix, dir: skillsFolder(base, agents[0]), force: force, frozen: locked, base: base}
 			results := in.install(ctx, names)
-			return a.printResults(results, asJSON, "installed")
+			var lockErr error
+			if !frozen {
+				lockErr = recordInLock(lp, base, results)
+			}
+			err = a.printResults(results, asJSON, "installed")
+			switch {
+			case lockErr != nil:
+				return fmt.Errorf("skills installed, but %s was not written: %w", cmdutil.Clean(lp, 1024), lockErr)
+			case in.mismatch:
+				return &cmdutil.ExitError{Code: ExitLockMismatch, Err: fmt.Errorf("--frozen: the site does not serve what %s records; nothing written", cmdutil.Clean(lp, 1024))}
+			}
+			return err
 		},
 	}
 	sc.add(cmd, "the agent whose skills folder to write; default agents (.agents/skills)")
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace a skill folder that already exists (atomically)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&lockFlag, "lock", "", "the lock file to write, or with --frozen to read (default: skills-lock.json in the project folder)")
+	cmd.Flags().BoolVar(&frozen, "frozen", false, "install exactly the lock's skills and files; write nothing and exit 4 if the site serves anything else")
 	cmdutil.AddBudgetFlag(cmd, &budget)
 	return cmd
 }
@@ -261,6 +293,11 @@ type installer struct {
 	ix    *discovery.SkillsIndex
 	dir   string // the skills folder
 	force bool
+	// frozen is the lock an install --frozen must reproduce; nil otherwise. mismatch
+	// is set when the site serves something else.
+	frozen   *skilllock.Lock
+	base     string // the project (or home) folder holding the lock
+	mismatch bool
 }
 
 // fetchParallel is how many skills are fetched at once.
@@ -319,8 +356,18 @@ func (in *installer) install(ctx context.Context, names []string) []Result {
 	p := in.a.Progress("fetching and verifying " + cmdutil.Plural(count(todo), "skill"))
 	wg.Wait()
 	p.Stop()
+	if in.frozen != nil && !in.frozenGate(entries, todo, skills, errs, results) {
+		for i := range results {
+			results[i] = settle(results[i])
+		}
+		return results
+	}
 	for i := range entries {
 		if !todo[i] {
+			continue
+		}
+		if errs[i] == nil && in.frozen != nil && in.exists(results[i].Name) && !in.force {
+			results[i] = in.keepFrozen(results[i])
 			continue
 		}
 		if errs[i] != nil && cmdutil.BudgetSpent(ctx) {
@@ -399,6 +446,9 @@ func (in *installer) precheck(e *agentskills.IndexEntry, names []string, i int) 
 	r.Dir = target // settle drops it when nothing is there in the end
 	if _, err := os.Lstat(target); err != nil || in.force {
 		return r
+	}
+	if in.frozen != nil {
+		return r // fetched and compared with the lock first; see frozenGate
 	}
 	if rec, err := ReadRecord(target); err == nil && rec.Origin == r.Origin && e.Digest != "" && rec.Digest == e.Digest {
 		r.Status, r.Message, r.Verified = StatusUnchanged, "already installed with the same digest", rec.Verified

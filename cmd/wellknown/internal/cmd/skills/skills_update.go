@@ -83,7 +83,8 @@ digests: an unchanged skill is not downloaded; a changed one is fetched, verifie
 swapped in atomically (as install --force); a skill the index no longer lists is
 reported as removed-upstream and left in place. A skill whose files were changed since
 it was installed is not replaced without --force. v0.1.0 indexes publish no digests:
-their skills are fetched and compared file by file.
+their skills are fetched and compared file by file. When the project (--dir, or your
+home with --global) has a skills-lock.json, the skills updated are recorded in it.
 
 The whole run has --budget (default 2m): a skill not updated when it runs out is
 reported by name as failed and left as it was.`,
@@ -136,7 +137,16 @@ reported by name as failed and left as it was.`,
 			for i := range results {
 				results[i] = settle(results[i])
 			}
-			return a.printResults(results, asJSON, "updated")
+			// A project that keeps a lock gets it updated with what was replaced.
+			lp := lockPath(base, "")
+			var lockErr error
+			if _, err := os.Lstat(lp); err == nil {
+				lockErr = recordInLock(lp, base, results)
+			}
+			if err := a.printResults(results, asJSON, "updated"); err != nil || lockErr == nil {
+				return err
+			}
+			return fmt.Errorf("skills updated, but %s was not written: %w", cmdutil.Clean(lp, 1024), lockErr)
 		},
 	}
 	sc.add(cmd, "only this agent's skills folder; default: every agent's")
