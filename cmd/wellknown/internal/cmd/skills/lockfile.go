@@ -71,7 +71,7 @@ func relFolder(base, dir string) string {
 // install record: the digests are those of the verified files as written.
 func lockSkill(base, dir string, rec *InstallRecord) skilllock.Skill {
 	s := skilllock.Skill{Name: rec.Name, Folder: relFolder(base, dir), Source: lockSource(rec.URL),
-		Files: make(map[string]string, len(rec.Files))}
+		Files: make(map[string]string, len(rec.Files)), Publisher: rec.Publisher.trustResult()}
 	for _, f := range rec.Files {
 		s.Files[f.Path] = f.Digest
 	}

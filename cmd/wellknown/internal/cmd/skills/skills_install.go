@@ -44,6 +44,7 @@ import (
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
 	"github.com/wellknown-dev/discovery/internal/skillrules"
 	"github.com/wellknown-dev/discovery/skilllock"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // recordFormat is the version of the record's shape.
@@ -67,6 +68,9 @@ type InstallRecord struct {
 	Files        []FileJSON `json:"files"`         // every file installed, with size and sha256 digest
 	InstalledAt  time.Time  `json:"installed_at"`  // UTC
 	Tool         string     `json:"tool"`          // "wellknown/<version>"
+	// Publisher is the publisher signature check (--trust-roots); absent when none was
+	// configured.
+	Publisher *PublisherJSON `json:"publisher,omitempty"`
 }
 
 // Result is the outcome for one skill of install or update.
@@ -80,6 +84,9 @@ type Result struct {
 	Verified       bool       `json:"verified"`
 	Files          []FileJSON `json:"files,omitempty"`
 	Message        string     `json:"message,omitempty"`
+	// Publisher is the publisher signature check of what was fetched (--trust-roots);
+	// absent when none was configured.
+	Publisher *PublisherJSON `json:"publisher,omitempty"`
 }
 
 // Statuses of a Result. refused and failed make the exit status 1.
@@ -178,6 +185,7 @@ func skillsInstallCommand(a *app) *cobra.Command {
 	var sc scopeFlags
 	var force, asJSON, frozen bool
 	var lockFlag string
+	var tf trustFlags
 	var budget time.Duration
 	cmd := &cobra.Command{
 		Use:   "install ORIGIN [NAME...]",
@@ -245,7 +253,11 @@ out is reported by name as failed, and nothing is written for it.`,
 					return err
 				}
 			}
-			c, err := a.Client(nil)
+			opts, err := tf.options()
+			if err != nil {
+				return err
+			}
+			c, err := a.Client(opts)
 			if err != nil {
 				return err
 			}
@@ -282,6 +294,7 @@ out is reported by name as failed, and nothing is written for it.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().StringVar(&lockFlag, "lock", "", "the lock file to write, or with --frozen to read (default: skills-lock.json in the project folder)")
 	cmd.Flags().BoolVar(&frozen, "frozen", false, "install exactly the lock's skills and files; write nothing and exit 4 if the site serves anything else")
+	tf.add(cmd)
 	cmdutil.AddBudgetFlag(cmd, &budget)
 	return cmd
 }
@@ -452,6 +465,7 @@ func (in *installer) precheck(e *agentskills.IndexEntry, names []string, i int) 
 	}
 	if rec, err := ReadRecord(target); err == nil && rec.Origin == r.Origin && e.Digest != "" && rec.Digest == e.Digest {
 		r.Status, r.Message, r.Verified = StatusUnchanged, "already installed with the same digest", rec.Verified
+		r.Publisher = rec.Publisher
 		return r
 	}
 	r.Status, r.Message = StatusRefused, fmt.Sprintf("%s already exists; --force replaces it (update updates skills installed by wellknown)", target)
@@ -462,7 +476,8 @@ func (in *installer) precheck(e *agentskills.IndexEntry, names []string, i int) 
 // (digest, archive hardening, consent), failed otherwise.
 func fetchFailure(r Result, err error) Result {
 	r.Status, r.Message = StatusFailed, err.Error()
-	if errors.Is(err, agentskills.ErrDigestMismatch) || errors.Is(err, agentskills.ErrUnsafeArchive) ||
+	var ve *trust.VerifyError
+	if errors.Is(err, agentskills.ErrDigestMismatch) || errors.Is(err, agentskills.ErrUnsafeArchive) || errors.As(err, &ve) ||
 		errors.Is(err, agentskills.ErrArchiveTooLarge) || errors.Is(err, discovery.ErrConsentDenied) ||
 		errors.Is(err, agentskills.ErrInvalidSkill) {
 		r.Status = StatusRefused
@@ -477,7 +492,8 @@ func (in *installer) place(sk *discovery.Skill, r Result, replace bool) Result {
 	rec := &InstallRecord{Format: recordFormat, Name: sk.Entry.Name, Origin: in.ix.Origin.String(),
 		IndexURL: in.ix.Index.URL, IndexVersion: in.ix.Index.Version, Type: sk.Entry.Type, URL: sk.Entry.URL,
 		Digest: sk.Entry.Digest, Verified: sk.Verified, InstalledAt: time.Now().UTC().Truncate(time.Second),
-		Tool: "wellknown/" + discovery.Version}
+		Tool: "wellknown/" + discovery.Version, Publisher: publisherJSON(sk.Publisher)}
+	r.Publisher = rec.Publisher
 	// A SKILL.md names the skill agents see: one named otherwise than its index entry
 	// would take over that other skill's name (the folder is the entry's, the name the
 	// SKILL.md's), so it is refused, as lint reports it as an error.
@@ -846,6 +862,13 @@ func (a *app) printResult(r Result) {
 	fmt.Fprintln(a.Out, line)
 	if r.Message != "" {
 		fmt.Fprintf(a.Out, "    %s\n", cmdutil.Clean(r.Message, 2048))
+	}
+	if r.Publisher != nil {
+		color := cmdutil.ColorGreen
+		if !r.Publisher.Verified {
+			color = cmdutil.ColorYellow
+		}
+		fmt.Fprintf(a.Out, "    %s\n", a.Style(color, r.Publisher.String()))
 	}
 }
 
