@@ -400,7 +400,9 @@ func TestSkillsInstallV010(t *testing.T) {
 		t.Errorf("record = %+v, %v", rec, err)
 	}
 	// The record names a loopback origin: a planted record must not make update reach
-	// into the private network unless the person says so.
+	// into the private network unless the person says so. (Planted: this person never
+	// installed from the origin, so the list install keeps in their home lacks it.)
+	forgetInstalledOrigins(t, dir)
 	before := s.hits.Load()
 	if r := wk(t, s, dir, "skills", "update"); r.code == 0 || !strings.Contains(r.stdout+r.stderr, "private") || s.hits.Load() != before {
 		t.Errorf("update of a loopback origin without --allow-private (%d requests):\n%s", s.hits.Load()-before, r)
@@ -826,5 +828,35 @@ func TestSkillsFoldersPerAgent(t *testing.T) {
 	r = wk(t, s, proj, "skills", "install", s.ts.URL, "invoice-check")
 	if r.code != exitFailure || !strings.Contains(r.stdout, other) || strings.Contains(r.stdout, "points to with --dir") {
 		t.Errorf("symlinked skills folder: want the real folder named:\n%s", r)
+	}
+}
+
+// forgetInstalledOrigins removes the list of origins "skills install" keeps in the
+// private HOME wk gives dir: the records in dir now look planted by a cloned repository.
+func forgetInstalledOrigins(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.RemoveAll(filepath.Join(dir, "home", ".config", "wellknown")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSkillsUpdateAcceptsWhatInstallAccepted: an origin the person installed from
+// (here on loopback) is updated without --allow-private; the same records, planted
+// for someone who never installed from it, still need the flag.
+func TestSkillsUpdateAcceptsWhatInstallAccepted(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	publishNormal(t, s)
+	dir := t.TempDir()
+	if r := wk(t, s, dir, "skills", "install", s.ts.URL); r.code != 0 {
+		t.Fatalf("install:\n%s", r)
+	}
+	if r := wk(t, s, dir, "skills", "update"); r.code != 0 || strings.Count(r.stdout, statusUnchanged) != 2 {
+		t.Errorf("update of an origin install accepted:\n%s", r)
+	}
+	forgetInstalledOrigins(t, dir)
+	before := s.hits.Load()
+	if r := wk(t, s, dir, "skills", "update"); r.code != exitFailure || !strings.Contains(r.stdout, "--allow-private") || s.hits.Load() != before {
+		t.Errorf("update of planted records:\n%s", r)
 	}
 }

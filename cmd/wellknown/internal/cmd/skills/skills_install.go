@@ -275,6 +275,12 @@ out is reported by name as failed, and nothing is written for it.`,
 			a.printWarnings(warningStrings(ix.Warnings))
 			in := &installer{a: a, c: c, ix: ix, dir: skillsFolder(base, agents[0]), force: force, frozen: locked, base: base}
 			results := in.install(ctx, names)
+			for _, r := range results {
+				if r.Status != StatusRefused && r.Status != StatusFailed {
+					a.rememberOrigin(ix.Origin.String()) // typed by the person: update accepts it again
+					break
+				}
+			}
 			var lockErr error
 			if !frozen {
 				lockErr = recordInLock(lp, base, results)

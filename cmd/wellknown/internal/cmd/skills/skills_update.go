@@ -86,6 +86,11 @@ it was installed is not replaced without --force. v0.1.0 indexes publish no dige
 their skills are fetched and compared file by file. When the project (--dir, or your
 home with --global) has a skills-lock.json, the skills updated are recorded in it.
 
+The origins come from the records, which a cloned repository could plant, so a private
+or loopback origin is contacted only with --allow-private, or when you installed from it
+yourself on this machine ("skills install" remembers the origins typed to it in
+~/.config/wellknown/installed-origins, or under $XDG_CONFIG_HOME).
+
 The whole run has --budget (default 2m): a skill not updated when it runs out is
 reported by name as failed and left as it was.`,
 		Example: `  wellknown skills update
@@ -131,9 +136,22 @@ reported by name as failed and left as it was.`,
 			if err != nil {
 				return err
 			}
+			// An origin the person installed from themselves (see origins.go) is
+			// contacted as install contacted it, private or not.
+			typed, err := a.ClientFor(nil, true)
+			if err != nil {
+				return err
+			}
+			known := a.installedOrigins()
+			clientFor := func(origin string) *discovery.Client {
+				if known[origin] {
+					return typed
+				}
+				return c
+			}
 			ctx, cancel := cmdutil.WithBudget(cmd.Context(), budget)
 			defer cancel()
-			results = append(updateSkills(ctx, a, c, installed, force), results...)
+			results = append(updateSkills(ctx, a, clientFor, installed, force), results...)
 			for i := range results {
 				results[i] = settle(results[i])
 			}
@@ -152,18 +170,19 @@ reported by name as failed and left as it was.`,
 	sc.add(cmd, "only this agent's skills folder; default: every agent's")
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace skills even when their files were changed since install")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	cmd.Flags().BoolVar(&allowPrivate, "allow-private", false, "let recorded origins that are private or loopback (localhost, 10.x...) be contacted")
+	cmd.Flags().BoolVar(&allowPrivate, "allow-private", false, "let recorded origins that are private or loopback (localhost, 10.x...) be contacted (origins you installed from yourself need not it)")
 	cmdutil.AddBudgetFlag(cmd, &budget)
 	return cmd
 }
 
 // updateSkills updates installed skills, listing each origin's index once.
-func updateSkills(ctx context.Context, a *app, c *discovery.Client, installed []installedSkill, force bool) []Result {
+func updateSkills(ctx context.Context, a *app, clientFor func(origin string) *discovery.Client, installed []installedSkill, force bool) []Result {
 	var results []Result
 	indexes := map[string]*discovery.SkillsIndex{}
 	failures := map[string]error{}
 	for _, s := range installed {
 		rec := s.rec
+		c := clientFor(rec.Origin)
 		r := Result{Name: rec.Name, Dir: filepath.Join(s.dir, rec.Name), Origin: cmdutil.Clean(rec.Origin, 256),
 			PreviousDigest: rec.Digest, Verified: rec.Verified}
 		if cmdutil.BudgetSpent(ctx) {
