@@ -38,9 +38,9 @@ import (
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
-	"github.com/wellknown-dev/discovery/trust"
 	"github.com/wellknown-dev/discovery/internal/fence"
 	"github.com/wellknown-dev/discovery/mcpclient"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // Kind is where a skill comes from.
