@@ -10,11 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmd/skills"
+
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/skilllock"
 )
 
-const exitLockMismatch = 4
+const exitLockMismatch = skills.ExitLockMismatch
 
 func TestSkillsLockInstallAndVerify(t *testing.T) {
 	t.Parallel()

@@ -412,7 +412,7 @@ func TestSkillsInstallV010(t *testing.T) {
 		t.Errorf("update of an unchanged v0.1.0 skill:\n%s", r)
 	}
 	s.set("/.well-known/skills/invoice-check/references/RULES.md", []byte("# Rules\n\nNew rules.\n"), "text/markdown")
-	if r := wk(t, s, dir, "skills", "update", "--allow-private"); r.code != 0 || !strings.Contains(r.stdout, statusUpdated) {
+	if r := wk(t, s, dir, "--yes", "skills", "update", "--allow-private"); r.code != 0 || !strings.Contains(r.stdout, statusUpdated) {
 		t.Errorf("update of a changed v0.1.0 skill:\n%s", r)
 	}
 }
@@ -525,7 +525,7 @@ func TestSkillsUpdate(t *testing.T) {
 	s.reset()
 	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: "v2", URL: "invoice-check/SKILL.md"}},
 		map[string][]byte{"invoice-check": newMD})
-	r = wk(t, s, dir, "skills", "update", "--allow-private", "--json")
+	r = wk(t, s, dir, "--yes", "skills", "update", "--allow-private", "--json")
 	var res struct{ Results []skillResult }
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 0 {
 		t.Fatalf("update: %v\n%s", err, r)
@@ -563,7 +563,7 @@ func TestSkillsUpdate(t *testing.T) {
 	if got := mustRead(t, edited); got != "my own edits\n" {
 		t.Errorf("edits overwritten: %q", got)
 	}
-	r = wk(t, s, dir, "skills", "update", "--allow-private", "invoice-check", "--force")
+	r = wk(t, s, dir, "--yes", "skills", "update", "--allow-private", "invoice-check", "--force")
 	if r.code != 0 || !strings.Contains(r.stdout, statusUpdated) || mustRead(t, edited) != string(v3) {
 		t.Errorf("update --force:\n%s", r)
 	}

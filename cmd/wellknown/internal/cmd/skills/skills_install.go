@@ -87,6 +87,10 @@ type Result struct {
 	// Publisher is the publisher signature check of what was fetched (--trust-roots);
 	// absent when none was configured.
 	Publisher *PublisherJSON `json:"publisher,omitempty"`
+	// Changes and Diff (update): each file changed, added or removed, SKILL.md first,
+	// and a unified diff of the text files, cleaned.
+	Changes []string `json:"changes,omitempty"`
+	Diff    string   `json:"diff,omitempty"`
 }
 
 // Statuses of a Result. refused and failed make the exit status 1.
@@ -848,7 +852,7 @@ func (a *app) printResult(r Result) {
 	switch r.Status {
 	case StatusRefused, StatusFailed:
 		color = cmdutil.ColorRed
-	case StatusRemovedUpstream:
+	case StatusRemovedUpstream, StatusPending:
 		color = cmdutil.ColorYellow
 	case StatusUnchanged:
 		color = cmdutil.ColorDim
