@@ -6,9 +6,15 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/creack/pty"
 
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmd/skills"
 )
@@ -103,5 +109,51 @@ func TestSkillsUpdatePublisherChangeNeedsItsOwnYes(t *testing.T) {
 	}
 	if r := wk(t, s, dir, "--yes", "skills", "update", "--trust-roots", roots, "--accept-new-publisher"); r.code != 0 || mustRead(t, skillMD) != string(newMD) {
 		t.Errorf("update --yes --accept-new-publisher:\n%s", r)
+	}
+}
+
+// TestSkillsUpdateAsksOnTerminal: on a terminal, update shows the diff and asks y/N;
+// Enter keeps the installed skill (pending), "y" replaces it.
+func TestSkillsUpdateAsksOnTerminal(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	publishNormal(t, s)
+	dir := t.TempDir()
+	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check"); r.code != 0 {
+		t.Fatalf("install:\n%s", r)
+	}
+	newMD := skillText("invoice-check", "Check supplier invoices, v2.", "# Invoice check v2\n")
+	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: "v2", URL: "invoice-check/SKILL.md"}},
+		map[string][]byte{"invoice-check": newMD})
+	skillMD := filepath.Join(dir, ".agents", "skills", "invoice-check", "SKILL.md")
+	for _, answer := range []string{"\r", "y\r"} {
+		cmd := exec.Command(builtBinary(t), "skills", "update")
+		cmd.Dir = dir
+		cmd.Env = []string{"HOME=" + filepath.Join(dir, "home"), "PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", caFileEnv + "=" + caFile(t, s.ts)}
+		tty, err := pty.Start(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out ptyOutput
+		go func() { _, _ = io.Copy(&out, tty) }()
+		out.waitFor(t, "Replace invoice-check with this version? [y/N]")
+		if !strings.Contains(out.String(), "+# Invoice check v2") {
+			t.Errorf("no diff before the question:\n%q", out.String())
+		}
+		if _, err := tty.Write([]byte(answer)); err != nil {
+			t.Fatal(err)
+		}
+		err = cmd.Wait()
+		tty.Close()
+		if answer == "\r" {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != exitUpdatesPending || mustRead(t, skillMD) != string(invoiceMD) {
+				t.Errorf("Enter: %v, SKILL.md replaced or wrong exit status\n%q", err, out.String())
+			}
+			continue
+		}
+		if err != nil || mustRead(t, skillMD) != string(newMD) {
+			t.Errorf("y: %v, SKILL.md not replaced\n%q", err, out.String())
+		}
 	}
 }
