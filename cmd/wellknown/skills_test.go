@@ -325,7 +325,10 @@ func TestSkillsInstall(t *testing.T) {
 	want := []string{".claude/", ".claude/skills/",
 		".claude/skills/invoice-check/", ".claude/skills/invoice-check/.wellknown.json", ".claude/skills/invoice-check/SKILL.md",
 		".claude/skills/ledger/", ".claude/skills/ledger/.wellknown.json", ".claude/skills/ledger/SKILL.md",
-		".claude/skills/ledger/references/", ".claude/skills/ledger/references/FORMAT.md", "skills-lock.json"}
+		".claude/skills/ledger/references/", ".claude/skills/ledger/references/FORMAT.md",
+		// wk's private HOME is in dir: install remembers the origin typed to it there.
+		"home/", "home/.config/", "home/.config/wellknown/", "home/.config/wellknown/installed-origins",
+		"skills-lock.json"}
 	if got := tree(t, dir); !slices.Equal(got, want) {
 		t.Fatalf("files written:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
