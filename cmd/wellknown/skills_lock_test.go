@@ -105,6 +105,22 @@ func TestSkillsInstallFrozen(t *testing.T) {
 	if r := wk(t, s, fresh, "skills", "verify"); r.code != 0 {
 		t.Errorf("verify after install --frozen:\n%s", r)
 	}
+
+	// The lock records the folder: --frozen installs there without --agent.
+	claude := t.TempDir()
+	if r := wk(t, s, claude, "skills", "install", s.ts.URL, "--agent", "claude"); r.code != 0 {
+		t.Fatalf("install --agent claude:\n%s", r)
+	}
+	again := t.TempDir()
+	if err := os.WriteFile(filepath.Join(again, skilllock.FileName), []byte(mustRead(t, filepath.Join(claude, skilllock.FileName))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := wk(t, s, again, "skills", "install", s.ts.URL, "--frozen"); r.code != 0 || !strings.Contains(r.stdout, filepath.Join(".claude", "skills", "ledger")) {
+		t.Errorf("install --frozen of a lock of .claude/skills:\n%s", r)
+	}
+	if r := wk(t, s, again, "skills", "verify"); r.code != 0 {
+		t.Errorf("verify after install --frozen into the locked folder:\n%s", r)
+	}
 	if r := wk(t, s, fresh, "skills", "install", s.ts.URL, "--frozen"); r.code != 0 || strings.Count(r.stdout, statusUnchanged) != 2 {
 		t.Errorf("install --frozen over the locked skills:\n%s", r)
 	}

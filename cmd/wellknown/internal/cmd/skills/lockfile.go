@@ -341,3 +341,17 @@ func frozenNames(p string, names []string) (*skilllock.Lock, []string, error) {
 	}
 	return l, names, nil
 }
+
+// lockedFolder is the skills folder the lock records for every one of names, or ""
+// when there is no lock, it records none, or the skills are in different folders.
+func lockedFolder(l *skilllock.Lock, names []string) string {
+	folder := ""
+	for i, n := range names {
+		s, _ := l.Lookup(n)
+		if s.Folder == "" || i > 0 && s.Folder != folder {
+			return ""
+		}
+		folder = s.Folder
+	}
+	return folder
+}

@@ -212,7 +212,8 @@ small diff. "skills verify" checks the installed files against it. With --frozen
 install reads the lock instead of writing it: it installs exactly the lock's skills
 (or the NAMEs, which must be in it), fetches them all first, and writes nothing and
 exits with status 4 if the site now serves anything other than the lock's files. A
-locked skill already installed with the lock's files is left as it is.
+locked skill already installed with the lock's files is left as it is. Without --agent,
+--frozen installs into the skills folder the lock records.
 
 The whole run has --budget (default 2m): a skill not fetched and verified when it runs
 out is reported by name as failed, and nothing is written for it.`,
@@ -277,7 +278,11 @@ out is reported by name as failed, and nothing is written for it.`,
 				return listError(err)
 			}
 			a.printWarnings(warningStrings(ix.Warnings))
-			in := &installer{a: a, c: c, ix: ix, dir: skillsFolder(base, agents[0]), force: force, frozen: locked, base: base}
+			dir := skillsFolder(base, agents[0])
+			if f := lockedFolder(locked, names); f != "" && sc.agent == "" {
+				dir = filepath.Join(base, filepath.FromSlash(f)) // --frozen: where the lock says
+			}
+			in := &installer{a: a, c: c, ix: ix, dir: dir, force: force, frozen: locked, base: base}
 			results := in.install(ctx, names)
 			for _, r := range results {
 				if r.Status != StatusRefused && r.Status != StatusFailed {
