@@ -22,10 +22,12 @@ import (
 //   - cmd: commands, examples and the LLM SDK adapters (cmd/..., examples/..., compare,
 //     adapters/..., modules of their own); nothing imports them.
 //   - features: packages built on the root (an MCP client, catalogs, agent tools,
-//     stores, instrumentation, a skill server, the linter, publisher signatures and
-//     lock records); they may build on each other.
+//     stores, instrumentation, a skill server, the linter, lock records); they may
+//     build on each other.
 //   - root: package discovery, the public API and its policy.
-//   - parsers: pure readers, bytes in and values out; they may share diag.
+//   - parsers: pure readers, bytes in and values out; they may share diag. trust
+//     (publisher signatures) is one: it verifies bytes it is given and reaches the
+//     network only through the caller's KeyFetcher, so the root can verify skills.
 //   - internal: the machinery (the fetch pipeline, the dialer guard) and shared
 //     helpers; it imports nothing of the module above it.
 //
@@ -39,9 +41,9 @@ var layers = []struct {
 	packages []string // module-relative; a trailing "/..." takes a whole subtree
 }{
 	{"cmd", []string{"cmd/...", "examples/...", "compare", "adapters/..."}},
-	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "trust", "skilllock", "internal/demo"}},
+	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "skilllock", "internal/demo"}},
 	{"root", []string{"."}},
-	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "internal/skillrules", "internal/modeltext", "internal/families"}},
+	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "trust", "internal/skillrules", "internal/modeltext", "internal/families"}},
 	{"internal", []string{"internal/..."}},
 }
 

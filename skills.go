@@ -11,6 +11,7 @@ import (
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/internal/families"
 	"github.com/wellknown-dev/discovery/internal/fetch"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // SkillsIndex is a site's Agent Skills index, as returned by [Client.ListSkills].
@@ -32,7 +33,10 @@ type Skill struct {
 	SkillMD  *agentskills.SkillMD
 	Files    []agentskills.File // every file, SKILL.md first
 	Verified bool               // false for v0.1.0 indexes, which publish no digests: label the content unverified
-	Warnings []Warning
+	// Publisher is the publisher signature check (Options.TrustRoots): verified with
+	// publisher and key, or unverified and why. nil: no check was configured.
+	Publisher *trust.Result
+	Warnings  []Warning
 }
 
 // ListSkills fetches origin's well-known skills index: /.well-known/agent-skills/
@@ -172,11 +176,17 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	sk := &Skill{Entry: *entry, Verified: verifiable(entry)}
 	// The whole call is bounded by SkillTimeout of network time: each request gets what
 	// is left, and time spent waiting for the user's consent is not counted.
-	files, err := c.skillFiles(ctx, fetch.NewBudget(c.skillTimeout), ix.Origin, entry)
+	budget := fetch.NewBudget(c.skillTimeout)
+	files, err := c.skillFiles(ctx, budget, ix.Origin, entry)
 	if err != nil {
 		return nil, err
 	}
 	sk.Files = files
+	if len(c.trustRoots) > 0 || c.requireSigned {
+		if sk.Publisher, err = c.verifyPublisher(ctx, budget, ix.Origin, entry, files); err != nil && c.requireSigned {
+			return nil, fmt.Errorf("discovery: skill %q: %w", entry.Name, err)
+		}
+	}
 	if !sk.Verified {
 		why := "the index publishes no digests (v0.1.0)"
 		if ix.Index.Version != agentskills.V010 {
@@ -262,6 +272,21 @@ func (c *Client) skillFiles(ctx context.Context, budget *fetch.Budget, o Origin,
 		files = []agentskills.File{{Path: agentskills.SkillFile, Data: data}}
 	}
 	return files, nil
+}
+
+// verifyPublisher checks the Trust Manifest published beside e's artifact (package
+// trust, web convention) against the bytes fetched: the SKILL.md, or the archive
+// through its verified digest. Manifest and keys are fetched as artifacts are.
+func (c *Client) verifyPublisher(ctx context.Context, budget *fetch.Budget, o Origin, e *agentskills.IndexEntry, files []agentskills.File) (*trust.Result, error) {
+	exp := trust.Expect{Origin: o.String(), ArtifactDigest: e.Digest}
+	if e.Type != agentskills.TypeArchive {
+		exp.Artifact = files[0].Data
+	}
+	get := func(ctx context.Context, u string) ([]byte, error) {
+		data, _, err := c.fetchArtifact(ctx, budget, o, u, trust.MaxKeySetBytes)
+		return data, err
+	}
+	return trust.VerifyPublished(ctx, e.URL, exp, &trust.Options{Roots: c.trustRoots, Fetch: get})
 }
 
 // verifiable reports whether everything GetSkill fetches for e is checked against a
