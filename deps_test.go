@@ -20,8 +20,8 @@ import (
 // layer yet (add it below, in the layer it belongs to).
 //
 //   - cmd: commands, examples, measuring tools and the LLM SDK adapters (cmd/...,
-//     examples/..., compare, perf/...,
-//     adapters/..., modules of their own); nothing imports them.
+//     examples/..., compare, perf/..., adapters/..., modules of their own); nothing
+//     imports them.
 //   - features: packages built on the root (an MCP client, catalogs, agent tools,
 //     stores, instrumentation, a skill server, the linter, publisher signatures and
 //     lock records); they may build on each other.
