@@ -2,7 +2,6 @@ package skillsmd
 
 import (
 	"net/url"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/wellknown-dev/discovery/internal/lazyre"
 )
 
 // The API base and the auth rules are stated in many ways in real documents: a
@@ -221,7 +222,7 @@ const (
 )
 
 // authLabelRe finds labels that state an auth rule at the start of a line.
-var authLabelRe = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}?(auth|authentication|authorization|auth method|auth type|api keys?|credentials)\s*:\s*(\S.*)$`)
+var authLabelRe = lazyre.New(`(?i)^(?:[\w-]+\s+){0,2}?(auth|authentication|authorization|auth method|auth type|api keys?|credentials)\s*:\s*(\S.*)$`)
 
 // labelStrength rates a base label found by baseLabels (lower-cased): 3 for
 // "api base"-like labels, 2 for "base url"-like ones and "base", 1 for "api".
@@ -370,7 +371,7 @@ func (p *parser) scanBaseLabels(l string, tier int, line func() int) {
 // sentence naming the auth header.
 func (p *parser) scanAuthLabel(l string) {
 	t := strings.TrimSpace(l)
-	if m := authLabelRe.FindStringSubmatch(t); m != nil && !isHeaderExample(m[2]) {
+	if m := authLabelRe().FindStringSubmatch(t); m != nil && !isHeaderExample(m[2]) {
 		p.addAuth(t)
 		return
 	}
@@ -382,7 +383,7 @@ func (p *parser) scanAuthLabel(l string) {
 			break
 		}
 		rest = strings.TrimLeft(rest[i+2:], " ")
-		if m := authLabelRe.FindStringSubmatch(rest); m != nil && !isHeaderExample(m[2]) {
+		if m := authLabelRe().FindStringSubmatch(rest); m != nil && !isHeaderExample(m[2]) {
 			p.addAuth(rest)
 			return
 		}
@@ -392,7 +393,7 @@ func (p *parser) scanAuthLabel(l string) {
 	if strings.Contains(t, "curl ") || strings.Contains(t, "-H ") {
 		return // a command, not a sentence: code examples are not statements
 	}
-	if m := authHeaderRe.FindStringSubmatch(t); m != nil && (m[2] != "" || !strings.EqualFold(m[1], "authorization")) {
+	if m := authHeaderRe().FindStringSubmatch(t); m != nil && (m[2] != "" || !strings.EqualFold(m[1], "authorization")) {
 		p.addAuth(t)
 	}
 }
@@ -413,7 +414,7 @@ func (p *parser) authProse(t string) {
 	header = header && (auth || xh)
 	// "Every request is signed: send `X-Relay-Signature` and `X-Relay-Timestamp`":
 	// request-signing headers are how to authenticate, though no key is named.
-	signed := xh && signingHeaderRe.MatchString(t)
+	signed := xh && signingHeaderRe().MatchString(t)
 	if !no && !header && !signed {
 		return // the common case: one pass over the text
 	}
@@ -430,8 +431,8 @@ func (p *parser) authProse(t string) {
 			strings.Contains(s, "401") || strings.Contains(s, "403") {
 			continue
 		}
-		if no && noAuthRe.MatchString(s) && !conditional(s) || header && authHeaderWordRe.MatchString(s) ||
-			signed && signingHeaderRe.MatchString(s) {
+		if no && noAuthRe().MatchString(s) && !conditional(s) || header && authHeaderWordRe().MatchString(s) ||
+			signed && signingHeaderRe().MatchString(s) {
 			p.addAuth(strings.TrimRight(s, " .") + ".")
 		}
 	}
@@ -482,15 +483,15 @@ func sentenceEnd(s string) int {
 
 // noAuthRe finds a sentence saying that no auth is needed: "no auth", "without an
 // API key", "requires no authentication", "No Clarity API key ... is required".
-var noAuthRe = regexp.MustCompile(`(?i)\b(?:no|without)\s+(?:(?:an?|the|any|[\w-]+)\s+){0,2}?(?:auth(?:entication|orization)?|api[ -]?keys?|credentials?|login)\b`)
+var noAuthRe = lazyre.New(`(?i)\b(?:no|without)\s+(?:(?:an?|the|any|[\w-]+)\s+){0,2}?(?:auth(?:entication|orization)?|api[ -]?keys?|credentials?|login)\b`)
 
 // authHeaderWordRe finds a credential header named with the word "header":
 // "x-secret-key header", "header x-api-key", "the Authorization header".
-var authHeaderWordRe = regexp.MustCompile(`(?i)\bheader\s+["'(]?(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)\b|\b(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)["')]?\s+header\b`)
+var authHeaderWordRe = lazyre.New(`(?i)\bheader\s+["'(]?(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)\b|\b(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)["')]?\s+header\b`)
 
 // signingHeaderRe finds a request-signing header's name: "X-Relay-Signature",
 // "x-sign", "X-Hub-Signature-256"; not "X-Design-Version".
-var signingHeaderRe = regexp.MustCompile(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:signature|signing|signed|sign)(?:-[a-z0-9]+)*\b`)
+var signingHeaderRe = lazyre.New(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:signature|signing|signed|sign)(?:-[a-z0-9]+)*\b`)
 
 // authHints is authProse's single pass: no reports "no " or "without", auth
 // "auth", "api key", "api-key", "credential" or "login", header "header", and xh an
@@ -609,7 +610,7 @@ func labelAt(s, word string) bool {
 // "X-Agent-Token: x", "-H 'X-API-Key: x'", "{'Authorization': f'Bearer {t}'}". The
 // header name is one that carries credentials: Authorization, or an X- header naming
 // a key, token, signature or secret, or Api-Key.
-var authHeaderRe = regexp.MustCompile(`(?i)(?:^|[\s"'{(,])["']?(authorization|x-[a-z0-9-]*(?:key|token|auth|sign|secret|session)[a-z0-9-]*|api-key)["']?\s*:\s*(?:f?["'` + "`" + `])?\s*(?:(bearer|basic|token|digest|key)\b)?`)
+var authHeaderRe = lazyre.New(`(?i)(?:^|[\s"'{(,])["']?(authorization|x-[a-z0-9-]*(?:key|token|auth|sign|secret|session)[a-z0-9-]*|api-key)["']?\s*:\s*(?:f?["'` + "`" + `])?\s*(?:(bearer|basic|token|digest|key)\b)?`)
 
 // maxAuthHeaderLines bounds the lines of one code block read for auth headers.
 const maxAuthHeaderLines = 64
@@ -628,7 +629,7 @@ func (p *parser) authHeaders(code string) {
 		if !strings.ContainsAny(line, "aAxX") || strings.IndexByte(line, ':') < 0 {
 			continue
 		}
-		for _, m := range authHeaderRe.FindAllStringSubmatch(line, 4) {
+		for _, m := range authHeaderRe().FindAllStringSubmatch(line, 4) {
 			if m[2] != "" {
 				p.addAuth(m[1] + ": " + m[2])
 			} else {
