@@ -1,7 +1,8 @@
 // Command coldstart measures how long wellknown takes to start: it builds the binary
-// (or takes -bin), runs "wellknown version" -n times, and prints the median wall time
-// and the median of the package initialisation totals GODEBUG=inittrace=1 reports,
-// with the packages whose initialisation costs the most.
+// (or takes -bin), runs "wellknown version" -n times, and prints the median wall time,
+// the median CPU time (user and system: on a loaded machine the steadier figure) and
+// the median of the package initialisation totals GODEBUG=inittrace=1 reports, with
+// the packages whose initialisation costs the most.
 //
 //	go run ./perf/coldstart            # 20 runs of a fresh build
 //	go run ./perf/coldstart -bin /tmp/wellknown-old -n 40
@@ -10,8 +11,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +29,7 @@ func main() {
 	bin := flag.String("bin", "", "the wellknown binary (default: build ./cmd/wellknown)")
 	n := flag.Int("n", 20, "runs")
 	top := flag.Int("top", 8, "packages to list")
+	discover := flag.Bool("discover", false, "also time \"wellknown discover --structured\" against a loopback server")
 	flag.Parse()
 	if *bin == "" {
 		dir, err := os.MkdirTemp("", "coldstart-")
@@ -37,7 +42,7 @@ func main() {
 			fatal(fmt.Errorf("go build: %v\n%s", err, out))
 		}
 	}
-	var walls, inits, allocs []float64
+	var walls, cpus, inits, allocs []float64
 	perPkg := map[string][]float64{}
 	for range *n {
 		cmd := exec.Command(*bin, "version")
@@ -49,6 +54,7 @@ func main() {
 			fatal(fmt.Errorf("%v\n%s", err, stderr.String()))
 		}
 		walls = append(walls, float64(time.Since(start))/1e6)
+		cpus = append(cpus, float64(cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())/1e6)
 		total, bytesTotal := 0.0, 0.0
 		sc := bufio.NewScanner(&stderr)
 		for sc.Scan() {
@@ -66,8 +72,8 @@ func main() {
 		inits = append(inits, total)
 		allocs = append(allocs, bytesTotal)
 	}
-	fmt.Printf("wellknown version, %d runs: wall median %.1f ms (min %.1f); package init median %.1f ms, %.0f KiB allocated\n",
-		*n, median(walls), slices.Min(walls), median(inits), median(allocs)/1024)
+	fmt.Printf("wellknown version, %d runs: wall median %.1f ms (min %.1f), CPU median %.1f ms; package init median %.1f ms, %.0f KiB allocated\n",
+		*n, median(walls), slices.Min(walls), median(cpus), median(inits), median(allocs)/1024)
 	type pc struct {
 		name string
 		ms   float64
@@ -88,6 +94,44 @@ func main() {
 	for _, p := range pkgs[:min(*top, len(pkgs))] {
 		fmt.Printf("  %-60s %6.2f ms\n", p.name, p.ms)
 	}
+	if *discover {
+		timeDiscover(*bin, *n)
+	}
+}
+
+// timeDiscover runs "wellknown discover --structured" n times against a loopback
+// server publishing skills.md and mcp.json, and prints the median wall and CPU times.
+func timeDiscover(bin string, n int) {
+	skills, err1 := os.ReadFile(filepath.Join("cmd", "wellknown", "testdata", "scan", "skills.md"))
+	mcp, err2 := os.ReadFile(filepath.Join("cmd", "wellknown", "testdata", "scan", "mcp.json"))
+	if err := errors.Join(err1, err2); err != nil {
+		fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/.well-known/skills.md":
+			w.Header().Set("Content-Type", "text/markdown")
+			w.Write(skills)
+		case "/.well-known/mcp.json":
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(mcp)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	var walls, cpus []float64
+	for range n {
+		cmd := exec.Command(bin, "discover", "--structured", srv.URL)
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fatal(fmt.Errorf("discover: %v\n%s", err, out))
+		}
+		walls = append(walls, float64(time.Since(start))/1e6)
+		cpus = append(cpus, float64(cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())/1e6)
+	}
+	fmt.Printf("wellknown discover --structured (loopback), %d runs: wall median %.1f ms (min %.1f), CPU median %.1f ms\n",
+		n, median(walls), slices.Min(walls), median(cpus))
 }
 
 func median(v []float64) float64 {

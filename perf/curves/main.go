@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -34,6 +35,7 @@ func main() {
 	short := flag.Bool("short", false, "small sizes (CI): documents to 64 KiB, 1,024 index entries, 1,000 skills, 1,000 and 3,000 origins")
 	md := flag.String("md", "", "write the page here (default docs/performance.md for a full run, nothing with -short)")
 	svg := flag.String("svg", "", "write the plot here (default: the page's name with .svg)")
+	originsFlag := flag.String("origins", "", "comma-separated origin counts of the scan (default 1000,10000,100000; -short: 1000,3000)")
 	only := flag.String("only", "", "measure only the groups whose name contains this text (for investigating; writes no page)")
 	flag.Parse()
 	if *md == "" && !*short {
@@ -57,6 +59,16 @@ func main() {
 	}
 	if *only != "" {
 		*md = ""
+	}
+	if *originsFlag != "" {
+		origins = nil
+		for _, f := range strings.Split(*originsFlag, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				fatal(fmt.Errorf("-origins: %q is not a count", f))
+			}
+			origins = append(origins, n)
+		}
 	}
 	want := func(group string) bool { return strings.Contains(group, *only) }
 	start := time.Now()

@@ -157,6 +157,7 @@ func scanCurves(counts []int) ([]curve, error) {
 			return nil, fmt.Errorf("scan of %d origins: %v\n%s", n, err, stderr.String())
 		}
 		results, failed := 0, 0
+		var errs []string
 		sc := bufio.NewScanner(&stdout)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
@@ -169,10 +170,13 @@ func scanCurves(counts []int) ([]curve, error) {
 			results++
 			if r.Error != "" {
 				failed++
+				if len(errs) < 3 {
+					errs = append(errs, r.Error)
+				}
 			}
 		}
 		if results != n || failed > 0 {
-			return nil, fmt.Errorf("scan of %d origins: %d results, %d failed", n, results, failed)
+			return nil, fmt.Errorf("scan of %d origins: %d results, %d failed: %s", n, results, failed, strings.Join(errs, "; "))
 		}
 		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 		f.mu.Lock()
