@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command curves measures how the cost of the SDK's readers and of wellknown scan
 // grows with the size of what they read, and writes docs/performance.md with a plot
 // (docs/performance.svg) it draws itself: parse time and allocations against document
