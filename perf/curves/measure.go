@@ -41,7 +41,7 @@ func measure(size int, batch time.Duration, op func()) point {
 	p := point{size: size, allocs: float64(m1.Mallocs - m0.Mallocs), bytes: float64(m1.TotalAlloc - m0.TotalAlloc)}
 	n := 1
 	var best []float64
-	for len(best) < 5 {
+	for len(best) < 3 {
 		start := cpuTime()
 		for range n {
 			op()

@@ -19,7 +19,7 @@ fails on a curve that grows faster than its size). Do not edit by hand.
 Each reader parses generated documents from 1 KiB to its 1 MiB cap: a realistic shape
 (varied prose, steps, rules, endpoints, code, tables and links; servers with tools;
 catalog entries) and adversarial ones (deep nesting, one long line, many headings,
-many list items, one long string, many keys). Time is the best of five batches of
+many list items, one long string, many keys). Time is the best of three batches of
 repeated parses (a shared machine only ever adds time); allocations are counted for
 one parse. A curve is **linear** when its cost per byte (entry, skill, origin) at the
 largest size is within 2× of the lowest at a smaller size, and its allocations within

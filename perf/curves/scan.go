@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -152,8 +151,14 @@ func scanCurves(counts []int) ([]curve, error) {
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		start := time.Now()
-		err := cmd.Run()
+		if err := cmd.Start(); err != nil {
+			cancel()
+			return nil, err
+		}
+		hwm := watchPeak(cmd.Process.Pid)
+		err := cmd.Wait()
 		el := time.Since(start)
+		peak := hwm()
 		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("scan of %d origins: %v\n%s", n, err, stderr.String())
@@ -180,17 +185,55 @@ func scanCurves(counts []int) ([]curve, error) {
 		if results != n || failed > 0 {
 			return nil, fmt.Errorf("scan of %d origins: %d results, %d failed: %s", n, results, failed, strings.Join(errs, "; "))
 		}
-		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 		f.mu.Lock()
 		maxHost := f.maxHost
 		f.mu.Unlock()
 		if maxHost > 2 {
 			return nil, fmt.Errorf("scan of %d origins: a host saw %d requests at once, over --per-host 2", n, maxHost)
 		}
-		tc.points = append(tc.points, point{size: n, ns: float64(el), rss: float64(ru.Maxrss) / 1024})
+		tc.points = append(tc.points, point{size: n, ns: float64(el), rss: peak})
 		notes = append(notes, fmt.Sprintf("%d origins: %d requests, at most %d at once per host", n, f.requests.Load(), maxHost))
-		fmt.Fprintf(os.Stderr, "scan %d origins: %s, peak RSS %.1f MiB, %d requests, max %d per host\n", n, el.Round(time.Millisecond), float64(ru.Maxrss)/1024, f.requests.Load(), maxHost)
+		fmt.Fprintf(os.Stderr, "scan %d origins: %s, peak RSS %.1f MiB, %d requests, max %d per host\n", n, el.Round(time.Millisecond), peak, f.requests.Load(), maxHost)
 	}
 	tc.note = strings.Join(notes, "; ")
 	return []curve{tc}, nil
+}
+
+// watchPeak samples the peak resident memory (VmHWM) of process pid every 20 ms until
+// the returned function is called, which returns the largest value seen, in MiB. Not
+// getrusage's ru_maxrss: Linux carries the parent's peak into a child that os/exec
+// starts (the child shares the parent's memory until it runs the program), so a child
+// of a large parent reports the parent's peak.
+func watchPeak(pid int) (stop func() float64) {
+	path := fmt.Sprintf("/proc/%d/status", pid)
+	var peak atomic.Int64 // KiB
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if b, err := os.ReadFile(path); err == nil {
+				for _, l := range strings.Split(string(b), "\n") {
+					if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+						var kib int64
+						fmt.Sscanf(strings.TrimSpace(v), "%d", &kib)
+						if kib > peak.Load() {
+							peak.Store(kib)
+						}
+					}
+				}
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() float64 {
+		close(done)
+		wg.Wait()
+		return float64(peak.Load()) / 1024
+	}
 }
