@@ -48,7 +48,7 @@ func docCurves(sizes []int, batch time.Duration, want func(group string) bool) [
 			for _, size := range sizes {
 				doc := s.gen(size)
 				if err := r.parse(doc); err != nil {
-					c.note = err.Error()
+					c.note = "The reader refuses the larger documents of this shape (the time is that of the refusal): " + err.Error()
 				}
 				c.points = append(c.points, measure(len(doc), batch, func() { _ = r.parse(doc) }))
 			}
