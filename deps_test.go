@@ -19,8 +19,9 @@ import (
 // a new import against the grain fails here, and so does a new package that has no
 // layer yet (add it below, in the layer it belongs to).
 //
-//   - cmd: commands, examples and the LLM SDK adapters (cmd/..., examples/..., compare,
-//     adapters/..., modules of their own); nothing imports them.
+//   - cmd: commands, examples, measuring tools and the LLM SDK adapters (cmd/...,
+//     examples/..., compare, perf/..., adapters/..., modules of their own); nothing
+//     imports them.
 //   - features: packages built on the root (an MCP client, catalogs, agent tools,
 //     stores, instrumentation, a skill server, the linter, lock records); they may
 //     build on each other.
@@ -40,7 +41,7 @@ var layers = []struct {
 	name     string
 	packages []string // module-relative; a trailing "/..." takes a whole subtree
 }{
-	{"cmd", []string{"cmd/...", "examples/...", "compare", "adapters/..."}},
+	{"cmd", []string{"cmd/...", "examples/...", "compare", "adapters/...", "perf/..."}},
 	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "skilllock", "internal/demo"}},
 	{"root", []string{"."}},
 	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "trust", "internal/skillrules", "internal/modeltext", "internal/families"}},

@@ -8,13 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/wellknown-dev/discovery/internal/httpx"
 	"github.com/wellknown-dev/discovery/internal/jsonx"
+	"github.com/wellknown-dev/discovery/internal/lazyre"
 	"github.com/wellknown-dev/discovery/internal/schemacheck"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
@@ -260,7 +260,7 @@ func (r *reader) summarise() {
 	}
 }
 
-var versionRE = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+var versionRE = lazyre.New(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
 
 // version reads specVersion: a major version other than 1 is an error, anything that
 // is not "Major.Minor" a violation read as 1.0.
@@ -276,7 +276,7 @@ func (r *reader) version(top map[string]json.RawMessage) error {
 		return nil
 	}
 	r.cat.SpecVersion = v
-	m := versionRE.FindStringSubmatch(v)
+	m := versionRE().FindStringSubmatch(v)
 	if m == nil {
 		r.violation("spec-version", "/specVersion", "specVersion "+secrets.Quote(v, 20)+" is not \"Major.Minor\"; read as "+SpecVersion)
 		return nil

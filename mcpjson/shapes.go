@@ -3,13 +3,13 @@ package mcpjson
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/wellknown-dev/discovery/internal/lazyre"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
@@ -264,7 +264,7 @@ func (r *reader) specChecked(root, m map[string]any) error {
 }
 
 // serverName is the 2026-04-12 rule for server names.
-var serverName = regexp.MustCompile(`^[a-z0-9-]+$`)
+var serverName = lazyre.New(`^[a-z0-9-]+$`)
 
 // spec maps the "mcp" object of a spec-shaped document.
 func (r *reader) spec(m map[string]any) {
@@ -299,7 +299,7 @@ func (r *reader) spec(m map[string]any) {
 		if s.Transport == TransportStdio { // the "url" of a stdio server names a command
 			s.LocalOnly, s.Command, s.URL = true, s.URL, ""
 		}
-		if s.Name != "" && !serverName.MatchString(s.Name) {
+		if s.Name != "" && !serverName().MatchString(s.Name) {
 			r.warn(ptr+"/name", "server name "+quote(s.Name)+" is not lowercase letters, digits and hyphens")
 		}
 		if s.Name != "" && seen[s.Name] {

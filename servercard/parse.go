@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/wellknown-dev/discovery/internal/jsonx"
+	"github.com/wellknown-dev/discovery/internal/lazyre"
 	"github.com/wellknown-dev/discovery/internal/schemacheck"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
@@ -116,8 +116,8 @@ func (r *reader) violation(code, at, msg string) {
 }
 
 var (
-	nameRE  = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
-	rangeRE = regexp.MustCompile(`^\s*[\^~<>=]|(^|\.)[xX*](\.|$)|\s-\s|\|\|`)
+	nameRE  = lazyre.New(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+	rangeRE = lazyre.New(`^\s*[\^~<>=]|(^|\.)[xX*](\.|$)|\s-\s|\|\|`)
 )
 
 func (r *reader) read(top map[string]json.RawMessage) {
@@ -134,7 +134,7 @@ func (r *reader) read(top map[string]json.RawMessage) {
 	switch n := utf8.RuneCountInString(c.Name); {
 	case c.Name == "":
 		r.violation("name", "", "no name")
-	case n < 3 || n > 200 || !nameRE.MatchString(c.Name):
+	case n < 3 || n > 200 || !nameRE().MatchString(c.Name):
 		r.violation("name", "/name", "name "+secrets.Quote(c.Name, 0)+" is not reverse-DNS \"namespace/name\" (one slash; letters, digits, '.', '-' and, after the slash, '_')")
 	}
 	c.Version, _ = r.str(top, "", "version")
@@ -143,7 +143,7 @@ func (r *reader) read(top map[string]json.RawMessage) {
 		r.violation("version", "", "no version")
 	case len(c.Version) > 255:
 		r.violation("version", "/version", "version is longer than 255 bytes")
-	case rangeRE.MatchString(c.Version):
+	case rangeRE().MatchString(c.Version):
 		r.violation("version", "/version", "version "+secrets.Quote(c.Version, 40)+" is a range; a card states one version")
 	}
 	c.Description, _ = r.str(top, "", "description")

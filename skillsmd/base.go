@@ -2,7 +2,6 @@ package skillsmd
 
 import (
 	"net/url"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/wellknown-dev/discovery/internal/lazyre"
 )
 
 // The API base and the auth rules are stated in many ways in real documents: a
@@ -248,7 +249,7 @@ const (
 )
 
 // authLabelRe finds labels that state an auth rule at the start of a line.
-var authLabelRe = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}?(auth|authentication|authorization|auth method|auth type|api keys?|credentials)\s*:\s*(\S.*)$`)
+var authLabelRe = lazyre.New(`(?i)^(?:[\w-]+\s+){0,2}?(auth|authentication|authorization|auth method|auth type|api keys?|credentials)\s*:\s*(\S.*)$`)
 
 // labelStrength rates a base label found by baseLabels (lower-cased): 3 for
 // "api base"-like labels, 2 for "base url"-like ones and "base", 1 for "api".
@@ -399,7 +400,7 @@ func (p *parser) scanBaseLabels(l string, tier int, line func() int) {
 // sentence naming the auth header.
 func (p *parser) scanAuthLabel(l string) {
 	t := strings.TrimSpace(l)
-	if m := authLabelRe.FindStringSubmatch(t); m != nil && !isHeaderExample(m[2]) {
+	if m := authLabelRe().FindStringSubmatch(t); m != nil && !isHeaderExample(m[2]) {
 		p.addAuth(t, fromLabel)
 		return
 	}
@@ -411,7 +412,7 @@ func (p *parser) scanAuthLabel(l string) {
 			break
 		}
 		rest = strings.TrimLeft(rest[i+2:], " ")
-		if m := authLabelRe.FindStringSubmatch(rest); m != nil && !isHeaderExample(m[2]) {
+		if m := authLabelRe().FindStringSubmatch(rest); m != nil && !isHeaderExample(m[2]) {
 			p.addAuth(rest, fromLabel)
 			return
 		}
@@ -421,7 +422,7 @@ func (p *parser) scanAuthLabel(l string) {
 	if strings.Contains(t, "curl ") || strings.Contains(t, "-H ") {
 		return // a command, not a sentence: code examples are not statements
 	}
-	if m := authHeaderRe.FindStringSubmatch(t); m != nil && (m[2] != "" || !strings.EqualFold(m[1], "authorization")) {
+	if m := authHeaderRe().FindStringSubmatch(t); m != nil && (m[2] != "" || !strings.EqualFold(m[1], "authorization")) {
 		p.addAuth(t, fromProse)
 	}
 }
@@ -442,11 +443,11 @@ func (p *parser) authProse(t string) {
 	header = header && (auth || xh)
 	// "Every request is signed: send `X-Relay-Signature` and `X-Relay-Timestamp`":
 	// request-signing headers are how to authenticate, though no key is named.
-	signed := xh && signingHeaderRe.MatchString(t)
+	signed := xh && signingHeaderRe().MatchString(t)
 	// "The API authenticates with a bearer token", "Exchange the claim code for an
 	// API key", "需要 apiKey": the credential the API takes, named with what to do
 	// with it. Such a sentence states auth only when nothing else does (flushLists).
-	cred = (cred || auth) && len(p.credAuth) < maxExampleAuth && credentialRe.MatchString(t)
+	cred = (cred || auth) && len(p.credAuth) < maxExampleAuth && credentialRe().MatchString(t)
 	if !no && !header && !signed && !cred {
 		return // the common case: one pass over the text
 	}
@@ -463,10 +464,10 @@ func (p *parser) authProse(t string) {
 			strings.Contains(s, "401") || strings.Contains(s, "403") {
 			continue
 		}
-		if no && noAuthRe.MatchString(s) && !conditional(s) || header && authHeaderWordRe.MatchString(s) ||
-			signed && signingHeaderRe.MatchString(s) {
+		if no && noAuthRe().MatchString(s) && !conditional(s) || header && authHeaderWordRe().MatchString(s) ||
+			signed && signingHeaderRe().MatchString(s) {
 			p.addAuth(strings.TrimRight(s, " .")+".", fromProse)
-		} else if cred && len(p.credAuth) < maxExampleAuth && credentialRe.MatchString(s) && !conditional(s) {
+		} else if cred && len(p.credAuth) < maxExampleAuth && credentialRe().MatchString(s) && !conditional(s) {
 			p.credAuth = append(p.credAuth, strings.TrimRight(s, " .")+".")
 		}
 	}
@@ -517,15 +518,15 @@ func sentenceEnd(s string) int {
 
 // noAuthRe finds a sentence saying that no auth is needed: "no auth", "without an
 // API key", "requires no authentication", "No Clarity API key ... is required".
-var noAuthRe = regexp.MustCompile(`(?i)\b(?:no|without)\s+(?:(?:an?|the|any|[\w-]+)\s+){0,2}?(?:auth(?:entication|orization)?|api[ -]?keys?|credentials?|login)\b`)
+var noAuthRe = lazyre.New(`(?i)\b(?:no|without)\s+(?:(?:an?|the|any|[\w-]+)\s+){0,2}?(?:auth(?:entication|orization)?|api[ -]?keys?|credentials?|login)\b`)
 
 // authHeaderWordRe finds a credential header named with the word "header":
 // "x-secret-key header", "header x-api-key", "the Authorization header".
-var authHeaderWordRe = regexp.MustCompile(`(?i)\bheader\s+["'(]?(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)\b|\b(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)["')]?\s+header\b`)
+var authHeaderWordRe = lazyre.New(`(?i)\bheader\s+["'(]?(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)\b|\b(?:authorization|api-key|x-[a-z0-9-]*(?:key|token|auth|secret|session)[a-z0-9-]*)["')]?\s+header\b`)
 
 // signingHeaderRe finds a request-signing header's name: "X-Relay-Signature",
 // "x-sign", "X-Hub-Signature-256"; not "X-Design-Version".
-var signingHeaderRe = regexp.MustCompile(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:signature|signing|signed|sign)(?:-[a-z0-9]+)*\b`)
+var signingHeaderRe = lazyre.New(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:signature|signing|signed|sign)(?:-[a-z0-9]+)*\b`)
 
 // credentialRe finds a sentence that names the credential the API takes with what to
 // do with it: authenticate, authorize, require, send, pass or include it, or
@@ -534,7 +535,7 @@ var signingHeaderRe = regexp.MustCompile(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:si
 // ("需要 apiKey", "携带令牌"), or the sign-in flow that gives the credential ("open it
 // in the browser to complete authentication", "the OAuth flow"). A token counted or
 // swapped ("token swaps") is no credential.
-var credentialRe = regexp.MustCompile(`(?i)(?:\b(?:complet\w*|finish\w*)\s+(?:the\s+)?(?:authentication|authorization|sign[- ]in)\b|\boauth(?:\s*2(?:\.\d)?)?\s+(?:flow|authorization|sign[- ]in)\b)|(?:\b(?:authenticat\w*|authoriz\w*|requires?|required|needs?|send|sends|pass|passes|include|includes|exchang\w*)\b[^.;:!?\n]{0,60}?\b(?:api[ -]?keys?|apikey|bearer(?:\s+tokens?)?|access[ -]tokens?|api[ -]tokens?|auth(?:entication)?[ -]tokens?|session[ -]tokens?|jwts?|oauth)\b)|(?:需要|须|必须|携带|提供|使用)[^。；\n]{0,20}?(?:api ?key|apikey|api 密钥|密钥|令牌|token)`)
+var credentialRe = lazyre.New(`(?i)(?:\b(?:complet\w*|finish\w*)\s+(?:the\s+)?(?:authentication|authorization|sign[- ]in)\b|\boauth(?:\s*2(?:\.\d)?)?\s+(?:flow|authorization|sign[- ]in)\b)|(?:\b(?:authenticat\w*|authoriz\w*|requires?|required|needs?|send|sends|pass|passes|include|includes|exchang\w*)\b[^.;:!?\n]{0,60}?\b(?:api[ -]?keys?|apikey|bearer(?:\s+tokens?)?|access[ -]tokens?|api[ -]tokens?|auth(?:entication)?[ -]tokens?|session[ -]tokens?|jwts?|oauth)\b)|(?:需要|须|必须|携带|提供|使用)[^。；\n]{0,20}?(?:api ?key|apikey|api 密钥|密钥|令牌|token)`)
 
 // authHints is authProse's single pass: no reports "no " or "without", auth
 // "auth", "api key", "api-key", "credential" or "login", header "header", xh an
@@ -675,7 +676,7 @@ func labelAt(s, word string) bool {
 // "X-Agent-Token: x", "-H 'X-API-Key: x'", "{'Authorization': f'Bearer {t}'}". The
 // header name is one that carries credentials: Authorization, or an X- header naming
 // a key, token, signature or secret, or Api-Key.
-var authHeaderRe = regexp.MustCompile(`(?i)(?:^|[\s"'{(,])["']?(authorization|x-[a-z0-9-]*(?:key|token|auth|sign|secret|session)[a-z0-9-]*|api-key)["']?\s*:\s*(?:f?["'` + "`" + `])?\s*(?:(bearer|basic|token|digest|key)\b)?`)
+var authHeaderRe = lazyre.New(`(?i)(?:^|[\s"'{(,])["']?(authorization|x-[a-z0-9-]*(?:key|token|auth|sign|secret|session)[a-z0-9-]*|api-key)["']?\s*:\s*(?:f?["'` + "`" + `])?\s*(?:(bearer|basic|token|digest|key)\b)?`)
 
 // maxAuthHeaderLines bounds the lines of one code block read for auth headers.
 const maxAuthHeaderLines = 64
@@ -694,7 +695,7 @@ func (p *parser) authHeaders(code string, from source) {
 		if !strings.ContainsAny(line, "aAxX") || strings.IndexByte(line, ':') < 0 {
 			continue
 		}
-		for _, m := range authHeaderRe.FindAllStringSubmatch(line, 4) {
+		for _, m := range authHeaderRe().FindAllStringSubmatch(line, 4) {
 			if m[2] != "" {
 				p.addAuth(m[1]+": "+m[2], from)
 			} else {

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"math/bits"
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 
+	"github.com/wellknown-dev/discovery/internal/lazyre"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
@@ -244,10 +244,10 @@ var asciiNorm = func() (t [utf8.RuneSelf]byte) {
 }()
 
 // riskyRule matches safety items that ask for approval or forbid something.
-var riskyRule = regexp.MustCompile(`(?i)\b(ask|approv|confirm|consent|permission|do not|don'?t|never|must not|should not|avoid|stop|only (with|after|when|if)|forbidden|prohibit|not allowed|requires? (the )?user|destructive|delete|payment|purchase)`)
+var riskyRule = lazyre.New(`(?i)\b(ask|approv|confirm|consent|permission|do not|don'?t|never|must not|should not|avoid|stop|only (with|after|when|if)|forbidden|prohibit|not allowed|requires? (the )?user|destructive|delete|payment|purchase)`)
 
 // safeRule matches safety items that grant something: reads, or explicit permission.
-var safeRule = regexp.MustCompile(`(?i)(^\W*(read|get|list|view|fetch|search|browse|query)\b|\b(safe|allowed|read[- ]only|freely|without asking|no approval)\b)`)
+var safeRule = lazyre.New(`(?i)(^\W*(read|get|list|view|fetch|search|browse|query)\b|\b(safe|allowed|read[- ]only|freely|without asking|no approval)\b)`)
 
 // typedText files a paragraph of the current section into the typed view.
 func (p *parser) typedText(t string, n ast.Node) {
@@ -315,11 +315,11 @@ func (p *parser) typedItems(items []item, leadIn bool) {
 // Only items that read as permissions, with no word of caution, are safe.
 func (p *parser) sortSafety(t string) {
 	switch {
-	case safeRule.MatchString(t) && !riskyRule.MatchString(t):
+	case safeRule().MatchString(t) && !riskyRule().MatchString(t):
 		p.safe = append(p.safe, t)
 	case p.kind() == kindSafety:
 		p.risky = append(p.risky, t)
-	case rulesRisky.MatchString(t), shortNo(t), riskTrigger(t) && len(riskySentences(t, nil, false)) > 0:
+	case rulesRisky().MatchString(t), shortNo(t), riskTrigger(t) && len(riskySentences(t, nil, false)) > 0:
 		p.risky = append(p.risky, t)
 	}
 }
@@ -327,7 +327,7 @@ func (p *parser) sortSafety(t string) {
 // rulesRisky matches a rule that forbids or asks first. Unlike riskyRule it names no
 // topic ("delete", "payment", "confirm"): in a list of general rules, "Call status at
 // the start to confirm the index is fresh" is no risky action.
-var rulesRisky = regexp.MustCompile(`(?i)\b(do not|don'?t|never|must not|should not|forbidden|prohibit|not allowed|requires? (the )?user)\b`)
+var rulesRisky = lazyre.New(`(?i)\b(do not|don'?t|never|must not|should not|forbidden|prohibit|not allowed|requires? (the )?user)\b`)
 
 // shortNo reports a short rule that forbids by naming the thing: "No spam.", "No
 // slurs, no harassment, no spam." Not one saying what is not needed ("No auth

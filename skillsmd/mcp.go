@@ -1,8 +1,9 @@
 package skillsmd
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/wellknown-dev/discovery/internal/lazyre"
 )
 
 // Documents name their MCP server in a few ways: a label ("MCP endpoint:
@@ -20,7 +21,7 @@ const maxMCP = 16
 
 // mcpLabelRe finds a label naming an MCP server: "MCP", "MCP endpoint", "MCP server
 // URL", "Remote MCP", "mcp_url", followed by ":" or "=".
-var mcpLabelRe = regexp.MustCompile(`(?i)(?:^|[^\w./-])["']?((?:remote |hosted )?mcp(?:[ _-]?(?:server|endpoint|url|uri))?(?:[ _-]?(?:url|uri|endpoint))?)["']?\s*[:=]\s*`)
+var mcpLabelRe = lazyre.New(`(?i)(?:^|[^\w./-])["']?((?:remote |hosted )?mcp(?:[ _-]?(?:server|endpoint|url|uri))?(?:[ _-]?(?:url|uri|endpoint))?)["']?\s*[:=]\s*`)
 
 // mcpKeys are frontmatter keys (folded as baseKeys are) that name the MCP endpoint.
 var mcpKeys = map[string]bool{
@@ -46,7 +47,7 @@ func (p *parser) addMCP(u string) {
 // label whose value is a page about the server ("MCP server: https://x/docs/mcp") is
 // not its endpoint.
 func (p *parser) mcpLabels(l string) {
-	for _, m := range mcpLabelRe.FindAllStringSubmatchIndex(l, 4) {
+	for _, m := range mcpLabelRe().FindAllStringSubmatchIndex(l, 4) {
 		if v, _ := baseValue(l[m[1]:]); v != "" && !pageURL(v) {
 			p.addMCP(v)
 		}

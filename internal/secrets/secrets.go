@@ -18,6 +18,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wellknown-dev/discovery/internal/lazyre"
 )
 
 // Finding is a suspected credential: its kind and where it is. It never holds the value.
@@ -29,8 +31,8 @@ type Finding struct {
 
 type detector struct {
 	kind     string
-	triggers []string       // lower-case keywords; the regexp runs only near one
-	re       *regexp.Regexp // anchored at the trigger; submatch 1, if present, is the secret value
+	triggers []string              // lower-case keywords; the regexp runs only near one
+	re       func() *regexp.Regexp // anchored at the trigger; submatch 1, if present, is the secret value; compiled on first use
 	check    func(value string) bool
 	// pre, when set, is a cheap test at the trigger (the text from the trigger on, the
 	// trigger's offset in it and its length) that must pass before the regexp runs.
@@ -42,26 +44,26 @@ const window = 400
 
 var detectors = []detector{
 	{kind: "private key", triggers: []string{"begin"},
-		re: regexp.MustCompile(`^BEGIN ((RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----`)},
+		re: lazyre.New(`^BEGIN ((RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----`)},
 	{kind: "AWS access key id", triggers: []string{"akia", "asia"},
-		re:    regexp.MustCompile(`^((?:AKIA|ASIA)[0-9A-Z]{16})\b`),
+		re:    lazyre.New(`^((?:AKIA|ASIA)[0-9A-Z]{16})\b`),
 		check: func(v string) bool { return !strings.Contains(v, "EXAMPLE") }},
 	{kind: "GitHub token", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re: regexp.MustCompile(`^(gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
+		re: lazyre.New(`^(gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
 	{kind: "Slack token", triggers: []string{"xox"},
-		re: regexp.MustCompile(`^(xox[abposr]-[A-Za-z0-9-]{10,})`), check: notPlaceholder},
+		re: lazyre.New(`^(xox[abposr]-[A-Za-z0-9-]{10,})`), check: notPlaceholder},
 	{kind: "Slack webhook", triggers: []string{"hooks.slack.com/services/"},
-		re: regexp.MustCompile(`^hooks\.slack\.com/services/(T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,})`)},
+		re: lazyre.New(`^hooks\.slack\.com/services/(T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,})`)},
 	{kind: "JSON Web Token", triggers: []string{"eyj"},
-		re: regexp.MustCompile(`^(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})`)},
+		re: lazyre.New(`^(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})`)},
 	{kind: "Stripe key", triggers: []string{"sk_live_", "rk_live_"},
-		re: regexp.MustCompile(`^([sr]k_live_[0-9A-Za-z]{20,})`)},
+		re: lazyre.New(`^([sr]k_live_[0-9A-Za-z]{20,})`)},
 	{kind: "Google API key", triggers: []string{"aiza"},
-		re: regexp.MustCompile(`^(AIza[0-9A-Za-z_-]{35})`)},
+		re: lazyre.New(`^(AIza[0-9A-Za-z_-]{35})`)},
 	{kind: "API secret key", triggers: []string{"sk-"},
-		re: regexp.MustCompile(`^(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,})`), check: looksRandom},
+		re: lazyre.New(`^(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,})`), check: looksRandom},
 	{kind: "bearer token", triggers: []string{"bearer"},
-		re: regexp.MustCompile(`(?i)^bearer\s+([A-Za-z0-9._~+/=-]{20,})`), check: looksRandom,
+		re: lazyre.New(`(?i)^bearer\s+([A-Za-z0-9._~+/=-]{20,})`), check: looksRandom,
 		pre: func(s []byte, at, n int) bool {
 			if at+n+21 > len(s) || (s[at+n] != ' ' && s[at+n] != '\t') || s[at+n+1] == '<' {
 				return false
@@ -75,12 +77,12 @@ var detectors = []detector{
 			return bearerValueAhead(s[i:])
 		}},
 	{kind: "basic auth credentials", triggers: []string{"basic"},
-		re: regexp.MustCompile(`(?i)^basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})`), check: basicCredentials,
+		re: lazyre.New(`(?i)^basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})`), check: basicCredentials,
 		pre: func(s []byte, at, n int) bool {
 			return at+n+9 <= len(s) && (s[at+n] == ' ' || s[at+n] == '\t')
 		}},
 	{kind: "credential assignment", triggers: []string{"api", "access", "secret", "auth", "client", "token", "passw", "pwd"},
-		re:    regexp.MustCompile(`(?i)^(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|token|secret|client[_-]?secret|password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"'<>{}\[\](),;` + "`" + `]{12,})`),
+		re:    lazyre.New(`(?i)^(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|token|secret|client[_-]?secret|password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"'<>{}\[\](),;` + "`" + `]{12,})`),
 		check: looksRandom, pre: assignmentAhead},
 }
 
@@ -297,7 +299,7 @@ func scanAt(s []byte, at int, out []Finding, seen []int) []Finding {
 				continue
 			}
 			// Every regexp starts with its trigger, so it runs anchored here and fails fast.
-			m := d.re.FindSubmatchIndex(w)
+			m := d.re().FindSubmatchIndex(w)
 			if m == nil {
 				continue
 			}

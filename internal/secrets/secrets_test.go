@@ -105,3 +105,13 @@ func BenchmarkScanClean(b *testing.B) {
 		Scan(s)
 	}
 }
+
+// TestDetectorExpressionsCompile compiles every detector's expression (they are
+// compiled on first use, so a bad one would otherwise panic in the middle of a scan).
+func TestDetectorExpressionsCompile(t *testing.T) {
+	for _, d := range detectors {
+		if d.re().NumSubexp() < 0 {
+			t.Errorf("%s: bad expression", d.kind)
+		}
+	}
+}

@@ -5,10 +5,10 @@
 package termtext
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/wellknown-dev/discovery/internal/fence"
+	"github.com/wellknown-dev/discovery/internal/lazyre"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
@@ -33,7 +33,7 @@ func CleanText(s string) string {
 // "[2J" of a screen clear): CSI (ESC [ or U+009B, parameters, final byte), OSC, DCS,
 // SOS, PM and APC strings (ESC ] P X ^ _ or their C1 forms, up to BEL or ST, or the
 // end of the text when unterminated), and the two-byte ESC sequences.
-var escapeSequence = regexp.MustCompile(`(?:\x1b\[|\x{9b})[0-?]*[ -/]*[@-~]?` +
+var escapeSequence = lazyre.New(`(?:\x1b\[|\x{9b})[0-?]*[ -/]*[@-~]?` +
 	`|(?:\x1b[\]PX^_]|[\x{9d}\x{90}\x{98}\x{9e}\x{9f}])(?s:.*?)(?:\x07|\x1b\\|\x{9c}|$)` +
 	`|\x1b[ -/]*[0-~]?`)
 
@@ -42,5 +42,5 @@ func StripEscapes(s string) string {
 	if !strings.ContainsAny(s, "\x1b\u009b\u009d\u0090\u0098\u009e\u009f") {
 		return s
 	}
-	return escapeSequence.ReplaceAllString(s, "")
+	return escapeSequence().ReplaceAllString(s, "")
 }
