@@ -94,7 +94,7 @@ type ConsentRequest struct {
 	// subjects (or two write URLs) that share their first MaxConsentSubject bytes.
 	longSubject, longURL string
 	// hiddenQuery identifies the query when URL shows some of its values as "…" (see
-	// consentURL): a remembered answer for "?access=read" is none for "?access=admin".
+	// secrets.ConsentURL): a remembered answer for "?access=read" is none for "?access=admin".
 	hiddenQuery string
 	// once marks a request whose Subject holds AmbiguousSubject: it cannot be told
 	// apart from another, so RememberConsent keeps no answer for it.
@@ -161,7 +161,7 @@ func ask(ctx context.Context, c *Client, f ConsentFunc, req *ConsentRequest, den
 	if req.Subject != subject {
 		req.longSubject = identity(subject)
 	}
-	// The prompt of an agent's call shows its query (consentURL); events and errors,
+	// The prompt of an agent's call shows its query (secrets.ConsentURL); events and errors,
 	// which reach logs, traces and the model, keep the parameter names only.
 	shown := queryNamesOnly(req.URL)
 	var start time.Time

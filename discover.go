@@ -12,6 +12,7 @@ import (
 
 	"github.com/wellknown-dev/discovery/aicatalog"
 	"github.com/wellknown-dev/discovery/diag"
+	"github.com/wellknown-dev/discovery/internal/families"
 	"github.com/wellknown-dev/discovery/internal/fetch"
 	"github.com/wellknown-dev/discovery/internal/httpx"
 	"github.com/wellknown-dev/discovery/mcpjson"
@@ -257,7 +258,7 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 	}
 	switch {
 	case skills.err != nil && mcp.err != nil:
-		return nil, hintPlainHTTP(origin, o, errors.Join(skills.err, mcp.err))
+		return nil, hintPlainHTTP(o, errors.Join(skills.err, mcp.err))
 	case d.Guide == nil && d.MCP == nil:
 		if err := errors.Join(skills.err, mcp.err); err != nil {
 			return nil, err
@@ -298,7 +299,7 @@ func (c *Client) fetchBoth(ctx context.Context, o Origin, origin string, structu
 	}
 	skills = fetchDoc(ctx, c, o, skillsSpec)
 	if skills.err != nil {
-		return skills, mcp, hintPlainHTTP(origin, o, skills.err)
+		return skills, mcp, hintPlainHTTP(o, skills.err)
 	}
 	if skills.doc == nil {
 		mcp = fetchDoc(ctx, c, o, mcpSpec)
@@ -329,11 +330,11 @@ func (d *Discovery) usePointed(pointed *outcome[mcpjson.Document]) {
 	d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL, Message: msg})
 }
 
-// hintPlainHTTP adds a hint to err when origin was typed without a scheme, names a
-// loopback host (so https was assumed), and the server turned out to speak plain http:
-// "localhost:8080" is usually a local development server.
-func hintPlainHTTP(origin string, o Origin, err error) error {
-	if err == nil || strings.Contains(origin, "://") || o.Scheme != "https" || !httpx.IsLoopbackHost(o.Host) {
+// hintPlainHTTP adds a hint to err when origin names a loopback host over https (typed
+// so, or without a scheme, so https was assumed) and the server turned out to speak
+// plain http: "localhost:8080" is usually a local development server.
+func hintPlainHTTP(o Origin, err error) error {
+	if err == nil || o.Scheme != "https" || !httpx.IsLoopbackHost(o.Host) {
 		return err
 	}
 	var rec tls.RecordHeaderError
@@ -352,47 +353,10 @@ type docSpec[T any] struct {
 	path string
 }
 
-var skillsSpec = docSpec[skillsmd.Document]{path: GuidePath, Kind: fetch.Kind{
-	Name:   "skills.md",
-	Accept: "text/markdown, text/plain;q=0.9",
-	TypeOK: func(mt string) bool { return mt == "text/markdown" || mt == "text/plain" || mt == "text/x-markdown" },
-	Parse: func(data []byte, _ string) (any, []fetch.Warning, error) {
-		doc, err := skillsmd.Parse(data)
-		if err != nil {
-			return nil, nil, err
-		}
-		var ws []fetch.Warning
-		for _, w := range doc.Warnings {
-			ws = append(ws, fetch.Warning{Code: w.Code, Line: w.Line, Message: w.Message})
-		}
-		return doc, ws, nil
-	},
-}}
-
-var mcpSpec = docSpec[mcpjson.Document]{path: MCPPath, Kind: fetch.Kind{
-	Name:   "mcp.json",
-	Accept: "application/json",
-	TypeOK: func(mt string) bool {
-		return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
-	},
-	Parse: func(data []byte, docURL string) (any, []fetch.Warning, error) {
-		// With the document's URL, endpoints that cannot be meant for a public site
-		// (private addresses, example domains, the document itself) are skipped.
-		doc, err := mcpjson.ParseWithOptions(data, mcpjson.Options{URL: docURL})
-		if err != nil {
-			return nil, nil, err
-		}
-		var ws []fetch.Warning
-		for _, p := range doc.Warnings {
-			where := p.Pointer
-			if where == "" {
-				where = "(document)" // as mcpjson.Problem.String writes it
-			}
-			ws = append(ws, fetch.Warning{Code: WarnMCP, Message: where + ": " + p.Message})
-		}
-		return doc, ws, nil
-	},
-}}
+var (
+	skillsSpec = docSpec[skillsmd.Document]{path: GuidePath, Kind: families.GuideKind()}
+	mcpSpec    = docSpec[mcpjson.Document]{path: MCPPath, Kind: families.MCPKind(WarnMCP)}
+)
 
 // key is the flight key of the document at u: its kind and its URL, never the URL
 // alone, because a site can make one URL answer as several kinds (an mcp.json pointer

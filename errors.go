@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
-	"github.com/wellknown-dev/discovery/internal/httpx"
 	"github.com/wellknown-dev/discovery/internal/secrets"
 )
 
@@ -96,23 +94,7 @@ type FetchError struct {
 
 // Error implements the error interface.
 func (e *FetchError) Error() string {
-	return fmt.Sprintf("discovery: GET %s: %s%s", e.URL, unprefixed(e.Err), plainHTTPHint(e.URL, e.Err))
-}
-
-// plainHTTPHint says what to do when an https URL reached a server that answers in
-// plain http, as a local development server does: net/http's own message names no fix.
-func plainHTTPHint(shown string, err error) string {
-	if err == nil || !strings.Contains(err.Error(), "server gave HTTP response to HTTPS client") {
-		return ""
-	}
-	u, perr := url.Parse(shown)
-	if perr != nil || u.Scheme != "https" {
-		return ""
-	}
-	if !httpx.IsLoopbackHost(u.Hostname()) {
-		return " (the server speaks plain http, which is accepted for loopback origins only)"
-	}
-	return fmt.Sprintf(" (the server speaks plain http: use http://%s, accepted for loopback origins)", u.Host)
+	return fmt.Sprintf("discovery: GET %s: %s", e.URL, unprefixed(e.Err))
 }
 
 // unprefixed returns err's text without a leading "discovery: ", so that wrapping one

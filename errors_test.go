@@ -44,7 +44,7 @@ func TestErrorsTellTheCallerWhatToDo(t *testing.T) {
 		}
 		_, err = c.Discover(t.Context(), "https://"+host)
 		var fe *discovery.FetchError
-		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "use http://"+host) {
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "try http://"+host) {
 			t.Errorf("error = %v, want a hint to use http://%s", err, host)
 		}
 	})

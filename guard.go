@@ -272,7 +272,7 @@ func (c *Client) authorize(ctx context.Context, consent ConsentFunc, origin Orig
 		if k.creds {
 			reason += ", carrying your credentials (Authorization, Cookie, API key or token headers, a token in a header or query parameter)"
 		}
-		shown, hidden := consentURL(k.u)
+		shown, hidden := secrets.ConsentURL(k.u)
 		err := ask(ctx, c, consent, &ConsentRequest{
 			Action: ConsentCrossOrigin, Origin: origin, URL: shown, Method: method,
 			Reason: reason, Credentials: k.creds, Subject: k.subject, hiddenQuery: hiddenQuery(k.u, hidden),
@@ -291,7 +291,7 @@ func (c *Client) authorize(ctx context.Context, consent ConsentFunc, origin Orig
 	if k.subject != "" {
 		reason = fmt.Sprintf("%s (%s)", reason, k.subject)
 	}
-	shown, hidden := consentURL(k.u)
+	shown, hidden := secrets.ConsentURL(k.u)
 	return ask(ctx, c, consent, &ConsentRequest{
 		Action: ConsentWrite, Origin: origin, URL: shown, Method: method,
 		Reason: reason, Credentials: k.creds && cross, Subject: k.subject, hiddenQuery: hiddenQuery(k.u, hidden),

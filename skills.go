@@ -121,22 +121,7 @@ func firstPublished[T any](ctx context.Context, c *Client, o Origin, origin stri
 
 // indexSpec parses an index fetched from u.
 func indexSpec(u string) docSpec[agentskills.Index] {
-	return docSpec[agentskills.Index]{Kind: fetch.Kind{
-		Name:   "skills-index",
-		Accept: "application/json",
-		TypeOK: mcpSpec.TypeOK,
-		Parse: func(data []byte, _ string) (any, []fetch.Warning, error) {
-			ix, err := agentskills.ParseIndex(data, u, agentskills.Lenient)
-			if err != nil {
-				return nil, nil, err
-			}
-			var ws []fetch.Warning
-			for _, d := range ix.Diagnostics {
-				ws = append(ws, fetch.Warning{Code: "skills-index", Message: d.String()})
-			}
-			return ix, ws, nil
-		},
-	}}
+	return docSpec[agentskills.Index]{Kind: families.IndexKind(u)}
 }
 
 // maxSkillFile bounds one SKILL.md fetched from a v0.1.0 or interim index.
