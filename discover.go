@@ -34,6 +34,10 @@ type Discovery struct {
 	MCP      *mcpjson.Document  // nil unless fetched (skills.md absent, or Structured) and published
 	Fetches  []Fetch            // one per document requested, skills.md first
 	Warnings []Warning          // stale answers, content types, and the parsers' warnings
+	// GuideURL is where Guide was served from, after redirects, without userinfo, query
+	// or fragment: relative references in the guide (its API base, its links) resolve
+	// against it, not against Origin. "" when Guide is nil.
+	GuideURL string
 	// MCPURL is where MCP was served from, after redirects, without userinfo, query or
 	// fragment: relative endpoints in it resolve against it ([Client.ConnectEndpoint]).
 	// "" when MCP is nil.
@@ -224,6 +228,9 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 		pointed = c.followPointer(ctx, o, &mcp)
 	}
 	d.Guide, d.MCP = skills.doc, mcp.doc
+	if skills.doc != nil {
+		d.GuideURL = documentBase(skills.final)
+	}
 	if mcp.doc != nil {
 		d.MCPURL = documentBase(mcp.final)
 	}

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/wellknown-dev/discovery/internal/modeltext"
@@ -44,7 +45,7 @@ func (d *Discovery) ForModel(opts *ModelOptions) string {
 		if !d.Origin.IsZero() {
 			in.Origin = d.Origin.String()
 		}
-		in.Resolve, in.Guide, in.MCP = d.Origin.Resolve, d.Guide, d.MCP
+		in.Guide, in.MCP, in.GuideBase = d.Guide, d.MCP, cmp.Or(d.GuideURL, in.Origin)
 		if d.MCP != nil {
 			in.MCPBase = mcpBase(d)
 		}

@@ -2,6 +2,7 @@ package discovery_test
 
 import (
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -165,5 +166,28 @@ func TestForModelMCPDetails(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestGuideResolvesAgainstWhereItWasServed: after a redirect to another origin, the
+// guide's relative API base and links resolve against the origin that served it, not
+// the one asked for.
+func TestGuideResolvesAgainstWhereItWasServed(t *testing.T) {
+	t.Parallel()
+	guide := "# Moved\n\nAPI base: /api/v1\n\n## More info\n\n- [Docs](/docs)\n"
+	b := newSite(t, docs(t, map[string]string{discovery.GuidePath: guide}))
+	a := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, b.URL+r.URL.Path, http.StatusFound)
+	}))
+	d, err := newClient(t, a, &discovery.Options{Consent: discovery.AllowAll}).Discover(t.Context(), a.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.GuideURL != b.URL+discovery.GuidePath {
+		t.Errorf("GuideURL = %q, want %q", d.GuideURL, b.URL+discovery.GuidePath)
+	}
+	text := d.ForModel(nil)
+	if !strings.Contains(text, "API base: "+b.URL+"/api/v1") || !strings.Contains(text, b.URL+"/docs") || strings.Contains(text, a.URL+"/api") {
+		t.Errorf("ForModel resolves against the first origin:\n%s", text)
 	}
 }

@@ -97,6 +97,14 @@ var indexShapes = []struct {
 	{file: "index-type-unknown-skill-file-url.json",
 		lenient:      "pdf-fill=https://cdn.acme.dev/skills/pdf-fill.md geo-tools=/skills/geo-skill.md tide-table=/skills/tide-table.MD",
 		lenientDiags: "type,type,type,unknown-type,unknown-type", strictDiags: "unknown-type,unknown-type,unknown-type,unknown-type,unknown-type"},
+	// Round 11 (held out): an entry of a type the readers do not know ("webmcp-tool")
+	// whose url is a Markdown file in the site's well-known skills folder, or one named
+	// after the skill with "_" for "-" ("search-posts.md" for "search_posts"): read as
+	// skill-md with a warning in Lenient mode. The folder's README and a Markdown page
+	// elsewhere are still skipped; Strict mode skips them all.
+	{file: "index-type-unknown-skills-folder-markdown.json",
+		lenient:      "search_posts=https://blog.example.org/.well-known/agent-skills/search-posts.md list_feeds=/.well-known/agent-skills/feeds.md",
+		lenientDiags: "name,type,name,type,unknown-type,unknown-type", strictDiags: "name,name,unknown-type,unknown-type"},
 	// Round 6 (held out): v0.1.0 files written as absolute URLs: read from the folder of
 	// the SKILL.md URL; a file outside it is dropped, an http SKILL.md refused.
 	{file: "index6-files-as-urls.json",

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -212,9 +213,12 @@ func namesSkillFile(ref string) bool {
 }
 
 // plainlySkillFile reports a URL that is plainly a skill file whatever the entry's type
-// says: a SKILL.md or SKILL.txt, a Markdown file named after the skill ("<name>.md"), or
-// one whose name says it is a skill ("<stem>-skill.md", "<stem>_skill.md",
-// "<stem>.skill.md"), any case. Another Markdown file ("readme.md") is not plainly one.
+// says: a SKILL.md or SKILL.txt, a Markdown file named after the skill ("<name>.md",
+// with "_" and "-" read alike), one whose name says it is a skill ("<stem>-skill.md",
+// "<stem>_skill.md", "<stem>.skill.md"), or a Markdown file a site publishes in its
+// well-known skills folder (".../.well-known/agent-skills/<file>.md" or
+// ".../.well-known/skills/<file>.md"), any case. Another Markdown file ("readme.md",
+// "index.md"), in that folder or elsewhere, is not plainly one.
 func plainlySkillFile(ref, name string) bool {
 	if namesSkillFile(ref) {
 		return true
@@ -225,10 +229,10 @@ func plainlySkillFile(ref, name string) bool {
 	}
 	seg := strings.ToLower(lastSegment(u.Path))
 	stem, isMD := strings.CutSuffix(seg, ".md")
-	if !isMD || stem == "" {
+	if !isMD || stem == "" || notSkillStem[stem] {
 		return false
 	}
-	if name != "" && stem == strings.ToLower(name) {
+	if name != "" && sameSkillName(stem, name) {
 		return true
 	}
 	for _, suffix := range []string{"-skill", "_skill", ".skill"} {
@@ -236,7 +240,27 @@ func plainlySkillFile(ref, name string) bool {
 			return true
 		}
 	}
-	return false
+	return inSkillsFolder(u.Path)
+}
+
+// notSkillStem names the Markdown files that are a folder's own documents, never a
+// skill: a README, an index, a licence, a changelog.
+var notSkillStem = map[string]bool{"readme": true, "index": true, "license": true, "licence": true,
+	"changelog": true, "contributing": true}
+
+// sameSkillName reports a file stem that spells the skill's name, with "_" and "-"
+// read alike ("search-posts.md" for a skill named "search_posts").
+func sameSkillName(stem, name string) bool {
+	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
+	return norm(stem) == norm(name)
+}
+
+// inSkillsFolder reports a path whose folder is a site's well-known skills folder,
+// ".well-known/agent-skills" or ".well-known/skills", where a site publishes nothing
+// but its skills.
+func inSkillsFolder(p string) bool {
+	dir := strings.ToLower(path.Dir(p))
+	return strings.HasSuffix(dir, "/.well-known/agent-skills") || strings.HasSuffix(dir, "/.well-known/skills")
 }
 
 // skillTextFile is the plain-text spelling of SkillFile that sites serve raw.

@@ -8,8 +8,12 @@
 //	bash compare/run.sh            # writes docs/comparison.md
 //	bash compare/run.sh -runs 9    # more runs per normal row
 //
-// It exits 1 when wellknown is unsafe on any row, or less than 5 times faster than the
+// It exits 1 when wellknown is unsafe on any row, or less than 4 times faster than the
 // peer (median wall time) on a normal row; 2 on a setup error.
+//
+// With -mcp it runs the MCP side instead, through compare/mcp.sh: one whole skill read
+// over MCP by this SDK and by the TypeScript SDK's SkillsClient (see mcpreads.go). Each
+// side rewrites its own part of docs/comparison.md and keeps the other's.
 package main
 
 import (
@@ -57,7 +61,11 @@ func main() {
 	flag.IntVar(&h.runs, "runs", 9, "timed runs per tool on the normal rows (after one warm-up run)")
 	only := flag.String("rows", "", "comma-separated row ids to run (default: all)")
 	serve := flag.String("serve", "", "serve the site of this row id, print its origin and CA file, and wait (for trying a tool by hand)")
+	mcpSide := registerMCPFlags()
 	flag.Parse()
+	if code, ok := mcpSide.run(h.node, *out); ok {
+		os.Exit(code)
+	}
 	if *serve != "" {
 		h.wellknown, h.node, h.peer = "-", "-", "-"
 	}
@@ -107,7 +115,7 @@ func main() {
 	} else if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 		log.Print(err)
 		exit(2)
-	} else if err := os.WriteFile(*out, []byte(md), 0o644); err != nil {
+	} else if err := os.WriteFile(*out, []byte(keepMCP(*out, md)), 0o644); err != nil {
 		log.Print(err)
 		exit(2)
 	}

@@ -17,15 +17,21 @@ const (
 	Error Severity = iota + 1
 	// Warning: accepted, with a remark, or an entry skipped while the rest was kept.
 	Warning
+	// Info: no problem; what a reader saw and decided (a candidate it did not take,
+	// and why), shown when a publisher asks for explanations. It never makes a check
+	// fail.
+	Info
 )
 
-// String returns "error" or "warning".
+// String returns "error", "warning" or "info".
 func (s Severity) String() string {
 	switch s {
 	case Error:
 		return "error"
 	case Warning:
 		return "warning"
+	case Info:
+		return "info"
 	}
 	return fmt.Sprintf("Severity(%d)", int(s))
 }

@@ -34,3 +34,20 @@ func TestOneShape(t *testing.T) {
 		}
 	}
 }
+
+// TestSeverityNames checks the names severities print and encode as.
+func TestSeverityNames(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[diag.Severity]string{diag.Error: "error", diag.Warning: "warning", diag.Info: "info", 0: "Severity(0)"} {
+		if got := s.String(); got != want {
+			t.Errorf("%d: %q, want %q", int(s), got, want)
+		}
+		if b, _ := s.MarshalText(); string(b) != want {
+			t.Errorf("%d: MarshalText %q, want %q", int(s), b, want)
+		}
+	}
+	d := diag.Diagnostic{Severity: diag.Info, Code: "endpoint-rejected", Where: "/x", Message: "m"}
+	if got := d.String(); got != "/x: info: endpoint-rejected: m" {
+		t.Errorf("String %q", got)
+	}
+}

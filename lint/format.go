@@ -44,13 +44,16 @@ func (p Problem) text() string {
 
 // WriteText writes one line per problem to w: "file:line:col: severity: message
 // [code]". With color, the severity is painted with ANSI escapes (red errors, yellow
-// warnings). File names and messages are cleaned of control and escape sequences.
+// warnings, cyan info). File names and messages are cleaned of control and escape sequences.
 func (r *Report) WriteText(w io.Writer, color bool) error {
 	for _, p := range r.Problems {
 		sev := p.Severity.String()
-		if color && p.Severity == diag.Error {
+		switch {
+		case color && p.Severity == diag.Error:
 			sev = "\033[31m" + sev + "\033[0m"
-		} else if color {
+		case color && p.Severity == diag.Info:
+			sev = "\033[36m" + sev + "\033[0m"
+		case color:
 			sev = "\033[33m" + sev + "\033[0m"
 		}
 		if _, err := fmt.Fprintf(w, "%s: %s: %s [%s]\n", termtext.Clean(p.location(), 1024), sev, p.text(), p.Code); err != nil {
@@ -106,7 +109,11 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 			}
 		}
 		props = append(props, "title="+ghProperty("wellknown lint: "+p.Code))
-		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", p.Severity, strings.Join(props, ","), ghData(p.text())); err != nil {
+		cmd := p.Severity.String()
+		if p.Severity == diag.Info {
+			cmd = "notice"
+		}
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(p.text())); err != nil {
 			return err
 		}
 	}
@@ -157,11 +164,17 @@ type sarifMessage struct {
 }
 
 type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifMessage    `json:"message"`
-	Locations []sarifLocation `json:"locations"`
+	RuleID     string          `json:"ruleId"`
+	RuleIndex  int             `json:"ruleIndex"`
+	Level      string          `json:"level"`
+	Message    sarifMessage    `json:"message"`
+	Locations  []sarifLocation `json:"locations"`
+	Properties *sarifProps     `json:"properties,omitempty"`
+}
+
+// sarifProps is a result's property bag: the evidence of an info result.
+type sarifProps struct {
+	Evidence *Evidence `json:"evidence"`
 }
 
 type sarifLocation struct {
@@ -216,8 +229,15 @@ func (r *Report) sarif() sarifLog {
 		if p.Pointer != "" {
 			loc.LogicalLocations = []sarifLogicalPlace{{FullyQualifiedName: p.Pointer, Kind: "member"}}
 		}
-		results = append(results, sarifResult{RuleID: p.Code, RuleIndex: index[p.Code], Level: p.Severity.String(),
-			Message: sarifMessage{Text: p.text()}, Locations: []sarifLocation{loc}})
+		res := sarifResult{RuleID: p.Code, RuleIndex: index[p.Code], Level: p.Severity.String(),
+			Message: sarifMessage{Text: p.text()}, Locations: []sarifLocation{loc}}
+		if p.Severity == diag.Info {
+			res.Level = "note" // SARIF's name for a result that is no problem
+		}
+		if p.Evidence != nil {
+			res.Properties = &sarifProps{Evidence: p.Evidence}
+		}
+		results = append(results, res)
 	}
 	return sarifLog{
 		Schema:  sarifSchema,
@@ -314,6 +334,12 @@ func ruleDescription(code string) string {
 	if d, ok := ruleDescriptions[code]; ok {
 		return d
 	}
+	switch {
+	case strings.HasPrefix(code, "catalog-"):
+		return "An AI Catalog breaks its specification (" + strings.ReplaceAll(strings.TrimPrefix(code, "catalog-"), "-", " ") + "); the result's message says what to change."
+	case strings.HasPrefix(code, "card-"):
+		return "An MCP Server Card breaks the extension's schema (" + strings.ReplaceAll(strings.TrimPrefix(code, "card-"), "-", " ") + "); the result's message says what to change."
+	}
 	return "A problem found by wellknown lint (" + strings.ReplaceAll(code, "-", " ") + "); the result's message says what to change."
 }
 
@@ -341,6 +367,19 @@ var ruleDescriptions = map[string]string{
 	"artifact":              "A skill artifact could not be read.",
 	"not-checked":           "A skill artifact on another origin was not checked.",
 	"budget":                "The command's --budget ran out before this document or artifact was checked.",
+	"media-type":            "An AI Catalog or Server Card is served without its media type (application/ai-catalog+json, application/mcp-server-card+json).",
+	"cors":                  "An AI Catalog or Server Card is served without Access-Control-Allow-Origin, so agents in a browser cannot read it.",
+	"etag":                  "An AI Catalog or Server Card is served without an ETag, so clients cannot revalidate it.",
+	"cache-control":         "An AI Catalog or Server Card is served without Cache-Control.",
+	"not-catalog":           "The document is not an AI Catalog of a supported version.",
+	"not-card":              "The document is not an MCP Server Card.",
+	"trust-manifest":        "A catalog entry's trust manifest: whether it is signed, and whether it verifies against the trust roots given.",
+	codeEndpointTaken:       "Explanation (--explain): a URL the mcp.json reader takes as an MCP endpoint, and the evidence.",
+	codeEndpointRejected:    "Explanation (--explain): a URL the mcp.json reader considered and did not take, and why.",
+	codeBaseTaken:           "Explanation (--explain): the API base the skills.md reader takes, and where it was stated.",
+	codeBaseRejected:        "Explanation (--explain): a candidate for the skills.md API base that was not taken, and why.",
+	codeAuthRule:            "Explanation (--explain): an auth rule of skills.md, and where it came from.",
+	codeAuthRejected:        "Explanation (--explain): an auth header of skills.md that was not taken, and why.",
 	"unverified":            "The index publishes no digests, so clients cannot verify the skill.",
 	"name-mismatch":         "A skill's name differs from its folder or its index entry; skills install refuses it.",
 	"not-index":             "The document is not a skills index.",

@@ -23,6 +23,7 @@ import (
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/aicatalog"
 	"github.com/wellknown-dev/discovery/diag"
 	"github.com/wellknown-dev/discovery/internal/jsonx"
 	"github.com/wellknown-dev/discovery/internal/secrets"
@@ -30,6 +31,7 @@ import (
 	"github.com/wellknown-dev/discovery/internal/termtext"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/skillsmd"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // Document kinds lint knows.
@@ -48,9 +50,10 @@ type Problem struct {
 	Line     int           `json:"line"`              // 1-based; 0 when unknown
 	Column   int           `json:"column"`            // 1-based, in characters; 0 when unknown
 	Pointer  string        `json:"pointer,omitempty"` // RFC 6901 pointer, for JSON documents
-	Severity diag.Severity `json:"severity"`          // "error" or "warning"
+	Severity diag.Severity `json:"severity"`          // "error", "warning" or "info" (info only with Options.Explain)
 	Code     string        `json:"code"`              // stable rule identifier
 	Message  string        `json:"message"`
+	Evidence *Evidence     `json:"evidence,omitempty"` // what a reader decided and why: set on info problems (Options.Explain)
 }
 
 // File is one document checked.
@@ -76,6 +79,22 @@ type Options struct {
 	// UserAgent is sent with the requests lint makes itself (the documents at the URLs
 	// linted). "": Go's default.
 	UserAgent string
+
+	// Explain adds, as problems of severity info with their Evidence, what the readers
+	// decided: for mcp.json each endpoint taken and each candidate URL not taken, for
+	// skills.md the API base taken, the candidates set aside and where each auth rule
+	// came from. Info problems never count as errors or warnings. false: none.
+	Explain bool
+
+	// FetchCrossOrigin fetches the server cards an AI Catalog lists on another origin
+	// than its own, through Client (which asks consent for that origin). false: they
+	// are reported as not checked (code not-checked).
+	FetchCrossOrigin bool
+
+	// TrustRoots are the trust anchors the trust manifests of catalog entries are
+	// verified against (package trust); one that does not verify is an error. nil: a
+	// signed manifest is reported (as info) as not verified.
+	TrustRoots []trust.Root
 }
 
 // Linter checks documents and collects the problems it finds across calls of Lint;
@@ -132,6 +151,8 @@ func (e *TargetError) Error() string { return "lint: " + e.Target + " " + e.Reas
 type linter struct {
 	ctx context.Context
 	*Linter
+	depth int             // nested catalogs being checked by URL, around this one
+	seen  map[string]bool // the catalogs checked by URL in this call (redacted URLs): a cycle stops
 }
 
 func isURL(s string) bool {
@@ -139,6 +160,9 @@ func isURL(s string) bool {
 }
 
 func (l *linter) add(p Problem) {
+	if p.Severity == diag.Info && !l.opts.Explain {
+		return // explanations are shown only when asked for
+	}
 	if p.Code == "" {
 		p.Code = "invalid"
 	}
@@ -151,12 +175,15 @@ func (l *linter) add(p Problem) {
 
 func (l *linter) addFile(file, kind string) { l.files = append(l.files, File{file, kind}) }
 
-// Count returns the number of problems of severity error and of the others.
+// Count returns the number of problems of severity error and of the others but info
+// (explanations, which are no problem).
 func (r *Report) Count() (errs, warns int) {
 	for _, p := range r.Problems {
-		if p.Severity == diag.Error {
+		switch p.Severity {
+		case diag.Error:
 			errs++
-		} else {
+		case diag.Info:
+		default:
 			warns++
 		}
 	}
@@ -238,7 +265,7 @@ const (
 // docLimit is the size over which clients refuse a document of kind; 0: none here.
 func docLimit(kind string) int64 {
 	switch kind {
-	case KindSkillsMD, KindMCPJSON, KindIndex:
+	case KindSkillsMD, KindMCPJSON, KindIndex, KindAICatalog, KindServerCard:
 		return maxDocBytes
 	case KindSkillMD:
 		return maxSkillMDBytes
@@ -293,6 +320,9 @@ func detectKind(name string, data []byte) string {
 	case "index.json":
 		return KindIndex
 	}
+	if k := catalogKind(name, nil); k != "" {
+		return k
+	}
 	if strings.EqualFold(name, "SKILL.md") {
 		return KindSkillMD
 	}
@@ -305,6 +335,9 @@ func detectKind(name string, data []byte) string {
 				return KindMCPJSON // let the mcp.json check report the syntax error
 			}
 			return ""
+		}
+		if k := catalogKind(name, probe); k != "" {
+			return k
 		}
 		if _, ok := probe["skills"]; ok {
 			return KindIndex
@@ -329,7 +362,7 @@ func (l *linter) lintDir(dir string) error {
 	}
 	found := false
 	for _, base := range []string{dir, filepath.Join(dir, ".well-known")} {
-		for _, rel := range []string{"skills.md", "mcp.json", "agent-skills/index.json", "skills/index.json"} {
+		for _, rel := range []string{"skills.md", "mcp.json", "agent-skills/index.json", "skills/index.json", "ai-catalog.json"} {
 			p := filepath.Join(base, filepath.FromSlash(rel))
 			if st, err := os.Stat(p); err != nil || st.IsDir() {
 				continue
@@ -444,6 +477,12 @@ func (l *linter) lintDoc(file, kind string, data []byte, dir string) error {
 	case KindIndex:
 		l.scanCredentials(file, data)
 		return l.lintIndex(file, data, dir)
+	case KindAICatalog:
+		l.scanCredentials(file, data)
+		l.lintAICatalog(file, data)
+	case KindServerCard:
+		l.scanCredentials(file, data)
+		l.lintServerCard(file, data)
 	}
 	return nil
 }
@@ -477,6 +516,9 @@ func (l *linter) lintSkillsMD(file string, data []byte) {
 			p.Column = 1
 		}
 		l.add(p)
+	}
+	if l.opts.Explain {
+		l.explainSkillsMD(file, data)
 	}
 }
 
@@ -555,6 +597,9 @@ func (l *linter) lintMCPJSON(file string, data []byte) {
 			}
 			line, col := pos.lineCol(w.Pointer)
 			l.add(Problem{File: file, Line: line, Column: col, Pointer: w.Pointer, Severity: diag.Warning, Code: "mcp-json", Message: w.Message})
+		}
+		if l.opts.Explain {
+			l.explainMCP(file, pos, doc)
 		}
 	}
 }
@@ -690,7 +735,9 @@ func skillDiagLine(data []byte, d agentskills.Diagnostic) (int, int) {
 		return 0
 	}
 	var field string
-	switch c := d.Code; {
+	// "no-description" is about the description field as much as "description-length":
+	// an empty "description:" is reported at its line, not at 1:1.
+	switch c := strings.TrimPrefix(d.Code, "no-"); {
 	case strings.HasPrefix(c, "name"):
 		field = "name"
 	case strings.HasPrefix(c, "description"):
@@ -1078,7 +1125,9 @@ func (l *linter) lintURL(raw string) error {
 	found, foundIndex, late := false, false, false
 	var redirects []crossRedirect
 	tried := 0
-	for _, p := range []string{discovery.GuidePath, discovery.MCPPath, agentskills.IndexPath, agentskills.LegacyIndexPath} {
+	// The AI Catalog before the skills index, whose artifacts take the longest to
+	// check: what the budget leaves unchecked is the artifacts, not a document.
+	for _, p := range []string{discovery.GuidePath, discovery.MCPPath, aicatalog.WellKnownPath, agentskills.IndexPath, agentskills.LegacyIndexPath} {
 		if p == agentskills.LegacyIndexPath && foundIndex {
 			continue
 		}
@@ -1107,7 +1156,7 @@ func (l *linter) lintURL(raw string) error {
 		}
 		found = true
 		foundIndex = foundIndex || p == agentskills.IndexPath
-		if err := l.lintBody(origin+p, res.data); err != nil {
+		if err := l.lintBody(origin+p, res); err != nil {
 			return err
 		}
 	}
@@ -1172,6 +1221,7 @@ type fetched struct {
 	data   []byte
 	status int
 	ctype  string
+	header http.Header
 }
 
 // published reports whether the answer is a document: a 200 that is not an HTML page
@@ -1214,14 +1264,19 @@ func (l *linter) lintFetched(rawURL string, must bool) (bool, error) {
 		}
 		return false, nil
 	}
-	return true, l.lintBody(rawURL, res.data)
+	return true, l.lintBody(rawURL, res)
 }
 
-// lintBody lints a fetched document by its kind.
-func (l *linter) lintBody(rawURL string, data []byte) error {
+// lintBody lints a fetched document by its kind; of an AI Catalog or a Server Card,
+// also how it was served.
+func (l *linter) lintBody(rawURL string, res fetched) error {
+	data := res.data
 	file := discovery.Redact(rawURL)
 	u, _ := url.Parse(rawURL)
 	kind := detectKind(path.Base(u.Path), data)
+	if kind == KindAICatalog || kind == KindServerCard {
+		l.checkServed(file, kind, &res)
+	}
 	if kind == "" {
 		l.addFile(file, "unknown")
 		l.add(Problem{File: file, Severity: diag.Error, Code: "unknown-kind", Message: "cannot tell what this document is: lint the URL of a skills.md, mcp.json, SKILL.md or index.json, or an origin"})
@@ -1234,7 +1289,10 @@ func (l *linter) lintBody(rawURL string, data []byte) error {
 // loopback), the private-address guard, consent for other origins, at most five
 // redirects, the body capped. A redirect to another origin is not followed without
 // --yes or a terminal to ask on: the error is a *crossRedirect.
-func (l *linter) fetch(rawURL string) (fetched, error) {
+func (l *linter) fetch(rawURL string) (fetched, error) { return l.fetchAs(rawURL, "") }
+
+// fetchAs is fetch, asking for the media type accept ("": none named).
+func (l *linter) fetchAs(rawURL, accept string) (fetched, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return fetched{}, err
@@ -1268,6 +1326,9 @@ func (l *linter) fetch(rawURL string) (fetched, error) {
 	if l.opts.UserAgent != "" {
 		req.Header.Set("User-Agent", l.opts.UserAgent)
 	}
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
 	resp, err := hc.Do(req)
 	if err != nil {
 		var ue *url.Error
@@ -1281,7 +1342,7 @@ func (l *linter) fetch(rawURL string) (fetched, error) {
 		return fetched{}, fmt.Errorf("fetch %s: %w", discovery.Redact(rawURL), err)
 	}
 	defer resp.Body.Close()
-	res := fetched{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type")}
+	res := fetched{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), header: resp.Header}
 	if !res.published() {
 		return res, nil
 	}

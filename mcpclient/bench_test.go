@@ -11,7 +11,6 @@ import (
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/mcpclient"
-	"github.com/wellknown-dev/discovery/skillserver"
 )
 
 // bigSkill is one skill of 512 files, just under 16 MiB in all: the extension's limits.
@@ -22,13 +21,7 @@ func bigSkill(b *testing.B) *httptest.Server {
 		line := fmt.Sprintf("file %d: %s\n", i, strings.Repeat("abcdefgh", 8))
 		fsys[fmt.Sprintf("big/data/f%03d.txt", i)] = &fstest.MapFile{Data: []byte(strings.Repeat(line, (32<<10)/len(line)))}
 	}
-	srv, err := skillserver.New(fsys, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	b.Cleanup(ts.Close)
-	return ts
+	return serveSkills(b, fsys)
 }
 
 // BenchmarkReadSkillVerified: connect, list, get, then read and verify every file of

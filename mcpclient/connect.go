@@ -307,6 +307,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 		},
 	})
 	client.AddSendingMiddleware(rc.middleware)
+	client.AddSendingMiddleware(noResourceCache) // outermost: see resourcecache.go
 	for _, m := range []string{methodList, methodGet, methodDirRead} {
 		if err := registerMethod(client, m); err != nil {
 			return nil, err

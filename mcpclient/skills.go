@@ -486,7 +486,7 @@ func (s *Session) fromArchive(ctx context.Context, sk *Skill, uri string) ([]byt
 
 // read fetches one resource's bytes: text as UTF-8, a blob decoded; bounded.
 func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
-	res, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	res, err := s.readResource(ctx, uri)
 	if err != nil {
 		return nil, s.callError("resources/read", err)
 	}

@@ -113,14 +113,18 @@ func (r *reader) candidates(v map[string]any, base Server) {
 		taken[k] = true
 	}
 	added := false
+	r.scoring = true
+	defer func() { r.scoring = false }()
 	for _, c := range found {
-		if taken[endpointKey(c.url)] || r.consumed(c.ptr) || besideTaken(c.parent, taken) {
+		if taken[endpointKey(c.url)] {
+			continue // recorded when the shape reader took it
+		}
+		if why := r.setAside(c, taken); why != "" {
+			r.noteCandidate(c, false, why)
 			continue
 		}
-		if _, ok := r.resources[endpointKey(c.url)]; ok {
-			continue
-		}
-		if !r.scoreCandidate(c) {
+		if why := r.scoreCandidate(c); why != "" {
+			r.noteCandidate(c, false, why)
 			continue
 		}
 		switch {
@@ -129,14 +133,21 @@ func (r *reader) candidates(v map[string]any, base Server) {
 			s.Name = candidateName(c, base.Name)
 			s.Transport = candidateTransport(c)
 			s.LocalOnly, s.Command = false, ""
+			n := len(r.Warnings)
 			if r.addServer(c.ptr, c.ptr, s.withURL(c.url)) {
 				r.warn(c.ptr, "url "+quoteURL(c.url)+" is read as an MCP endpoint from the evidence around it ("+
 					strings.Join(c.reasons, ", ")+"), under a key no known shape lists")
 				added = true
+				r.noteCandidate(c, true, "")
+			} else {
+				r.noteCandidate(c, false, lastWarning(r.Warnings, n, "the URL is not usable"))
 			}
 		case c.score >= note:
 			r.warn(c.ptr, fmt.Sprintf("url %s may be an MCP endpoint but was not taken: the evidence (%s) scores %d, under the %d needed",
 				quoteURL(c.url), strings.Join(c.reasons, ", "), c.score, threshold))
+			r.noteCandidate(c, false, fmt.Sprintf("its score %d is under the %d needed", c.score, threshold))
+		default:
+			r.noteCandidate(c, false, fmt.Sprintf("its score %d is under the %d needed", c.score, threshold))
 		}
 	}
 	if added && r.Shape == ShapeUnknown {
@@ -188,16 +199,42 @@ func (r *reader) consumed(ptr string) bool {
 	return false
 }
 
-// scoreCandidate scores c; false when the evidence excludes it outright (a key that
-// names something else, a URL that cannot be an endpoint, a transport that is not MCP).
-func (r *reader) scoreCandidate(c *candidate) bool {
-	if excludedByKey(c.keys) || CheckURL(c.url) != "" || r.unusable(c.url) != "" || chatAPIURL(c.url) {
-		return false
+// setAside says why the candidate pass does not score c at all, or "": a URL the
+// shape readers judged and set aside, the other address of a server they took, or a
+// file the document lists among its resources.
+func (r *reader) setAside(c *candidate, taken map[string]bool) string {
+	switch {
+	case r.consumed(c.ptr):
+		return "a known shape read it and set it aside (see the warning at its pointer)"
+	case besideTaken(c.parent, taken):
+		return "it stands beside an endpoint already taken: that server's other address"
+	}
+	if f, ok := r.resources[endpointKey(c.url)]; ok {
+		return "the document lists it among its resources as a file (" + quote(f) + ")"
+	}
+	return ""
+}
+
+// scoreCandidate scores c. It returns why the evidence excludes it outright (a key
+// that names something else, a URL that cannot be an endpoint, a transport that is
+// not MCP), or "" when c is scored.
+func (r *reader) scoreCandidate(c *candidate) string {
+	if k := excludedByKey(c.keys); k != "" {
+		return "the key " + quote(k) + " names something other than an endpoint"
+	}
+	if why := CheckURL(c.url); why != "" {
+		return why
+	}
+	if why := r.unusable(c.url); why != "" {
+		return why
+	}
+	if chatAPIURL(c.url) {
+		return "a chat API (its path names a chat or completions route)"
 	}
 	scoreLeafKey(c)
 	scoreKeysAbove(c)
-	if !scoreSiblings(c) {
-		return false
+	if why := scoreSiblings(c); why != "" {
+		return why
 	}
 	if mcpPathURL(c.url) {
 		c.add(2, "its path names MCP")
@@ -208,24 +245,24 @@ func (r *reader) scoreCandidate(c *candidate) bool {
 	if apiBasePath(c.url) || siteHomeURL(c.url) || hostRootURL(c.url) || r.ownRoot(c.url) {
 		c.add(-2, "it is an API base or a site's root")
 	}
-	return true
+	return ""
 }
 
-// excludedByKey reports a key on the path that names something other than an
-// endpoint (docs, a repository, an icon, a licence, a schema...).
-func excludedByKey(keys []string) bool {
+// excludedByKey returns a key on the path that names something other than an
+// endpoint (docs, a repository, an icon, a licence, a schema...), or "".
+func excludedByKey(keys []string) string {
 	for _, k := range keys {
 		nk := normKey(k)
 		if notEndpointKeys[nk] {
-			return true
+			return k
 		}
 		for _, w := range notEndpointKeyWords {
 			if strings.Contains(nk, w) {
-				return true
+				return k
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // scoreLeafKey weighs the key the URL sits under.
@@ -270,26 +307,31 @@ func scoreKeysAbove(c *candidate) {
 	}
 }
 
-// scoreSiblings weighs what stands beside the URL: its transport (false when it
-// names one that is not MCP, or stdio) and headers or auth.
-func scoreSiblings(c *candidate) bool {
+// scoreSiblings weighs what stands beside the URL: its transport (it returns why
+// when that names one that is not MCP, or stdio) and headers or auth.
+func scoreSiblings(c *candidate) string {
 	if c.parent == nil {
-		return true
+		return ""
 	}
 	if t, ok := firstOf(c.parent, "transport", "type", "protocol", "kind").(string); ok {
 		switch n := normalizeTransport(t); {
 		case nonMCPTransport(t), contentFormat(t), restType(t):
-			return false
+			return "its transport or type " + quote(t) + " is not MCP"
 		case n == TransportStdio:
-			return false
+			return "its transport " + quote(t) + " is a local command's"
 		case n != TransportUnknown || mcpType(t):
 			c.add(2, "its transport "+quote(t)+" is MCP's")
+		}
+	}
+	for _, k := range routeBodyKeys {
+		if isObject(c.parent[k]) {
+			return "it sits beside " + quote(k) + ", the request body of one HTTP route, not an MCP server"
 		}
 	}
 	if isObject(c.parent["headers"]) || c.parent["auth"] != nil || c.parent["authentication"] != nil {
 		c.add(1, "it gives headers or auth")
 	}
-	return true
+	return ""
 }
 
 // candidateName names a server found by the candidate pass: the "name" beside its
@@ -331,4 +373,52 @@ func candidateTransport(c *candidate) Transport {
 		return TransportSSE
 	}
 	return TransportUnknown
+}
+
+// Candidate is one URL an mcp.json reader considered as an MCP endpoint, and what it
+// made of it: the evidence for it and, when it was not taken, why. It explains the
+// reader's decisions to a publisher (wellknown lint --explain); it is data, never a
+// server to connect to.
+type Candidate struct {
+	URL     string   // as published; untrusted
+	Pointer string   // RFC 6901 pointer to the URL in the document
+	Score   int      // the candidate pass's score; 0 for a URL a known shape read
+	Taken   bool     // it is the URL of one of the Document's Servers
+	Scored  bool     // judged by the candidate pass; false: by the reader of a known shape
+	Reasons []string // the candidate pass's evidence, in the order weighed ("+3 its key names MCP"); nil when a known shape read it (Document.Shape says which)
+	Why     string   // why it was not taken; "" when Taken
+}
+
+// maxCandidates bounds Document.Candidates.
+const maxCandidates = candidateMax
+
+// noteCandidate records the candidate pass's decision on c.
+func (r *reader) noteCandidate(c *candidate, taken bool, why string) {
+	if len(r.Candidates) >= maxCandidates {
+		return
+	}
+	r.Candidates = append(r.Candidates, Candidate{URL: c.url, Pointer: c.ptr, Score: c.score, Taken: taken, Scored: true, Reasons: c.reasons, Why: why})
+}
+
+// noteServer records the decision of a shape reader on the URL u at ptr (ok: taken),
+// unless the candidate pass, which records its own, is the caller. warned is the
+// number of warnings before the decision: a URL not taken is explained by the
+// warning said about it.
+func (r *reader) noteServer(ptr, u string, warned int, ok *bool) {
+	if r.scoring || u == "" || len(r.Candidates) >= maxCandidates {
+		return
+	}
+	c := Candidate{URL: u, Pointer: ptr, Taken: *ok}
+	if !*ok {
+		c.Why = lastWarning(r.Warnings, warned, "not usable")
+	}
+	r.Candidates = append(r.Candidates, c)
+}
+
+// lastWarning returns the message of the last of ws added after the first n, or def.
+func lastWarning(ws []Problem, n int, def string) string {
+	if len(ws) > n {
+		return ws[len(ws)-1].Message
+	}
+	return def
 }

@@ -87,3 +87,67 @@ func TestCandidates(t *testing.T) {
 		})
 	}
 }
+
+// TestCandidatesExplained checks that Document.Candidates explains every decision:
+// each remote server's URL is a candidate taken with its evidence, and each URL of
+// candidateCases that is not a server and has a candidate says why it was not taken.
+func TestCandidatesExplained(t *testing.T) {
+	t.Parallel()
+	for _, tc := range candidateCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d, err := mcpjson.Parse([]byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range d.Servers {
+				if s.LocalOnly {
+					continue
+				}
+				if !slices.ContainsFunc(d.Candidates, func(c mcpjson.Candidate) bool {
+					return c.URL == s.URL && c.Taken && (len(c.Reasons) > 0 || !c.Scored) && c.Pointer != ""
+				}) {
+					t.Errorf("server %s has no candidate taken with evidence in %+v", s.URL, d.Candidates)
+				}
+			}
+			for _, c := range d.Candidates {
+				if !c.Taken && c.Why == "" {
+					t.Errorf("candidate %s not taken, and no reason: %+v", c.URL, c)
+				}
+				if c.Taken && c.Why != "" {
+					t.Errorf("candidate %s taken with a reason against: %+v", c.URL, c)
+				}
+			}
+		})
+	}
+	// Each rejection names its cause.
+	for _, tc := range rejectedCandidates {
+		t.Run("rejected/"+tc.name, func(t *testing.T) {
+			t.Parallel()
+			d, err := mcpjson.Parse([]byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(d.Candidates, func(c mcpjson.Candidate) bool { return c.URL == tc.url })
+			if i < 0 {
+				t.Fatalf("no candidate %s in %+v", tc.url, d.Candidates)
+			}
+			if c := d.Candidates[i]; c.Taken || !strings.Contains(c.Why, tc.why) {
+				t.Errorf("candidate %+v; want not taken, why containing %q", c, tc.why)
+			}
+		})
+	}
+}
+
+// rejectedCandidates are URLs the reader considers and does not take, each with the
+// words its reason must hold.
+var rejectedCandidates = []struct {
+	name, doc, url, why string
+}{
+	{"documentation key", `{"name":"x","mcp":"https://x.dev/mcp","documentation":{"mcp":"https://x.dev/docs/mcp"}}`, "https://x.dev/docs/mcp", `the key "documentation"`},
+	{"plain http", `{"mcp_servers":[{"name":"a","url":"http://a.dev/mcp"}]}`, "http://a.dev/mcp", "http"},
+	{"REST transport", `{"mcp_servers":[{"name":"a","url":"https://a.dev/mcp/quote","transport":"rest"}]}`, "https://a.dev/mcp/quote", `"rest" is not MCP`},
+	{"weak evidence", `{"name":"x","environments":{"eu":{"url":"https://eu.x.dev/rpc","auth":{"type":"bearer"}}}}`, "https://eu.x.dev/rpc", "under the 4 needed"},
+	{"other address", `{"name":"x","server":{"transport":"sse","endpoint":"https://q.dev/mcp/sse","messagesEndpoint":"https://q.dev/mcp/messages"}}`, "https://q.dev/mcp/messages", "beside an endpoint already taken"},
+	{"shape skip", `{"servers":[{"name":"a","url":"https://github.com/a/b"}]}`, "https://github.com/a/b", "code"},
+}

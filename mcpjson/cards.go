@@ -35,9 +35,15 @@ type reader struct {
 	// not MCP ({"endpoint": url, "transport": "rest"}) to that value (see
 	// nonMCPTransport): a URL under a generic key there is no MCP endpoint.
 	nonMCP map[string]string
+	// routes maps the pointer of each object that describes one HTTP route by its own
+	// request body ({"endpoint": url, "request_schema": {...}}) to the key of that
+	// body (see requestRoutes): a URL under a generic key there is no MCP endpoint.
+	routes map[string]string
 	// bridges are the local bridge commands ("npx mcp-remote https://x.dev/mcp") whose
 	// URL may be usable, judged once the whole document is read (see settleBridges).
 	bridges []pendingBridge
+	// scoring is set while the candidate pass runs: it records its own candidates.
+	scoring bool
 }
 
 // pendingBridge is a local server whose command is a bridge to a remote URL.
@@ -471,6 +477,7 @@ func (r *reader) card(v map[string]any) {
 	r.selfHosted = selfHostedStatement(v)
 	r.notLive = notLiveStatement(v)
 	r.resourceFiles(v)
+	r.routes = requestRoutes(v)
 	info, _ := v["serverInfo"].(map[string]any)
 	base := Server{
 		Name:         firstString(str(info, "name"), str(v, "name"), str(v, "server_name"), str(v, "title"), str(dig(v, "server"), "name"), str(info, "title")),
@@ -1109,7 +1116,10 @@ func (r *reader) endpointMap(at string, m map[string]any, base Server) {
 // addServer checks a server's URL and adds it, or skips it with a warning that says
 // why. ptr points at the entry, urlPtr at its URL. The same endpoint listed twice
 // (under two keys, or with and without a trailing slash) is kept once.
-func (r *reader) addServer(ptr, urlPtr string, s Server) bool {
+func (r *reader) addServer(ptr, urlPtr string, s Server) (ok bool) {
+	if !s.LocalOnly {
+		defer r.noteServer(firstString(urlPtr, ptr), s.URL, len(r.Warnings), &ok)
+	}
 	if s.LocalOnly {
 		r.warn(ptr, "server "+quote(s.Name)+" is a local command, not a remote endpoint; it is listed but never connected to")
 		if s.Name == "" {
@@ -1154,6 +1164,13 @@ func (r *reader) addServer(ptr, urlPtr string, s Server) bool {
 		// {"endpoint": "https://api.x.dev/v1/quote", "transport": "rest"}: a paid REST
 		// route, not an MCP server.
 		r.warn(at, "url "+quoteURL(s.URL)+" is given with transport "+quote(t)+", a protocol that is not MCP, under a key that does not name MCP; not an MCP endpoint: entry skipped")
+		return false
+	}
+	if k, ok := pointerIn(r.routes, at); ok && r.Shape != ShapeSpec && genericURLKey(at) && !mcpPathURL(s.URL) && !mcpHostURL(s.URL) {
+		// {"endpoint": "https://x.dev/api/v1/extract", "transport": "https",
+		// "request_schema": {...}}: one HTTP route and the body it takes, not an MCP
+		// server (an MCP endpoint takes JSON-RPC; its tools carry their own schemas).
+		r.warn(at, "url "+quoteURL(s.URL)+" is given beside "+quote(k)+", the request body of one HTTP route, under a key that does not name MCP; not an MCP endpoint: entry skipped")
 		return false
 	}
 	if !r.urlOK(urlPtr, s.URL) {
@@ -1275,6 +1292,57 @@ func transportOwner(ptr string) string {
 		return ptr[:i]
 	}
 	return ""
+}
+
+// routeBodyKeys are the keys under which a document describes the request body of one
+// HTTP route beside its URL.
+var routeBodyKeys = []string{"request_schema", "requestSchema", "request_body", "requestBody", "body_schema",
+	"bodySchema", "request_format", "requestFormat"}
+
+// requestRoutes maps the pointer of every object, at the top level or up to two
+// levels down, that gives the request body of an HTTP route (see routeBodyKeys) to
+// the key it gives it under.
+func requestRoutes(v map[string]any) map[string]string {
+	out := map[string]string{}
+	var walk func(ptr string, o map[string]any, depth int)
+	walk = func(ptr string, o map[string]any, depth int) {
+		for _, k := range routeBodyKeys {
+			if isObject(o[k]) {
+				out[ptr] = k
+				break
+			}
+		}
+		if depth == 2 {
+			return
+		}
+		for _, k := range sortedKeys(o) {
+			switch x := o[k].(type) {
+			case map[string]any:
+				walk(ptr+"/"+pointerToken(k), x, depth+1)
+			case []any:
+				for i, e := range x {
+					if m, ok := e.(map[string]any); ok {
+						walk(fmt.Sprintf("%s/%s/%d", ptr, pointerToken(k), i), m, depth+1)
+					}
+				}
+			}
+		}
+	}
+	walk("", v, 0)
+	return out
+}
+
+// pointerIn returns the value m holds for ptr or for the nearest object that holds it.
+func pointerIn(m map[string]string, ptr string) (string, bool) {
+	for {
+		if v, ok := m[ptr]; ok {
+			return v, true
+		}
+		if ptr == "" {
+			return "", false
+		}
+		ptr = ptr[:strings.LastIndexByte(ptr, '/')]
+	}
 }
 
 // nonMCPAt returns the non-MCP transport value (see nonMCPTransport) stated by the

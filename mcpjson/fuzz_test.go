@@ -25,6 +25,13 @@ func seeds(f *testing.F) {
 	for _, tc := range candidateCases {
 		f.Add([]byte(tc.doc))
 	}
+	for _, tc := range rejectedCandidates {
+		f.Add([]byte(tc.doc))
+	}
+	// The fixture of "wellknown lint --explain" (in the command's testdata).
+	if data, err := os.ReadFile("../cmd/wellknown/testdata/lint/explain/mcp.json"); err == nil {
+		f.Add(data)
+	}
 	f.Add([]byte(`{"mcp":{"spec_version":"2026-06-13","status":"stable","servers":[{"name":"a","url":"https://a"}]}}`))
 }
 
@@ -46,6 +53,11 @@ func FuzzParse(f *testing.F) {
 		for _, s := range d.Servers {
 			if !s.LocalOnly && mcpjson.CheckURL(s.URL) != "" && mcpjson.CheckURL(s.URL) != "url is relative" {
 				t.Fatalf("unusable server URL kept: %q", s.URL)
+			}
+		}
+		for _, c := range d.Candidates {
+			if !validPointer(c.Pointer) || c.Taken != (c.Why == "") {
+				t.Fatalf("bad candidate %+v", c)
 			}
 		}
 		if _, err := json.Marshal(d); err != nil {

@@ -41,6 +41,11 @@ type Document struct {
 	// no server is usable (a card that lists tools but no endpoint). Nil when none.
 	ToolNames []string
 	Warnings  []Problem
+	// Candidates are the URLs the reader considered as MCP endpoints, in the order
+	// it judged them, each with its evidence and, when not taken, why (at most 256):
+	// the URLs known shapes read, then those the candidate pass scored. They explain
+	// Servers; they are not part of the document's JSON form.
+	Candidates []Candidate `json:"-"`
 }
 
 // Server is an MCP server listed in the document.
@@ -275,7 +280,10 @@ func Parse(data []byte) (*Document, error) {
 // bridge command ("npx mcp-remote <url>") to such an address. A bridge to a URL the
 // document also lists as a remote server is that server, not a local one; a URL under
 // a key that does not name MCP beside a transport that names another protocol ("rest",
-// "x402-rest", "http-json") is no endpoint. The rest of the document is kept.
+// "x402-rest", "http-json"), or beside the request body of one HTTP route
+// ("request_schema", "requestBody"), is no endpoint; flags under the protocol's
+// methods on tools ({"list": true, "call": true}) name no tool. The rest of the
+// document is kept.
 //
 // After the shapes, a candidate pass considers every other URL of a document that is
 // not spec-shaped, a pointer, or one that says it has no live MCP server. It scores

@@ -154,6 +154,9 @@ var wildCases = map[string]shapeCase{
 	"wild21-endpoint-profiles":     {endpoints: []string{"https://mcp.tally.dev/mcp", "https://mcp.tally.dev/sse", "https://staging.tally.dev/mcp"}},
 	"wild21-package-beside-remote": {endpoints: []string{"https://ledger.acme.dev/mcp"}, local: []string{"npx -y @acme/ledger-mcp"}},
 	"wild21-snake-server-array":    {endpoints: []string{"https://ledger.acme.dev/mcp", "https://ledger.acme.dev/sse"}},
+	// Round 11 of the survey.
+	"wild-tools-method-flags":        {endpoints: []string{"https://tides.harbor.example.org/mcp"}},
+	"wild-paid-route-request-schema": {},
 }
 
 // TestShapeRecall measures, over the wild-* fixtures, the share of endpoints, local

@@ -256,6 +256,12 @@ var spellingCases = []spellingCase{
 	{doc: `{"categories":[{"id":"c","tools":["a"]}],"tiers":{"free":{"tools":[{"name":"b"}]}}}`, tools: []string{"a", "b"}},
 	{doc: `{"_meta":{"io.x/publisher":{"tools":[{"name":"a"}],"tags":["t"]},"tools":["b"]}}`, tools: []string{"b", "a"}},
 	{doc: `{"webmcp":{"tools":["a"],"toolsOnPage":["b"],"note":"x"}}`, tools: []string{"a", "b"}},
+	// Flags under the protocol's methods on tools ("list", "call") name no tool; a flag
+	// keyed by a tool's name does.
+	{doc: `{"serverInfo":{"name":"x"},"endpoint":"https://x.dev/mcp","capabilities":{"tools":{"list":true,"call":true},"resources":{"list":true}}}`,
+		endpoints: []string{"https://x.dev/mcp"}},
+	{doc: `{"url":"https://x.dev/mcp","tools":{"search_docs":true,"fetch_page":true}}`,
+		endpoints: []string{"https://x.dev/mcp"}, tools: []string{"fetch_page", "search_docs"}},
 
 	// A local bridge (mcp-remote) to a URL the same document lists as a remote server
 	// is that server reached another way, not a local one, wherever the two sit.
@@ -274,6 +280,12 @@ var spellingCases = []spellingCase{
 	{doc: `{"name":"x","servers":[{"name":"q","endpoint":"https://api.x.dev/v1/quote","transport":"x402-rest"},{"name":"m","url":"https://x.dev/mcp"}]}`,
 		endpoints: []string{"https://x.dev/mcp"}},
 	{doc: `{"name":"x","endpoint":"https://x.dev/mcp","transport":"rest"}`, endpoints: []string{"https://x.dev/mcp"}},
+	// A URL under a generic key beside the request body of one HTTP route (a paid JSON
+	// route's "request_schema") is no MCP endpoint, whatever its transport says; one
+	// whose path names MCP still is.
+	{doc: `{"name":"x","transport":"https","endpoint":"https://x.dev/api/v1/extract","request_schema":{"type":"object"}}`},
+	{doc: `{"name":"x","routes":[{"url":"https://x.dev/api/v1/quote","requestBody":{"type":"object"}}]}`},
+	{doc: `{"name":"x","endpoint":"https://x.dev/mcp","request_schema":{"type":"object"}}`, endpoints: []string{"https://x.dev/mcp"}},
 }
 
 // TestSpellings checks each spelling of spellingCases: exactly the endpoints, local

@@ -191,6 +191,10 @@ var toolMeta = map[string]bool{"note": true, "notes": true, "summary": true, "de
 	"subscribe": true, "$comment": true, "version": true, "source": true, "docs": true, "documentation": true,
 	"url": true, "endpoint": true, "enabled": true, "supported": true, "dynamic": true}
 
+// toolMethods are the protocol's methods on tools (tools/list, tools/call): a flag
+// under one of them says the server supports the method, not that a tool has that name.
+var toolMethods = map[string]bool{"list": true, "call": true}
+
 // toolNames reads the tool names at ptr: a list of names or of objects with a name,
 // an object keyed by tool name, an object of groups ({"read": [...], "write": [...]}),
 // "dynamic" (listed at runtime), a count, or a capability object ({"listChanged": true}),
@@ -259,7 +263,9 @@ func (r *reader) toolMap(ptr string, m map[string]any, depth int) []string {
 		case string:
 			out = append(out, k) // {"search": "Search the docs."}
 		case bool:
-			if x {
+			// {"search_docs": true} names a tool; {"list": true, "call": true} says the
+			// server answers the protocol's tools/list and tools/call, and names none.
+			if x && !toolMethods[k] {
 				out = append(out, k)
 			}
 		}

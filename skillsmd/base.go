@@ -27,6 +27,7 @@ type baseCandidate struct {
 	tier     int // 0: an API section or a base heading; 1: frontmatter, summary or preamble; 2: elsewhere
 	strength int // 3: "API base", "api_url"...; 2: "Base URL", "Base path", a base heading or table row; 1: a bare "API:" label
 	order    int // document order
+	from     source
 }
 
 // better reports whether c should be preferred to o.
@@ -193,6 +194,9 @@ func labelAssign(l string, j int) (int, bool) {
 	if r := l[j:]; strings.HasPrefix(r, " (e.g. ") || strings.HasPrefix(r, " (e.g., ") || strings.HasPrefix(r, " (for example ") {
 		return j + strings.IndexByte(r[1:], ' ') + 1, true
 	}
+	if k := qualifierEnd(l[j:]); k > 0 {
+		j += k // "API (Worker): https://x", "Base URL (production): x"
+	}
 	if j < len(l) && (l[j] == '"' || l[j] == '\'') {
 		j++ // taking the quote is the only way: a quote is neither blank nor ':' or '='
 	} else if j < len(l) && l[j] == ')' {
@@ -212,6 +216,29 @@ func labelAssign(l string, j int) (int, bool) {
 	for j++; j < len(l) && isRESpace(l[j]); j++ {
 	}
 	return j, true
+}
+
+// qualifierEnd returns the length of a short qualifier in brackets that a label
+// carries before its colon (" (Worker)" in "API (Worker): https://x", "(production)"
+// in "Base URL (production): x"), or 0: at most 32 bytes, no nested bracket, and a
+// colon right after it.
+func qualifierEnd(r string) int {
+	i := 0
+	if i < len(r) && r[i] == ' ' {
+		i++
+	}
+	if i >= len(r) || r[i] != '(' {
+		return 0
+	}
+	end := strings.IndexByte(r[i:], ')')
+	if end < 2 || end > 32 || strings.ContainsAny(r[i+1:i+end], "(\n:") {
+		return 0
+	}
+	k := i + end + 1
+	if k < len(r) && r[k] == ':' || strings.HasPrefix(r[k:], fullwidthColon) {
+		return k
+	}
+	return 0
 }
 
 // The full-width colon and closing parenthesis of CJK text.
@@ -279,15 +306,17 @@ var authRowLabels = map[string]bool{
 var baseKeys = map[string]int{
 	"apibase": 3, "apibaseurl": 3, "apiurl": 3, "apiroot": 3, "apiendpoint": 3,
 	"baseurl": 2, "basepath": 2, "baseuri": 2,
+	"siteroot": 1, // "site_root: https://x": the root the guide's paths hang from
 }
 
 // addBase records a candidate. A page to read ("API: https://x/docs/api", a source
 // file on a code host) is not a base, whatever labels it.
-func (p *parser) addBase(v string, tier, strength int) {
+func (p *parser) addBase(v string, tier, strength int, from source) {
 	if pageURL(v) {
+		p.setAside(v, from, "a page to read (documentation, a source file), not an API base")
 		return
 	}
-	p.bases = append(p.bases, baseCandidate{value: v, tier: tier, strength: strength, order: len(p.bases)})
+	p.bases = append(p.bases, baseCandidate{value: v, tier: tier, strength: strength, order: len(p.bases), from: from})
 }
 
 // notePlaceholder remembers the first line where the base is a placeholder.
@@ -353,11 +382,11 @@ func (p *parser) scanBaseLabels(l string, tier int, line func() int) {
 		v, placeholder := baseValue(l[m.end:])
 		switch {
 		case v != "":
-			p.addBase(v, tier, labelStrength(label))
+			p.addBase(v, tier, labelStrength(label), fromLabel)
 		case placeholder:
 			p.notePlaceholder(line())
 		case sameOriginProse(l[m.end:]):
-			p.addBase("/", tier, labelStrength(label))
+			p.addBase("/", tier, labelStrength(label), fromLabel)
 		case !weakLabel(label) && strings.TrimSpace(l[m.end:]) == "":
 			// "**API Base URLs:**" alone: the next line or block (a table, a list)
 			// holds the value.
@@ -371,7 +400,7 @@ func (p *parser) scanBaseLabels(l string, tier int, line func() int) {
 func (p *parser) scanAuthLabel(l string) {
 	t := strings.TrimSpace(l)
 	if m := authLabelRe.FindStringSubmatch(t); m != nil && !isHeaderExample(m[2]) {
-		p.addAuth(t)
+		p.addAuth(t, fromLabel)
 		return
 	}
 	// "Transport JSON-RPC. CORS is open. Auth: none (anonymous).": a label that
@@ -383,7 +412,7 @@ func (p *parser) scanAuthLabel(l string) {
 		}
 		rest = strings.TrimLeft(rest[i+2:], " ")
 		if m := authLabelRe.FindStringSubmatch(rest); m != nil && !isHeaderExample(m[2]) {
-			p.addAuth(rest)
+			p.addAuth(rest, fromLabel)
 			return
 		}
 	}
@@ -393,7 +422,7 @@ func (p *parser) scanAuthLabel(l string) {
 		return // a command, not a sentence: code examples are not statements
 	}
 	if m := authHeaderRe.FindStringSubmatch(t); m != nil && (m[2] != "" || !strings.EqualFold(m[1], "authorization")) {
-		p.addAuth(t)
+		p.addAuth(t, fromProse)
 	}
 }
 
@@ -408,13 +437,17 @@ func (p *parser) authProse(t string) {
 	if len(t) < 8 || p.kind() == kindAuth {
 		return
 	}
-	no, auth, header, xh := authHints(t)
+	no, auth, header, xh, cred := authHints(t)
 	no = no && auth
 	header = header && (auth || xh)
 	// "Every request is signed: send `X-Relay-Signature` and `X-Relay-Timestamp`":
 	// request-signing headers are how to authenticate, though no key is named.
 	signed := xh && signingHeaderRe.MatchString(t)
-	if !no && !header && !signed {
+	// "The API authenticates with a bearer token", "Exchange the claim code for an
+	// API key", "需要 apiKey": the credential the API takes, named with what to do
+	// with it. Such a sentence states auth only when nothing else does (flushLists).
+	cred = (cred || auth) && len(p.credAuth) < maxExampleAuth && credentialRe.MatchString(t)
+	if !no && !header && !signed && !cred {
 		return // the common case: one pass over the text
 	}
 	for rest := t; rest != ""; {
@@ -432,7 +465,9 @@ func (p *parser) authProse(t string) {
 		}
 		if no && noAuthRe.MatchString(s) && !conditional(s) || header && authHeaderWordRe.MatchString(s) ||
 			signed && signingHeaderRe.MatchString(s) {
-			p.addAuth(strings.TrimRight(s, " .") + ".")
+			p.addAuth(strings.TrimRight(s, " .")+".", fromProse)
+		} else if cred && len(p.credAuth) < maxExampleAuth && credentialRe.MatchString(s) && !conditional(s) {
+			p.credAuth = append(p.credAuth, strings.TrimRight(s, " .")+".")
 		}
 	}
 }
@@ -492,10 +527,20 @@ var authHeaderWordRe = regexp.MustCompile(`(?i)\bheader\s+["'(]?(?:authorization
 // "x-sign", "X-Hub-Signature-256"; not "X-Design-Version".
 var signingHeaderRe = regexp.MustCompile(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:signature|signing|signed|sign)(?:-[a-z0-9]+)*\b`)
 
+// credentialRe finds a sentence that names the credential the API takes with what to
+// do with it: authenticate, authorize, require, send, pass or include it, or
+// exchange something for it ("authenticates with a bearer token", "requires an API
+// key", "Exchanges the claim code for a long-lived API key"), or the same in Chinese
+// ("需要 apiKey", "携带令牌"), or the sign-in flow that gives the credential ("open it
+// in the browser to complete authentication", "the OAuth flow"). A token counted or
+// swapped ("token swaps") is no credential.
+var credentialRe = regexp.MustCompile(`(?i)(?:\b(?:complet\w*|finish\w*)\s+(?:the\s+)?(?:authentication|authorization|sign[- ]in)\b|\boauth(?:\s*2(?:\.\d)?)?\s+(?:flow|authorization|sign[- ]in)\b)|(?:\b(?:authenticat\w*|authoriz\w*|requires?|required|needs?|send|sends|pass|passes|include|includes|exchang\w*)\b[^.;:!?\n]{0,60}?\b(?:api[ -]?keys?|apikey|bearer(?:\s+tokens?)?|access[ -]tokens?|api[ -]tokens?|auth(?:entication)?[ -]tokens?|session[ -]tokens?|jwts?|oauth)\b)|(?:需要|须|必须|携带|提供|使用)[^。；\n]{0,20}?(?:api ?key|apikey|api 密钥|密钥|令牌|token)`)
+
 // authHints is authProse's single pass: no reports "no " or "without", auth
-// "auth", "api key", "api-key", "credential" or "login", header "header", and xh an
-// "x-" header name, all ignoring case.
-func authHints(t string) (no, auth, header, xh bool) {
+// "auth", "api key", "api-key", "credential" or "login", header "header", xh an
+// "x-" header name, and cred a credential's name ("api key", "apikey", "bearer",
+// "jwt", "oauth", "token", or 密钥, 令牌), all ignoring case.
+func authHints(t string) (no, auth, header, xh, cred bool) {
 	for i := 0; i+2 < len(t); i++ {
 		if !authFirst[t[i]] {
 			continue // most bytes: one lookup
@@ -508,7 +553,13 @@ func authHints(t string) (no, auth, header, xh bool) {
 		case 'w':
 			no = no || labelAt2(t[i:], "without")
 		case 'a':
-			auth = auth || labelAt2(t[i:], "auth") || labelAt2(t[i:], "api key") || labelAt2(t[i:], "api-key")
+			if labelAt2(t[i:], "api key") || labelAt2(t[i:], "api-key") {
+				auth, cred = true, true
+			}
+			auth = auth || labelAt2(t[i:], "auth")
+			cred = cred || labelAt2(t[i:], "apikey")
+		case 'b', 'j', 'o', 't', 0xE4, 0xE5:
+			cred = cred || credentialWordAt(t[i:])
 		case 'c':
 			auth = auth || labelAt2(t[i:], "credential")
 		case 'l':
@@ -519,14 +570,29 @@ func authHints(t string) (no, auth, header, xh bool) {
 			xh = xh || t[i+1] == '-' && (i == 0 || !isWordByte(t[i-1]))
 		}
 	}
-	return no, auth, header, xh
+	return no, auth, header, xh, cred
+}
+
+// credentialWords are the names of a credential authHints looks for besides "api
+// key": lower-case ASCII, matched ignoring case, and 密钥 (key) and 令牌 (token).
+var credentialWords = [...]string{"bearer", "jwt", "oauth", "token", "密钥", "令牌"}
+
+// credentialWordAt reports whether s starts with one of the credentialWords.
+func credentialWordAt(s string) bool {
+	for _, w := range credentialWords {
+		if w[0] < utf8.RuneSelf && labelAt2(s, w) || strings.HasPrefix(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // authFirst marks the first letters of the words authHints looks for, in either case.
 var authFirst = func() (t [256]bool) {
-	for _, c := range "nwaclhxNWACLHX" {
+	for _, c := range "nwaclhxbjotNWACLHXBJOT" {
 		t[c] = true
 	}
+	t[0xE5], t[0xE4] = true, true // the lead bytes of 密 and 令
 	return t
 }()
 
@@ -598,7 +664,7 @@ func labelAt(s, word string) bool {
 		if c == ':' || c == '=' || c == 0xef && (strings.HasPrefix(s[k:], fullwidthColon) || strings.HasPrefix(s[k:], fullwidthClose)) {
 			return true
 		}
-		if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c == ' ' || c == '_' || c == '-' || c == '"' || c == '\'' || c == '*' || c == '`' || c == ')') {
+		if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c == ' ' || c == '_' || c == '-' || c == '"' || c == '\'' || c == '*' || c == '`' || c == ')' || c == '(') {
 			break
 		}
 	}
@@ -618,7 +684,7 @@ const maxAuthHeaderLines = 64
 // credential, as a careful reader does when the section's prose only says "include
 // your token": each becomes an auth rule naming the header and its scheme
 // ("X-Agent-Token header", "Authorization: Bearer"), never the value.
-func (p *parser) authHeaders(code string) {
+func (p *parser) authHeaders(code string, from source) {
 	if !strings.Contains(code, ":") {
 		return
 	}
@@ -630,9 +696,9 @@ func (p *parser) authHeaders(code string) {
 		}
 		for _, m := range authHeaderRe.FindAllStringSubmatch(line, 4) {
 			if m[2] != "" {
-				p.addAuth(m[1] + ": " + m[2])
+				p.addAuth(m[1]+": "+m[2], from)
 			} else {
-				p.addAuth(m[1] + " header")
+				p.addAuth(m[1]+" header", from)
 			}
 		}
 	}
@@ -651,7 +717,7 @@ func (p *parser) requestAuth(code string) {
 	}
 	stated := p.auth
 	p.auth = p.exampleAuth
-	p.authHeaders(code)
+	p.authHeaders(code, fromRequest)
 	p.exampleAuth, p.auth = p.auth, stated
 	if len(p.exampleAuth) > maxExampleAuth {
 		p.exampleAuth = p.exampleAuth[:maxExampleAuth]
@@ -663,13 +729,14 @@ func (p *parser) requestAuth(code string) {
 func isHeaderExample(v string) bool { return strings.TrimSpace(v) == "" }
 
 // addAuth adds an auth rule once.
-func (p *parser) addAuth(t string) {
+func (p *parser) addAuth(t string, from source) {
 	for _, a := range p.auth {
 		if a == t {
 			return
 		}
 	}
 	p.auth = append(p.auth, t)
+	p.noteAuth(t, from)
 }
 
 // labelAtStart reports whether the text before a weak label is at most two words
@@ -955,7 +1022,7 @@ func (p *parser) baseFromNext(lines []string, line func() int) {
 			v = baseInSentence(f) // "All endpoints are at `/api/v1`. Example: ..."
 		}
 		if v != "" && plausibleBase(v) {
-			p.addBase(v, 0, s)
+			p.addBase(v, 0, s, fromNext)
 			p.baseNext, p.baseLeft = 0, 0
 			return
 		}
@@ -1037,7 +1104,7 @@ func (p *parser) sameOriginBase(t string, tier int) {
 			}
 		}
 		if named && sameOriginProse(s) {
-			p.addBase("/", tier, 1)
+			p.addBase("/", tier, 1, fromProse)
 			return
 		}
 	}
@@ -1065,7 +1132,7 @@ func (p *parser) baseFromTable(text string) {
 		var row string
 		row, rest, _ = strings.Cut(rest, "\n")
 		if v, _ := rowValue(row, true); v != "" && !strings.HasPrefix(v, "/") {
-			p.addBase(v, 0, p.baseNext)
+			p.addBase(v, 0, p.baseNext, fromNext)
 			break
 		}
 	}
@@ -1084,8 +1151,11 @@ func (p *parser) tableRows(text string, n ast.Node) {
 		if ok && productionLabel(label) {
 			// "| Production | https://x |" beside Staging and Local rows.
 			if v, _ := rowValue(cells, true); v != "" {
-				p.addBase(v, tier, 2)
+				p.addBase(v, tier, 2, fromTable)
 			}
+			continue
+		}
+		if ok && envVarName(label) && p.envRow(label, cells, tier) {
 			continue
 		}
 		if !ok || len(label) > 40 || !labelWord(label) {
@@ -1103,7 +1173,7 @@ func (p *parser) tableRows(text string, n ast.Node) {
 			v, placeholder := rowValue(cells, s > 1)
 			switch {
 			case v != "":
-				p.addBase(v, tier, s)
+				p.addBase(v, tier, s, fromTable)
 			case placeholder:
 				p.notePlaceholder(p.lineOfNode(n))
 			}
@@ -1120,7 +1190,7 @@ func (p *parser) tableRows(text string, n ast.Node) {
 		}
 		if authRowLabels[l] && p.kind() != kindAuth {
 			if v := strings.TrimSpace(strings.ReplaceAll(cells, " | ", " ")); v != "" && v != "-" && v != "—" {
-				p.addAuth(strings.TrimSpace(label) + ": " + v)
+				p.addAuth(strings.TrimSpace(label)+": "+v, fromTable)
 			}
 		}
 	}
@@ -1163,7 +1233,7 @@ func (p *parser) authColumn(text string) {
 		vals = append(vals, v)
 	}
 	if len(vals) > 0 {
-		p.addAuth(strings.TrimSpace(cells[col]) + " (per endpoint): " + strings.Join(vals, ", "))
+		p.addAuth(strings.TrimSpace(cells[col])+" (per endpoint): "+strings.Join(vals, ", "), fromAuthColumn)
 	}
 }
 
@@ -1293,7 +1363,7 @@ func (p *parser) baseKeysIn(m map[string]any) {
 		nk := keyFolder.Replace(strings.ToLower(k))
 		if nk == "auth" || nk == "authentication" {
 			if t := strings.TrimSpace(s); t != "" {
-				p.addAuth(k + ": " + t)
+				p.addAuth(k+": "+t, fromFrontmatter)
 			}
 			continue
 		}
@@ -1321,7 +1391,7 @@ func (p *parser) baseKeysIn(m map[string]any) {
 				best = i
 			}
 		}
-		p.addBase(found[best].value, 1, found[best].strength)
+		p.addBase(found[best].value, 1, found[best].strength, fromFrontmatter)
 		found = append(found[:best], found[best+1:]...)
 	}
 }
@@ -1387,6 +1457,54 @@ func placeholderHost(h string) bool {
 		}
 	}
 	return false
+}
+
+// envRow reads a row of an environment-variable table by its description cell
+// ("| `DRIVE9_SERVER` | Server URL | `https://api.x` |"): a variable holding the
+// server the guide's calls go to states the base by its value or default; one
+// holding the API's credential ("| `DRIVE9_API_KEY` | API key |") states auth when
+// nothing else does (flushLists). It reports whether the row said either.
+func (p *parser) envRow(label, cells string, tier int) bool {
+	desc, _, _ := strings.Cut(cells, " | ")
+	switch d := p.normalize(desc); {
+	case envBaseDescriptions[d]:
+		if v, _ := rowValue(cells, true); v != "" {
+			p.addBase(v, tier, 2, fromEnvironment)
+			return true
+		}
+	case envCredentialDescriptions[d]:
+		if len(p.credAuth) < maxExampleAuth && p.kind() != kindAuth {
+			p.credAuth = append(p.credAuth, strings.TrimSpace(desc)+" ("+strings.Trim(strings.TrimSpace(label), "`")+")")
+		}
+		return true
+	}
+	return false
+}
+
+// envBaseDescriptions are the normalised descriptions of an environment variable
+// that holds the address of the server the guide's calls go to.
+var envBaseDescriptions = map[string]bool{"server url": true, "api url": true, "base url": true, "api base": true,
+	"api base url": true, "api endpoint": true, "api server": true, "server address": true, "api server url": true}
+
+// envCredentialDescriptions are the normalised descriptions of an environment
+// variable that holds the credential the API takes.
+var envCredentialDescriptions = map[string]bool{"api key": true, "api token": true, "access token": true,
+	"bearer token": true, "auth token": true, "api secret": true}
+
+// envVarName reports a table cell that is an environment variable's name: upper-case
+// letters, digits and "_", with at least one "_" ("DRIVE9_SERVER"). Backticks are
+// ignored.
+func envVarName(cell string) bool {
+	c := strings.Trim(strings.TrimSpace(cell), "`")
+	if len(c) < 4 || len(c) > 40 || !strings.Contains(c, "_") {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		if !(c[i] >= 'A' && c[i] <= 'Z' || c[i] >= '0' && c[i] <= '9' || c[i] == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // envBaseName reports a table cell that is an environment variable naming the API

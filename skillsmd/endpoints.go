@@ -157,6 +157,9 @@ func (p *parser) addEndpoint(s string, method bool) {
 	scheme, rest, _ := strings.Cut(s, "://")
 	host, path, _ := strings.Cut(rest, "/")
 	if !plainHost(host) || localHost(host) || placeholderHost(host) { // also rejects userinfo ("user@host")
+		if p.explain && localHost(host) {
+			p.setAside(s, fromEndpoint, "a local server (an install script's or a test server's localhost URL), not the API")
+		}
 		return // a local test server ("curl http://localhost:3000/api/...") is not the API
 	}
 	if isDocumentName(path[strings.LastIndexByte(path, '/')+1:]) {

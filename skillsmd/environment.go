@@ -48,7 +48,7 @@ func (p *parser) scanProductionLabel(l string, tier int) {
 		return
 	}
 	if v, _ := baseValue(s[i+1:]); v != "" && plausibleBase(v) {
-		p.addBase(v, tier, 2)
+		p.addBase(v, tier, 2, fromEnvironment)
 	}
 }
 
@@ -111,7 +111,7 @@ func (p *parser) originPathBase(t string, tier int) {
 				w := strings.TrimRight(strings.Trim(strings.TrimRight(f, ".,;:!?)"), "`\"'("), ".,;:")
 				if strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "//") && len(w) > 1 && plausibleBase(w) &&
 					!pageURL(w) && !isDocumentName(lastSegment(w)) {
-					p.addBase(w, tier, 1)
+					p.addBase(w, tier, 1, fromProse)
 					return
 				}
 			}

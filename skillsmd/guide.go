@@ -265,6 +265,7 @@ func (p *parser) typedText(t string, n ast.Node) {
 		p.api = append(p.api, t)
 	case kindAuth:
 		p.auth = append(p.auth, t)
+		p.noteAuth(t, fromAuthSection)
 	case kindSafe:
 		p.safe = append(p.safe, t)
 	case kindRisky:

@@ -53,7 +53,12 @@ type parser struct {
 	varLine      int             // doc.BaseURL came from templateBase: line of the variable's first use
 	apiRows      []string        // URLs of table rows naming an API ("| Orchestrator API | URL |"), see apiRowsBase
 	exampleAuth  []string        // auth headers the request examples send outside the auth section (see requestAuth)
+	credAuth     []string        // sentences naming the credential the API takes, outside the auth section (see authProse)
 	fromRows     bool            // doc.BaseURL came from apiRowsBase
+	explain      bool            // record the evidence in ev (Explain)
+	ev           *Evidence       // what Explain returns; nil when not explaining
+	asides       []BaseEvidence  // when explaining: candidates for the base set aside
+	authEv       []AuthEvidence  // when explaining: each auth rule added, and where from
 	ambiguous    bool            // the stated bases name more than maxBaseHosts hosts: none is the document's
 
 	// The Document's lists, gathered in reused buffers and copied out once, each in
@@ -99,7 +104,8 @@ func (p *parser) release() {
 		kinds: reuse(p.kinds), texts: reuse(p.texts), stack: reuse(p.stack[:cap(p.stack)]),
 		bases: reuse(p.bases), endpoints: reuse(p.endpoints), vars: reuse(p.vars), varUses: reuse(p.varUses),
 		links: reuse(p.links), moreInfo: reuse(p.moreInfo), apiRows: reuse(p.apiRows), exampleAuth: reuse(p.exampleAuth),
-		api: reuse(p.api), auth: reuse(p.auth), safe: reuse(p.safe), risky: reuse(p.risky), limits: reuse(p.limits),
+		credAuth: reuse(p.credAuth),
+		api:      reuse(p.api), auth: reuse(p.auth), safe: reuse(p.safe), risky: reuse(p.risky), limits: reuse(p.limits),
 		itemTexts: reuse(p.itemTexts), itemSpans: reuse(p.itemSpans),
 	}
 	parsers.Put(p)
@@ -128,6 +134,14 @@ func (p *parser) flushLists() {
 		// The guide states no auth rule but its request examples send a credential
 		// header ("curl -H 'Authorization: Bearer …'"): that is how to authenticate.
 		p.auth = append(p.auth, p.exampleAuth...)
+	}
+	if len(p.auth) == 0 {
+		// Nor do its examples, but a sentence names the credential the API takes
+		// ("The API authenticates with a bearer token.", "需要 apiKey").
+		p.auth = append(p.auth, p.credAuth...)
+		for _, a := range p.credAuth {
+			p.noteAuth(a, fromProse)
+		}
 	}
 	n := len(p.api) + len(p.auth) + len(p.safe) + len(p.risky) + len(p.limits) + len(p.itemTexts)
 	if n == 0 {
@@ -355,7 +369,7 @@ func (p *parser) block(n ast.Node) {
 			p.baseFromNext([]string{first}, func() int { return p.lineOfNode(b) })
 		}
 		if authNext || p.kind() == kindAuth {
-			p.authHeaders(code)
+			p.authHeaders(code, fromAuthCode)
 		} else {
 			p.requestAuth(code)
 		}

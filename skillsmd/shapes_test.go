@@ -136,6 +136,23 @@ var baseShapes = []struct {
 	{"auth21-ui-example.md", "Board Game Night", "Plan|Example page", "https://games.example.com/api", false, ""},
 	// Issue 21: request-signing headers named in prose state auth, though no key is named.
 	{"auth21-signing-headers.md", "Relay Vault", "Requests", "https://vault.example.org/api", true, ""},
+	// Round 11: a label with a qualifier in brackets ("API (Worker):"); an
+	// environment-variable table whose description cell names the server ("Server URL")
+	// with its default, and the API key's row, which states auth when nothing else
+	// does; a frontmatter "site_root" the guide's paths hang from.
+	{"base-label-qualifier.md", "Kiln Scores", "Scores", "https://kiln-worker.example.net", true, ""},
+	{"base-env-table-server.md", "Drawer", "Setup|Environment variables|Errors", "https://api.drawer.example.org", true, ""},
+	{"base-frontmatter-site-root.md", "Reading guide", "1. Check freshness|2. Read a harbor", "https://tides.example.org", false, ""},
+	// Round 11: a sentence outside any auth section names the credential the API takes
+	// with what to do with it ("authenticates with a bearer token", "需要 apiKey"); it
+	// states auth when nothing else does. Tokens that are assets ("token swaps") are not
+	// credentials.
+	{"auth-credential-sentence.md", "Tide Signals", "Reading|Constraints", "https://signals.example.org/api", true, ""},
+	{"auth-credential-sentence-cjk.md", "潮汐数据 API", "规则|接口", "https://tides.example.cn/api", true, ""},
+	{"auth-credential-token-words.md", "Swap Desk", "Swaps", "https://swaps.example.org/api", false, ""},
+	// The sign-in flow that gives the credential ("open it in their browser to complete
+	// authentication") states auth as well.
+	{"auth-login-flow.md", "Loom CLI Skill", "Setup|Commands", "https://api.loom-cli.example.org", true, ""},
 }
 
 // TestBaseShapes checks every shape fixture and computes the figures measured on

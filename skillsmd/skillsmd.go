@@ -40,9 +40,11 @@ import (
 //     example in brackets: "`ACME_API_URL` — the API base (e.g. URL)"; a "Base URL:"
 //     item whose nested item holds the value), the production environment's URL
 //     ("**Production URL:** x", a Production row beside Staging and Local ones, a
-//     "**Mainnet**:" bullet beside a Testnet one), a table row,
+//     "**Mainnet**:" bullet beside a Testnet one), a label with a qualifier in
+//     brackets ("API (Worker): x"), a table row (also an environment variable's row
+//     whose description names the server: "| `X_SERVER` | Server URL | x |"),
 //     a "Base URL" heading's section, or a frontmatter key (api_base, baseUrl...,
-//     also under metadata);
+//     also under metadata; site_root, the root the guide's paths hang from, last);
 //   - "/" from a sentence saying the base is the origin serving the document, or the
 //     path a sentence says the API has there ("The API is this site's `/api`");
 //   - failing those, with a WarnBaseInferred warning: the URL the document assigns to
@@ -71,7 +73,10 @@ import (
 // needed ("No auth required."), table rows, an endpoints table's Auth column ("Auth
 // (per endpoint): None, API Key") and frontmatter keys. When nothing states auth, the
 // credential headers the guide's request examples send ("curl -H 'Authorization:
-// Bearer $TOKEN'" gives "Authorization: Bearer"), never their values.
+// Bearer $TOKEN'" gives "Authorization: Bearer"), never their values; failing those,
+// sentences that name the credential the API takes with what to do with it ("The API
+// authenticates with a bearer token.", "需要 apiKey"), and the row of an
+// environment variable described as the API key ("API key (X_API_KEY)").
 //
 // # RiskyActions
 //
@@ -240,7 +245,10 @@ var yamlFormat = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
 // (a [*SyntaxError] with the byte offset); every other oddity is a [Warning]. A UTF-8
 // byte order mark and CRLF or mixed line endings are accepted. Parse does not limit
 // the input size: cap it before calling.
-func Parse(data []byte) (*Document, error) {
+func Parse(data []byte) (*Document, error) { return parse(data, nil) }
+
+// parse is Parse; with ev, it also fills ev with the evidence (see Explain).
+func parse(data []byte, ev *Evidence) (*Document, error) {
 	if err := checkText(data); err != nil {
 		return nil, err
 	}
@@ -255,15 +263,16 @@ func Parse(data []byte) (*Document, error) {
 		src = fixed
 		root = markdown().Parser().Parse(text.NewReader(src))
 	}
-	doc.read(src, root, len(data))
+	doc.read(src, root, len(data), ev)
 	return doc, nil
 }
 
 // read fills d from the parsed tree of src; size is the length of the document as
-// given to Parse.
-func (d *Document) read(src []byte, root ast.Node, size int) {
+// given to Parse. With ev, the evidence for the base and auth is recorded in it.
+func (d *Document) read(src []byte, root ast.Node, size int, ev *Evidence) {
 	p := newParser(d, src)
 	defer p.release()
+	p.explain = ev != nil
 	if n := countHeadings(root); n > 0 { // one allocation for the sections, not many
 		d.Sections = make([]Section, 0, n+1)
 		p.text.Grow(len(src))
@@ -276,6 +285,9 @@ func (d *Document) read(src []byte, root ast.Node, size int) {
 	}
 	p.finish()
 	p.diagnose(size)
+	if ev != nil {
+		p.explainTo(ev)
+	}
 }
 
 // Structure limits. goldmark's time grows with the square of blockquote nesting, of

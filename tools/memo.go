@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"strings"
 	"sync"
 
@@ -42,7 +43,10 @@ type memo struct {
 // rendering is computed once per pair of documents and origin; each call gets it with
 // a fresh nonce, exactly as a new ForModel call would render it.
 func (t *Toolset) renderSite(d *discovery.Discovery, origin string) skillsRender {
-	key := memoKey{d.Guide, d.MCP, origin}
+	// The guide's references resolve against where it was served from (after a
+	// redirect, another origin), so that is part of the key.
+	guideBase := cmp.Or(d.GuideURL, origin)
+	key := memoKey{d.Guide, d.MCP, origin + " " + guideBase}
 	t.memo.mu.Lock()
 	r, ok := t.memo.m[key]
 	t.memo.mu.Unlock()
@@ -54,7 +58,7 @@ func (t *Toolset) renderSite(d *discovery.Discovery, origin string) skillsRender
 	r = &skillsRender{}
 	if doc := d.Guide; doc != nil {
 		r.title = clean(doc.Title, maxField)
-		if u, err := doc.ResolveBase(origin); err == nil && u != nil {
+		if u, err := doc.ResolveBase(guideBase); err == nil && u != nil {
 			r.baseURL = clean(u.String(), maxField)
 		} else if doc.BaseURL != "" {
 			r.baseURL = clean(doc.BaseURL, maxField)

@@ -35,6 +35,37 @@ var lintCases = []struct {
 	{"bad-no-description", []string{"testdata/lint/bad/no-description/SKILL.md"}, 1, 1},
 	{"bad-index", []string{"testdata/lint/bad/index/index.json"}, 1, 1},
 	{"warnings-only", []string{"testdata/lint/warn/skills.md"}, 0, 1},
+	// --explain adds info lines, which never make lint fail: the exit statuses are
+	// those of the problems alone (mcp.json of no known shape: a schema error).
+	{"explain", []string{"--explain", "testdata/lint/explain"}, 1, 1},
+	{"explain-skills-md", []string{"--explain", "testdata/lint/explain/skills.md"}, 0, 0},
+	{"bad-ai-catalog", []string{"../../lint/testdata/catalog/bad.ai-catalog.json"}, 1, 1},
+	{"good-server-card", []string{"../../lint/testdata/catalog/good.server-card.json"}, 0, 0},
+}
+
+// upstreamCards holds the Server Card extension's examples, read in place and never
+// copied into this repository.
+const upstreamCards = "../../../shared/specs/upstream/server-card/examples"
+
+// TestLintUpstreamServerCards: "wellknown lint FILE" passes the extension's valid
+// examples and fails each invalid one, as the extension says.
+func TestLintUpstreamServerCards(t *testing.T) {
+	t.Parallel()
+	for kind, code := range map[string]int{"valid": 0, "invalid": exitFailure} {
+		files, _ := filepath.Glob(filepath.Join(upstreamCards, kind, "*.json"))
+		if len(files) == 0 {
+			t.Skipf("upstream examples not available in %s", filepath.Join(upstreamCards, kind))
+		}
+		for _, f := range files {
+			r := runCLI(t, nil, "", "lint", "--format", "json", f)
+			if r.code != code {
+				t.Errorf("lint %s: exit %d, want %d\n%s", f, r.code, code, r)
+			}
+			if got := checkLintJSON(t, []byte(r.stdout)); len(got.Files) != 1 || got.Files[0].Kind != "server-card" {
+				t.Errorf("lint %s: files %+v, want one server-card", f, got.Files)
+			}
+		}
+	}
 }
 
 func TestLintGolden(t *testing.T) {
@@ -44,6 +75,11 @@ func TestLintGolden(t *testing.T) {
 			t.Parallel()
 			for _, format := range []string{"text", "json", "github", "sarif"} {
 				r := runCLI(t, nil, "", append([]string{"lint", "--format", format}, tc.args...)...)
+				// A file outside the working folder is named by its absolute URI in
+				// SARIF: the golden holds it relative to the repository's root.
+				if root, err := filepath.Abs("../.."); err == nil {
+					r.stdout = strings.ReplaceAll(r.stdout, "file://"+filepath.ToSlash(root)+"/", "file://REPOSITORY/")
+				}
 				if r.code != tc.code {
 					t.Errorf("--format %s: exit %d, want %d\n%s", format, r.code, tc.code, r)
 				}
@@ -281,6 +317,7 @@ func checkLintJSON(t *testing.T, data []byte) lintJSONOut {
 			errs++
 		case "warning":
 			warns++
+		case "info": // --explain: counted in neither
 		default:
 			t.Errorf("severity %q", p.Severity)
 		}

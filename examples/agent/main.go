@@ -19,6 +19,7 @@ import (
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/catalog"
+	"github.com/wellknown-dev/discovery/internal/demo"
 	"github.com/wellknown-dev/discovery/mcpclient"
 	"github.com/wellknown-dev/discovery/tools"
 )
@@ -35,17 +36,19 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer, localDir string) error {
-	demo, err := startDemo(localDir)
+	// The scaffolding, on loopback: a shop (TLS) publishing skills.md, a skills index
+	// with one skill, a small API, and an MCP server with the Skills Extension.
+	shop, err := demo.NewShop()
 	if err != nil {
 		return err
 	}
-	defer demo.closeDemo()
+	defer shop.Close()
 	// The agent's side: one discovery client, one catalog, the tools.
 	askUser := func(_ context.Context, r *discovery.ConsentRequest) (bool, error) {
 		fmt.Fprintf(out, "  [consent %s: %s] yes\n", r.Action, r.Reason)
 		return true, nil
 	}
-	client, err := discovery.NewClient(&discovery.Options{HTTPClient: demo.httpShop, Consent: askUser, InsecureAllowPrivateOrigins: true})
+	client, err := discovery.NewClient(&discovery.Options{HTTPClient: shop.Client(), Consent: askUser, InsecureAllowPrivateOrigins: true})
 	if err != nil {
 		return err
 	}
@@ -53,7 +56,7 @@ func run(ctx context.Context, out io.Writer, localDir string) error {
 	if err := cat.AddLocal(ctx, agentskills.LocalOptions{Roots: []string{localDir}}); err != nil {
 		return err
 	}
-	session, err := mcpclient.ConnectURL(ctx, client, demo.mcpURL, false, nil)
+	session, err := mcpclient.ConnectURL(ctx, client, shop.URL+demo.MCPPath, false, nil)
 	if err != nil {
 		return err
 	}
@@ -69,8 +72,8 @@ func run(ctx context.Context, out io.Writer, localDir string) error {
 
 	// The scripted "model": each step is a tool call a model would make.
 	steps := []struct{ tool, input string }{
-		{"discover_site", fmt.Sprintf(`{"origin": %q}`, demo.shopURL)},
-		{"list_skills", fmt.Sprintf(`{"origin": %q}`, demo.shopURL)},
+		{"discover_site", fmt.Sprintf(`{"origin": %q}`, shop.URL)},
+		{"list_skills", fmt.Sprintf(`{"origin": %q}`, shop.URL)},
 		{"list_skills", `{}`},
 		{"read_skill", `{"name": "weekly-report"}`},
 		{"read_skill_file", `{"name": "weekly-report", "path": "references/FORMAT.md"}`},
@@ -83,7 +86,7 @@ func run(ctx context.Context, out io.Writer, localDir string) error {
 		fmt.Fprintf(out, "> %s %s\n%s\n", s.tool, s.input, res.Text)
 	}
 	// The skill says to GET /api/v1/orders: the call goes through the policy guard.
-	d, err := client.Discover(ctx, demo.shopURL)
+	d, err := client.Discover(ctx, shop.URL)
 	if err != nil {
 		return err
 	}
@@ -91,7 +94,7 @@ func run(ctx context.Context, out io.Writer, localDir string) error {
 	if err != nil {
 		return err
 	}
-	resp, err := (&http.Client{Transport: guard}).Get(demo.shopURL + "/api/v1/orders")
+	resp, err := (&http.Client{Transport: guard}).Get(shop.URL + demo.ShopOrdersPath)
 	if err != nil {
 		return err
 	}

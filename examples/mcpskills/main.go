@@ -24,15 +24,12 @@ package main
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/signal"
@@ -40,13 +37,10 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/internal/demo"
 	"github.com/wellknown-dev/discovery/mcpclient"
 	"github.com/wellknown-dev/discovery/mcpjson"
-	"github.com/wellknown-dev/discovery/skillserver"
 )
-
-//go:embed testdata
-var demo embed.FS
 
 type config struct {
 	asJSON, all, endpoint, sse, yes bool
@@ -308,16 +302,11 @@ func hasPath(raw string) bool {
 	return err == nil && u.Scheme != "" && u.Path != "" && u.Path != "/"
 }
 
-// demoServer serves the embedded skills with the Skills Extension on loopback.
+// demoServer serves the demo's MCP skills with the Skills Extension on loopback.
 func demoServer() (string, func(), error) {
-	sub, err := fs.Sub(demo, "testdata/skills")
+	ts, err := demo.NewMCPServer()
 	if err != nil {
 		return "", nil, err
 	}
-	srv, err := skillserver.New(sub, &skillserver.Options{Name: "demo-skills", PageSize: 1, DirectoryRead: true})
-	if err != nil {
-		return "", nil, err
-	}
-	ts := httptest.NewServer(srv.Handler())
-	return ts.URL + "/mcp", ts.Close, nil
+	return ts.URL + demo.MCPPath, ts.Close, nil
 }

@@ -1,9 +1,16 @@
-// Package demo is the embedded demo origin that "wellknown demo", the examples and the
-// tests discover, with no network: skills.md, mcp.json and a v0.2.0 Agent Skills index
-// listing a SKILL.md skill (invoice-check) and an archive skill (ledger).
+// Package demo holds the demo origins that "wellknown demo", the examples and the tests
+// run against, with no network, built in one place.
 //
-// [NewServer] serves it over TLS on loopback; [Handler] is the same site as an
-// http.Handler, and [Skills] the skills folder (for skillserver, or a local catalog).
+// The tracker is the demo origin of "wellknown demo", examples/discover and
+// examples/skills: skills.md, mcp.json and a v0.2.0 Agent Skills index listing a
+// SKILL.md skill (invoice-check) and an archive skill (ledger). [NewServer] serves it
+// over TLS on loopback; [Handler] is the same site as an http.Handler, [LiveHandler]
+// the same with an MCP server of its own, and [Skills] the skills folder (for
+// skillserver, or a local catalog).
+//
+// [NewShop] is the shop of examples/agent (skills.md, an index, a small API and an MCP
+// server on one origin), and [NewMCPServer] the MCP Skills Extension server of
+// examples/mcpskills.
 package demo
 
 import (
@@ -15,15 +22,17 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"path"
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/skillserver"
 )
 
-// site holds the documents of the demo origin.
+// site holds the documents of the demo origins: site/ the tracker of [Handler], shop/
+// the shop of [NewShop], mcpskills/ the skills of [NewMCPServer].
 //
-//go:embed site
+//go:embed site shop mcpskills
 var site embed.FS
 
 // Index entries' descriptions, as the index publishes them.
@@ -97,30 +106,45 @@ const MCPPath = "/mcp"
 // handler is the demo origin's mux, serving mcpJSON as mcp.json (nil: the embedded
 // one).
 func handler(mcpJSON []byte) (*http.ServeMux, error) {
-	read := func(name string) []byte {
-		b, err := File(name)
-		if err != nil {
-			panic(err) // embedded at build time: cannot fail
-		}
-		return b
-	}
-	skillMD := read("skills/invoice-check/SKILL.md")
+	skillMD := mustRead("site/skills/invoice-check/SKILL.md")
 	archive, err := agentskills.PackTarGz(site, "site/skills/ledger")
 	if err != nil {
 		return nil, err
 	}
-	index, err := json.MarshalIndent(map[string]any{
-		"$schema": agentskills.SchemaV020,
-		"skills": []map[string]string{
-			{"name": "invoice-check", "type": agentskills.TypeSkillMD, "url": "invoice-check/SKILL.md", "digest": agentskills.Digest(skillMD),
-				"description": invoiceDescription},
-			{"name": "ledger", "type": agentskills.TypeArchive, "url": "ledger.tar.gz", "digest": agentskills.Digest(archive),
-				"description": ledgerDescription},
-		},
-	}, "", "  ")
-	if err != nil {
-		return nil, err
+	if mcpJSON == nil {
+		mcpJSON = mustRead("site/mcp.json")
 	}
+	return origin{guide: mustRead("site/skills.md"), mcpJSON: mcpJSON, skills: []entry{
+		{name: "invoice-check", typ: agentskills.TypeSkillMD, url: "invoice-check/SKILL.md", body: skillMD, description: invoiceDescription},
+		{name: "ledger", typ: agentskills.TypeArchive, url: "ledger.tar.gz", body: archive, description: ledgerDescription},
+	}}.mux()
+}
+
+// mustRead returns an embedded file.
+func mustRead(name string) []byte {
+	b, err := site.ReadFile(name)
+	if err != nil {
+		panic(err) // embedded at build time: cannot fail
+	}
+	return b
+}
+
+// entry is one skill of a demo origin's skills index, its artifact served at url
+// under the index's folder.
+type entry struct {
+	name, typ, description, url string
+	body                        []byte
+}
+
+// origin is what one demo origin publishes; a nil document is not served.
+type origin struct {
+	guide, mcpJSON []byte
+	skills         []entry // the v0.2.0 skills index; none: no index
+}
+
+// mux serves the origin's documents, each with a Content-Type, an ETag and
+// Cache-Control: max-age=300.
+func (o origin) mux() (*http.ServeMux, error) {
 	serve := func(body []byte, ctype string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", ctype)
@@ -130,15 +154,40 @@ func handler(mcpJSON []byte) (*http.ServeMux, error) {
 		}
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET "+discovery.GuidePath, serve(read("skills.md"), "text/markdown; charset=utf-8"))
-	if mcpJSON == nil {
-		mcpJSON = read("mcp.json")
+	if o.guide != nil {
+		mux.Handle("GET "+discovery.GuidePath, serve(o.guide, "text/markdown; charset=utf-8"))
 	}
-	mux.Handle("GET "+discovery.MCPPath, serve(mcpJSON, "application/json"))
+	if o.mcpJSON != nil {
+		mux.Handle("GET "+discovery.MCPPath, serve(o.mcpJSON, "application/json"))
+	}
+	if len(o.skills) == 0 {
+		return mux, nil
+	}
+	listed := make([]map[string]string, 0, len(o.skills))
+	dir := path.Dir(agentskills.IndexPath) + "/"
+	for _, e := range o.skills {
+		listed = append(listed, map[string]string{"name": e.name, "type": e.typ, "url": e.url, "digest": agentskills.Digest(e.body),
+			"description": e.description})
+		ctype := "text/markdown; charset=utf-8"
+		if e.typ == agentskills.TypeArchive {
+			ctype = "application/gzip"
+		}
+		mux.Handle("GET "+dir+e.url, serve(e.body, ctype))
+	}
+	index, err := json.MarshalIndent(map[string]any{"$schema": agentskills.SchemaV020, "skills": listed}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
 	mux.Handle("GET "+agentskills.IndexPath, serve(index, "application/json"))
-	mux.Handle("GET /.well-known/agent-skills/invoice-check/SKILL.md", serve(skillMD, "text/markdown; charset=utf-8"))
-	mux.Handle("GET /.well-known/agent-skills/ledger.tar.gz", serve(archive, "application/gzip"))
 	return mux, nil
+}
+
+// startTLS serves h on a loopback TLS server whose log is discarded.
+func startTLS(h http.Handler) *httptest.Server {
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ts.StartTLS()
+	return ts
 }
 
 // NewServer starts the demo origin on a loopback TLS server. Its Client trusts the
@@ -149,8 +198,5 @@ func NewServer() (*httptest.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	ts := httptest.NewUnstartedServer(h)
-	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
-	ts.StartTLS()
-	return ts, nil
+	return startTLS(h), nil
 }

@@ -6,7 +6,6 @@ package modeltext
 
 import (
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -25,17 +24,18 @@ const (
 	modelSection = 600 // bytes of an unmapped section's text
 )
 
-// Input is what one rendering shows. Every string in it except Origin and MCPBase
+// Input is what one rendering shows. Every string in it except Origin, GuideBase and MCPBase
 // was published by the origin.
 type Input struct {
-	Origin   string                             // the origin, as shown in the label
-	Sources  string                             // the documents behind it, for the label
-	Resolve  func(ref string) (*url.URL, error) // resolves a guide's link against the origin
-	Guide    *skillsmd.Document
-	MCP      *mcpjson.Document
-	MCPBase  string   // the URL mcp.json was served from: relative endpoints resolve against it
-	Skills   []string // "name: description" lines of an Agent Skills index
-	Warnings []string // "code: message" lines, shown when not nil
+	Origin  string // the origin, as shown in the label
+	Sources string // the documents behind it, for the label
+	Guide   *skillsmd.Document
+	// GuideBase is where Guide was served from: its API base and links resolve against it.
+	GuideBase string
+	MCP       *mcpjson.Document
+	MCPBase   string   // the URL mcp.json was served from: relative endpoints resolve against it
+	Skills    []string // "name: description" lines of an Agent Skills index
+	Warnings  []string // "code: message" lines, shown when not nil
 }
 
 // Render renders in within budget bytes, fence included.
@@ -151,7 +151,7 @@ func renderGuide(r *renderer, in *Input) {
 	r.list("Auth", s.Auth, "auth rules")
 	if s.BaseURL != "" {
 		base := s.BaseURL
-		if u, err := s.ResolveBase(in.Origin); err == nil && u != nil {
+		if u, err := s.ResolveBase(in.GuideBase); err == nil && u != nil {
 			base = u.String()
 		}
 		r.line("API base: "+clean(base), "the API base")
@@ -161,7 +161,7 @@ func renderGuide(r *renderer, in *Input) {
 	renderSections(r, s)
 	var links []string
 	for _, l := range s.MoreInfo {
-		u, err := in.Resolve(l.URL)
+		u, err := skillsmd.Resolve(in.GuideBase, l.URL)
 		if err != nil || u.User != nil || (u.Scheme != "https" && u.Scheme != "http") {
 			continue // never hand a model a javascript: or credential-bearing link
 		}

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -145,7 +146,8 @@ type skillsJSON struct {
 	Title        string        `json:"title"`
 	Summary      string        `json:"summary"`
 	Purpose      string        `json:"purpose"`
-	BaseURL      string        `json:"base_url"`
+	URL          string        `json:"url"`      // where the guide was served from, after redirects (Discovery.GuideURL)
+	BaseURL      string        `json:"base_url"` // as written; relative to url
 	API          []string      `json:"api"`
 	Auth         []string      `json:"auth"`
 	SafeActions  []string      `json:"safe_actions"`
@@ -217,15 +219,16 @@ type indexEntryJSON struct {
 }
 
 type fetchJSON struct {
-	URL    string `json:"url"`
-	Status int    `json:"status"`
-	Source string `json:"source"`
-	Error  string `json:"error,omitempty"` // why this document could not be used (Fetch.Err); omitted when it could
+	URL      string `json:"url"`
+	FinalURL string `json:"final_url,omitempty"` // where the answer came from after redirects (Fetch.FinalURL)
+	Status   int    `json:"status"`
+	Source   string `json:"source"`
+	Error    string `json:"error,omitempty"` // why this document could not be used (Fetch.Err); omitted when it could
 }
 
 // fetchReport is one Fetch for JSON, its error redacted.
 func fetchReport(f discovery.Fetch) fetchJSON {
-	j := fetchJSON{URL: discovery.Redact(f.URL), Status: f.StatusCode, Source: f.Source.String()}
+	j := fetchJSON{URL: discovery.Redact(f.URL), FinalURL: discovery.Redact(f.FinalURL), Status: f.StatusCode, Source: f.Source.String()}
 	if f.Err != nil {
 		j.Error = cmdutil.Clean(f.Err.Error(), 1024)
 	}
@@ -253,7 +256,7 @@ func CleanList(in []string) []string {
 func discoveryReport(d *discovery.Discovery, ix *discovery.SkillsIndex, ixWarn string) DiscoveryJSON {
 	r := DiscoveryJSON{Origin: d.Origin.String(), Fetches: []fetchJSON{}, Warnings: []string{}}
 	if s := d.Guide; s != nil {
-		js := &skillsJSON{Title: cmdutil.Clean(s.Title, 256), Summary: cmdutil.Clean(s.Summary, 1024), Purpose: cmdutil.Clean(s.Purpose, 1024),
+		js := &skillsJSON{URL: cmdutil.Clean(d.GuideURL, 512), Title: cmdutil.Clean(s.Title, 256), Summary: cmdutil.Clean(s.Summary, 1024), Purpose: cmdutil.Clean(s.Purpose, 1024),
 			BaseURL: cmdutil.Clean(s.BaseURL, 512), API: CleanList(s.API), Auth: CleanList(s.Auth), SafeActions: CleanList(s.SafeActions),
 			RiskyActions: CleanList(s.RiskyActions), Limits: CleanList(s.Limits), MCP: CleanList(s.MCP),
 			Links: []linkJSON{}, Sections: []sectionJSON{}}
@@ -354,13 +357,13 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 		}
 		if s.BaseURL != "" {
 			base := s.BaseURL
-			if u, err := d.Origin.Resolve(s.BaseURL); err == nil {
-				base = u.String()
+			if u, err := s.ResolveBase(cmp.Or(d.GuideURL, d.Origin.String())); err == nil && u != nil {
+				base = u.String() // against where the guide was served from, after redirects
 			}
 			fmt.Fprintf(out, "  API base: %s\n", cmdutil.Clean(base, 512))
 		}
 		for _, m := range s.MCP {
-			if u, err := d.Origin.Resolve(m); err == nil {
+			if u, err := skillsmd.Resolve(cmp.Or(d.GuideURL, d.Origin.String()), m); err == nil {
 				m = u.String()
 			}
 			fmt.Fprintf(out, "  MCP:      %s (named by the guide; not connected)\n", cmdutil.Clean(m, 512))

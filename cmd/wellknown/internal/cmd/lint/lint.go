@@ -3,8 +3,10 @@
 package lint
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -14,15 +16,16 @@ import (
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
 	"github.com/wellknown-dev/discovery/lint"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 func (a *app) lintCommand() *cobra.Command {
-	var strict bool
-	var format string
+	var strict, explain bool
+	var format, rootsFile string
 	var budget time.Duration
 	cmd := &cobra.Command{
-		Use:   "lint [--strict] [--format text|json|github|sarif] PATH|URL...",
-		Short: "Check skills.md, mcp.json, SKILL.md, skill folders and skills indexes",
+		Use:   "lint [--strict] [--explain] [--format text|json|github|sarif] PATH|URL...",
+		Short: "Check skills.md, mcp.json, SKILL.md, skill folders, skills indexes, AI Catalogs and Server Cards",
 		Long: `Lint checks documents before they are published, or as a site serves them.
 
 The kind of each PATH is told by its name and content: skills.md, mcp.json (checked
@@ -30,7 +33,12 @@ strictly against the JSON Schema of its spec_version), SKILL.md or a folder hold
 one, and a skills index (index.json). A folder without a SKILL.md is searched for
 those documents, also under .well-known/. A skills index is checked deeply: every
 artifact it lists next to it is read, its size and digest verified, each SKILL.md
-linted and its name compared with the index entry.
+linted and its name compared with the index entry. An AI Catalog (ai-catalog.json,
+*.ai-catalog.json, or a document with specVersion and entries) and an MCP Server
+Card (server-card.json, *.server-card.json, or a document whose $schema is the
+card's) are checked strictly against their schemas, with the cards a catalog holds
+inline; a trust manifest beside an entry is reported as signed or not and, with
+--trust-roots FILE (a JSON array of roots, as in docs/trust.md), verified.
 
 What a client or "skills install" would refuse is an error: a document over the
 clients' size limits, a published credential, an invalid or mismatched skill name, a
@@ -38,11 +46,25 @@ name listed twice, a link in a skill folder.
 
 A URL is fetched through the discovery client, with its HTTPS, private-address and
 consent rules: a URL of a document, or an origin (https://example.com) for all it
-publishes.
+publishes, /.well-known/ai-catalog.json included. A catalog or card fetched is also
+checked for how it is served: its media type (application/ai-catalog+json,
+application/mcp-server-card+json), CORS (Access-Control-Allow-Origin), ETag and
+Cache-Control, as warnings. The cards and nested catalogs a fetched catalog lists by
+URL are fetched and checked too (at most 16, nested catalogs one level deep, a cycle
+once; on another origin only with --yes).
 
 The whole run has --budget (default 2m): a document or artifact not read when it
 runs out is reported by name as an error (code budget), so a site that answers
 slowly cannot hold lint for hours.
+
+With --explain, lint also shows what the readers decided, as lines of severity
+info that never make it fail: for mcp.json, each URL taken as an MCP endpoint with
+the evidence for it (its keys, siblings, URL and score) and each candidate URL not
+taken with why (a score under the threshold, plain http, a docs or repository key,
+a transport that is not MCP...); for skills.md, the API base taken and where it was
+stated (a label, a table, a nested list, a sentence, a request example), the
+candidates set aside and why, and where each auth rule came from. In json and
+sarif output each carries an "evidence" object.
 
 Problems are printed as "file:line:col: severity: message [code]" (text), one JSON
 object (json), GitHub workflow annotations (github) or SARIF 2.1.0 (sarif). Exit
@@ -50,6 +72,7 @@ status 0 when clean (warnings alone are clean unless --strict), 1 when problems 
 severity error were found, 2 on usage errors.`,
 		Example: `  wellknown lint public/.well-known/skills.md public/.well-known/mcp.json
   wellknown lint --strict skills/invoice-check
+  wellknown lint --explain public/.well-known/mcp.json
   wellknown lint --format github public/.well-known
   wellknown lint --format sarif https://example.com > lint.sarif`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -75,6 +98,15 @@ severity error were found, 2 on usage errors.`,
 			opts := &lint.Options{
 				FollowCrossOriginRedirects: a.Yes || a.IsTerminal(a.In) && a.IsTerminal(a.ErrOut),
 				UserAgent:                  "wellknown/" + discovery.Version,
+				Explain:                    explain,
+				FetchCrossOrigin:           a.Yes,
+			}
+			if rootsFile != "" {
+				roots, err := readRoots(rootsFile)
+				if err != nil {
+					return cmdutil.UsageError{Err: err}
+				}
+				opts.TrustRoots = roots
 			}
 			if slices.ContainsFunc(args, isURL) {
 				c, err := a.Client(nil)
@@ -111,7 +143,9 @@ severity error were found, 2 on usage errors.`,
 		},
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit 1) on warnings too")
+	cmd.Flags().BoolVar(&explain, "explain", false, "also show, as info lines, the evidence for each endpoint, API base and auth rule the readers took, and why each candidate was not taken")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, github or sarif")
+	cmd.Flags().StringVar(&rootsFile, "trust-roots", "", "verify the trust manifests of AI Catalog entries against the roots in this JSON file (an array of {publisher, identity, origin, jwks, jwksUrl})")
 	cmdutil.AddBudgetFlag(cmd, &budget)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json", "github", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -139,6 +173,30 @@ func (a *app) write(rep *lint.Report, format string) error {
 	}
 	fmt.Fprintf(a.ErrOut, "%s checked: %s, %s\n", cmdutil.Plural(len(rep.Files), "file"), cmdutil.Plural(errs, "error"), cmdutil.Plural(warns, "warning"))
 	return nil
+}
+
+// maxRootsBytes caps the --trust-roots file.
+const maxRootsBytes = 1 << 20
+
+// readRoots reads the --trust-roots file: a JSON array of trust.Root.
+func readRoots(name string) ([]trust.Root, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("lint: --trust-roots: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxRootsBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("lint: --trust-roots: %w", err)
+	}
+	if len(data) > maxRootsBytes {
+		return nil, fmt.Errorf("lint: --trust-roots: %s is larger than %d bytes", name, maxRootsBytes)
+	}
+	var roots []trust.Root
+	if err := json.Unmarshal(data, &roots); err != nil {
+		return nil, fmt.Errorf("lint: --trust-roots: %s is not a JSON array of trust roots: %w", name, err)
+	}
+	return roots, nil
 }
 
 // isURL reports whether a lint argument is a URL rather than a path.
