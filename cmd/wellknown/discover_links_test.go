@@ -30,7 +30,7 @@ func TestDiscoverTextShowsLinkTargets(t *testing.T) {
 		t.Fatalf("discover:\n%s", r)
 	}
 	for _, want := range []string{
-		"Getting started: " + b.URL + "/guides/.well-known/start.html",
+		"Getting started: " + b.URL + "/start.html",
 		"Docs: " + b.URL + "/docs/reference",
 		"Support: https://…@help.example.net/ask?",
 		"Spec: https://spec.example.org/",
@@ -43,5 +43,10 @@ func TestDiscoverTextShowsLinkTargets(t *testing.T) {
 		if strings.Contains(r.stdout, never) {
 			t.Errorf("%q in the text output:\n%s", never, r)
 		}
+	}
+	// --model resolves them the same way.
+	r = runCLI(t, cliEnv(t, caFileEnv+"="+ca), "", "--yes", "discover", "--model", a.URL)
+	if r.code != 0 || !strings.Contains(r.stdout, "Docs: "+b.URL+"/docs/reference") || strings.Contains(r.stdout, a.URL+"/docs") {
+		t.Errorf("discover --model: want the links resolved against %s:\n%s", b.URL, r)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -383,7 +382,7 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 		}
 		if len(s.MoreInfo) > 0 {
 			fmt.Fprintf(out, "  links:\n")
-			base := guideURL(d)
+			base := cmp.Or(d.GuideURL, d.Origin.String())
 			for _, l := range s.MoreInfo {
 				fmt.Fprintf(out, "     - %s\n", linkText(base, l))
 			}
@@ -434,45 +433,23 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 	}
 }
 
-// guideURL is where d's skills.md came from, after redirects: the base its relative
-// links resolve against. It is the origin's well-known URL when the fetch is not
-// recorded.
-func guideURL(d *discovery.Discovery) *url.URL {
-	for _, f := range d.Fetches {
-		if f.FinalURL != "" && strings.HasSuffix(f.URL, discovery.GuidePath) {
-			if u, err := url.Parse(f.FinalURL); err == nil && u.IsAbs() {
-				return u
-			}
-		}
-	}
-	u, err := d.Origin.Resolve(discovery.GuidePath)
-	if err != nil {
-		return &url.URL{}
-	}
-	return u
-}
-
-// linkText is a guide's link for a person, "label: URL": a relative URL resolved
-// against base (where the guide came from), then cleaned like every published string
-// (no userinfo, query or fragment, no credential, no control sequence). A link that is
-// not http(s) is shown as written, cleaned, and marked so.
-func linkText(base *url.URL, l skillsmd.InfoLink) string {
-	target := l.URL
-	note := ""
-	if r, err := url.Parse(strings.TrimSpace(l.URL)); err == nil {
-		u := base.ResolveReference(r)
-		if u.Scheme == "https" || u.Scheme == "http" {
-			target = u.String()
-		} else {
-			note = " (not a web link)"
-		}
+// linkText is a guide's link for a person, "label: URL": a relative URL resolved as
+// the guide's API base is, against where the guide was served from (base), then
+// cleaned like every published string (no userinfo, query or fragment, no credential,
+// no control sequence). A link that is not http(s) is shown as written, cleaned, and
+// marked so.
+func linkText(base string, l skillsmd.InfoLink) string {
+	target, note := l.URL, ""
+	if u, err := skillsmd.Resolve(base, l.URL); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
+		target = u.String()
+	} else if err == nil {
+		note = " (not a web link)"
 	}
 	target = cmdutil.Clean(discovery.Redact(target), 512)
-	label := cmdutil.Clean(l.Label, 256)
-	if label == "" {
-		return target + note
+	if label := cmdutil.Clean(l.Label, 256); label != "" {
+		return label + ": " + target + note
 	}
-	return label + ": " + target + note
+	return target + note
 }
 
 // cut shortens s to at most n bytes, at a character boundary, marking the cut with "…".
