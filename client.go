@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/wellknown-dev/discovery/internal/fetch"
 	"github.com/wellknown-dev/discovery/internal/lru"
 	"github.com/wellknown-dev/discovery/internal/netguard"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // Version is the version of this module, sent in the default User-Agent.
@@ -84,6 +86,18 @@ type Options struct {
 	// on top of the caller's context. 0: [DefaultSkillTimeout]. Negative is an error.
 	SkillTimeout time.Duration
 
+	// TrustRoots are the publisher trust anchors (package trust) against which
+	// [Client.GetSkill] verifies the Trust Manifest published beside each skill's
+	// artifact (its URL with [trust.ManifestSuffix]); manifest and keys are fetched
+	// under the same policy as the artifact. The outcome is [Skill.Publisher]. nil: no
+	// manifest is fetched and Publisher is nil (unless RequireSignedSkills).
+	TrustRoots []trust.Root
+
+	// RequireSignedSkills makes GetSkill fail, wrapping the [*trust.VerifyError], for a
+	// skill whose manifest does not verify with TrustRoots. false: an unverified skill
+	// is returned, with Publisher saying why.
+	RequireSignedSkills bool
+
 	// MaxRetryAfter caps how long the Client honours a Retry-After header. A server that
 	// asks for longer gets no retry: the fetch fails at once (and falls back to the last
 	// good copy). 0: [DefaultMaxRetryAfter].
@@ -149,6 +163,8 @@ type Client struct {
 	userAgent       string
 	docTimeout      time.Duration
 	skillTimeout    time.Duration
+	trustRoots      []trust.Root // Options.TrustRoots, copied
+	requireSigned   bool         // Options.RequireSignedSkills
 	maxRetryAfter   time.Duration
 	logger          *slog.Logger
 	observe         ObserveFunc
@@ -203,6 +219,8 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		userAgent:      cmp.Or(o.UserAgent, "discovery-go/"+Version),
 		docTimeout:     cmp.Or(o.DocumentTimeout, DefaultDocumentTimeout),
 		skillTimeout:   cmp.Or(o.SkillTimeout, DefaultSkillTimeout),
+		trustRoots:     slices.Clone(o.TrustRoots),
+		requireSigned:  o.RequireSignedSkills,
 		maxRetryAfter:  cmp.Or(o.MaxRetryAfter, DefaultMaxRetryAfter),
 		logger:         o.Logger,
 		observe:        o.Observe,

@@ -22,25 +22,28 @@ import (
 //   - cmd: commands, examples and the LLM SDK adapters (cmd/..., examples/..., compare,
 //     adapters/..., modules of their own); nothing imports them.
 //   - features: packages built on the root (an MCP client, catalogs, agent tools,
-//     stores, instrumentation, a skill server, the linter, publisher signatures and
-//     lock records); they may build on each other.
+//     stores, instrumentation, a skill server, the linter, lock records); they may
+//     build on each other.
 //   - root: package discovery, the public API and its policy.
-//   - parsers: pure readers, bytes in and values out; they may share diag.
+//   - parsers: pure readers, bytes in and values out; they may share diag. trust
+//     (publisher signatures) is one: it verifies bytes it is given and reaches the
+//     network only through the caller's KeyFetcher, so the root can verify skills.
 //   - internal: the machinery (the fetch pipeline, the dialer guard) and shared
 //     helpers; it imports nothing of the module above it.
 //
 // An internal package that builds on a higher layer is listed in that layer by name:
 // internal/demo (the demo origin of the commands and examples, built on the root) with
-// the features, internal/skillrules (rules over parsed skills) and internal/modeltext
-// (the model's rendering of parsed documents) with the parsers.
+// the features, internal/skillrules (rules over parsed skills), internal/modeltext
+// (the model's rendering of parsed documents) and internal/families (an AI Catalog's
+// nested catalogs and cards, read through the caller's fetch functions) with the parsers.
 var layers = []struct {
 	name     string
 	packages []string // module-relative; a trailing "/..." takes a whole subtree
 }{
 	{"cmd", []string{"cmd/...", "examples/...", "compare", "adapters/..."}},
-	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "trust", "skilllock", "internal/demo"}},
+	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "skilllock", "internal/demo"}},
 	{"root", []string{"."}},
-	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "internal/skillrules", "internal/modeltext"}},
+	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "trust", "internal/skillrules", "internal/modeltext", "internal/families"}},
 	{"internal", []string{"internal/..."}},
 }
 

@@ -5,12 +5,12 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/wellknown-dev/discovery/aicatalog"
 	"github.com/wellknown-dev/discovery/diag"
 	"github.com/wellknown-dev/discovery/internal/fetch"
 	"github.com/wellknown-dev/discovery/internal/httpx"
@@ -42,6 +42,13 @@ type Discovery struct {
 	// fragment: relative endpoints in it resolve against it ([Client.ConnectEndpoint]).
 	// "" when MCP is nil.
 	MCPURL string
+
+	// Filled by [Client.DiscoverAll] only; nil when not published.
+	Catalog   *aicatalog.Walked // the AI Catalog, nested catalogs walked: Catalogs (root first), Entries (all but catalogs)
+	Cards     []Card            // the catalog's MCP Server Cards, read or not (Card.Err); advisory, untrusted
+	Skills    *SkillsIndex      // the Agent Skills index, as [Client.ListSkills] finds it
+	RootSkill *Skill            // the Agent-Skills-format /skill.md, as [Client.RootSkill] finds it
+	Families  []Family          // which families the site publishes, and where each was found
 }
 
 // Source tells where the document of a [Fetch] came from.
@@ -120,6 +127,7 @@ const (
 	WarnFetch       = "fetch"        // Structured: one document failed while the other succeeded
 	WarnPointer     = "pointer"      // mcp.json only points elsewhere, and that could not be followed
 	WarnMCP         = "mcp.json"     // what the mcp.json parser had to interpret (the message starts with a JSON pointer)
+	WarnCatalog     = "ai-catalog"   // DiscoverAll: what the AI Catalog reader or walk had to leave out or interpret
 )
 
 // followPointer fetches the document an mcp.json pointer ($ref, serverCard) names,
@@ -132,17 +140,10 @@ func (c *Client) followPointer(ctx context.Context, o Origin, mcp *outcome[mcpjs
 			Message: "the pointer ($ref or serverCard) is not a usable https URL; not followed"})
 		return nil
 	}
-	target.User = nil // site-supplied userinfo is never sent
-	if to, err := originOf(target); err != nil || to != o {
-		err := ask(ctx, c, c.consent, &ConsentRequest{
-			Action: ConsentRedirect, Origin: o, URL: redact(target), Method: http.MethodGet,
-			Reason: fmt.Sprintf("%s points to a discovery document on another origin, %s", o, redact(target)),
-		}, ErrCrossOrigin)
-		if err != nil {
-			mcp.warnings = append(mcp.warnings, Warning{Code: WarnPointer, URL: mcp.fetch.URL,
-				Message: fmt.Sprintf("pointer to another origin not followed: %v", err)})
-			return nil
-		}
+	if err := c.consentOther(ctx, o, target, "points to a discovery document"); err != nil {
+		mcp.warnings = append(mcp.warnings, Warning{Code: WarnPointer, URL: mcp.fetch.URL,
+			Message: fmt.Sprintf("pointer to another origin not followed: %v", err)})
+		return nil
 	}
 	out := fetchShared(ctx, c, o, target.String(), mcpSpec)
 	return &out
@@ -158,14 +159,14 @@ func (c *Client) followPointer(ctx context.Context, o Origin, mcp *outcome[mcpjs
 // SourceStale, with a Warning) if one younger than Options.MaxStale exists, else an
 // error. It returns [ErrNotPublished] when the origin publishes neither document.
 func (c *Client) Discover(ctx context.Context, origin string) (*Discovery, error) {
-	return c.discover(ctx, origin, false)
+	return c.discover(ctx, origin, false, false)
 }
 
 // Structured is [Client.Discover] for callers that need servers and tools: it fetches
 // skills.md and mcp.json (in parallel), and succeeds when at least one of them is
 // available; the other one's failure is then a Warning.
 func (c *Client) Structured(ctx context.Context, origin string) (*Discovery, error) {
-	return c.discover(ctx, origin, true)
+	return c.discover(ctx, origin, true, false)
 }
 
 // outcome is the result of fetching one document.
@@ -179,14 +180,14 @@ type outcome[T any] struct {
 	size     int       // the body's length
 }
 
-func (c *Client) discover(ctx context.Context, origin string, structured bool) (d *Discovery, err error) {
+func (c *Client) discover(ctx context.Context, origin string, structured, all bool) (d *Discovery, err error) {
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
 	if ctx == nil {
 		return nil, errNilContext
 	}
-	if d, ok := c.fastDiscover(ctx, origin, structured); ok {
+	if d, ok := c.fastDiscover(ctx, origin, structured); ok && !all {
 		return d, nil
 	}
 	o, err := c.origin(origin)
@@ -213,10 +214,18 @@ func (c *Client) discover(ctx context.Context, origin string, structured bool) (
 			end(e)
 		}()
 	}
-	return c.discoverOrigin(ctx, o, origin, structured)
+	d, err = c.discoverOrigin(ctx, o, origin, structured)
+	if all {
+		return c.discoverRest(ctx, o, origin, d, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
-// discoverOrigin is discover after the origin has been checked.
+// discoverOrigin is discover after the origin has been checked. With ErrNotPublished
+// it returns the Discovery so far too (DiscoverAll goes on).
 func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, structured bool) (*Discovery, error) {
 	d := &Discovery{Origin: o}
 	skills, mcp, err := c.fetchBoth(ctx, o, origin, structured)
@@ -253,7 +262,7 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 		if err := errors.Join(skills.err, mcp.err); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, GuidePath, MCPPath)
+		return d, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, GuidePath, MCPPath)
 	}
 	for i, f := range []Fetch{{URL: skills.fetch.URL, Err: skills.err}, {URL: mcp.fetch.URL, Err: mcp.err}} {
 		if f.Err != nil {

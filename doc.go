@@ -42,9 +42,10 @@
 // answer. When it is absent (404, 410, or an HTML page served in its place) the Client
 // fetches mcp.json and validates it against the JSON Schema of its spec_version. When
 // neither is published the error is [ErrNotPublished]. [Client.Structured] fetches both,
-// in parallel, for callers that need servers and tools. One call never fetches the same
-// document twice. The parsers live in the subpackages skillsmd and mcpjson; they are
-// pure functions over bytes.
+// in parallel, for callers that need servers and tools. [Client.DiscoverAll] adds the AI
+// Catalog with its nested catalogs and Server Cards, the Agent Skills index and /skill.md
+// (Discovery.Families says what came from where). One call never fetches the same
+// document twice. The parsers are pure functions over bytes.
 //
 // # Agent Skills
 //

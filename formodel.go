@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"strings"
 
+	"github.com/wellknown-dev/discovery/aicatalog"
 	"github.com/wellknown-dev/discovery/internal/modeltext"
 )
 
@@ -27,7 +28,8 @@ type ModelOptions struct {
 // actions, auth, the API base resolved against the origin, API items, limits), every
 // section it does not map to those (shortened, not dropped), the MCP servers and tools
 // of mcp.json (so a site that publishes only mcp.json is described too), the skills of
-// opts.Skills, and links; when something does not fit, a last line names what was left
+// the AI Catalog's Server Cards (labelled advisory), opts.Skills, the other families
+// published, and links; when something does not fit, a last line names what was left
 // out. The rendering is fenced with a fresh nonce (the text cannot close the fence),
 // labelled as data published by the origin, not instructions from the user, and every
 // piece of site text is cleaned: credentials redacted, URL queries and userinfo
@@ -48,6 +50,12 @@ func (d *Discovery) ForModel(opts *ModelOptions) string {
 		in.Guide, in.MCP, in.GuideBase = d.Guide, d.MCP, cmp.Or(d.GuideURL, in.Origin)
 		if d.MCP != nil {
 			in.MCPBase = mcpBase(d)
+		}
+		for _, k := range d.Cards {
+			in.Cards = append(in.Cards, k.Card)
+		}
+		for _, f := range d.Families {
+			in.Families = append(in.Families, [2]string{f.Name, f.URL})
 		}
 		if o.Warnings {
 			for _, w := range d.Warnings {
@@ -75,6 +83,9 @@ func (d *Discovery) sources() string {
 	}
 	if d != nil && d.MCP != nil {
 		s = append(s, MCPPath)
+	}
+	if d != nil && d.Catalog != nil {
+		s = append(s, aicatalog.WellKnownPath)
 	}
 	if len(s) == 0 {
 		return "nothing"

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,7 +9,9 @@ import (
 	"net/url"
 
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/families"
 	"github.com/wellknown-dev/discovery/internal/fetch"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // SkillsIndex is a site's Agent Skills index, as returned by [Client.ListSkills].
@@ -18,6 +21,7 @@ import (
 type SkillsIndex struct {
 	Origin   Origin
 	Index    *agentskills.Index
+	URL      string    // the index used: under the path the caller gave, or at the origin's root
 	Fetches  []Fetch   // the index paths probed, in order
 	Warnings []Warning // the index's diagnostics, stale answers
 }
@@ -29,42 +33,90 @@ type Skill struct {
 	SkillMD  *agentskills.SkillMD
 	Files    []agentskills.File // every file, SKILL.md first
 	Verified bool               // false for v0.1.0 indexes, which publish no digests: label the content unverified
-	Warnings []Warning
+	// Publisher is the publisher signature check (Options.TrustRoots): verified with
+	// publisher and key, or unverified and why. nil: no check was configured.
+	Publisher *trust.Result
+	Warnings  []Warning
 }
 
 // ListSkills fetches origin's well-known skills index: /.well-known/agent-skills/
-// index.json, then, when that is not published, /.well-known/skills/index.json. The
-// same HTTPS, origin, consent, retry, cache and last-good rules apply as for
-// [Client.Discover]. It returns [ErrNotPublished] when neither path is published.
+// index.json, then, when that is not published, /.well-known/skills/index.json. When
+// origin has a path ("https://host/docs"), both are looked for under that path first
+// ("/docs/.well-known/agent-skills/index.json", as docs platforms serve them for
+// scoped installers), then at the origin's root; SkillsIndex.URL says which was used.
+// The same HTTPS, origin, consent, retry, cache and last-good rules apply as for
+// [Client.Discover]. It returns [ErrNotPublished] when no path is published.
 func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, error) {
-	if err := c.usable(); err != nil {
-		return nil, err
-	}
-	if ctx == nil {
-		return nil, errNilContext
-	}
-	o, err := c.origin(origin)
+	o, err := c.checkCall(ctx, origin)
 	if err != nil {
 		return nil, err
 	}
-	res := &SkillsIndex{Origin: o}
-	for _, p := range []string{agentskills.IndexPath, agentskills.LegacyIndexPath} {
-		u := o.String() + p
-		out := fetchShared(ctx, c, o, u, indexSpec(u))
-		res.Fetches = append(res.Fetches, out.fetch)
-		res.Warnings = append(res.Warnings, out.warnings...)
-		switch {
-		case out.err != nil:
-			return nil, out.err
-		case out.doc != nil:
-			res.Index = out.doc
-			return res, nil
-		}
+	out, fs, ws := firstPublished(ctx, c, o, origin, indexSpec, agentskills.IndexPath, agentskills.LegacyIndexPath)
+	switch {
+	case out.err != nil:
+		return nil, out.err
+	case out.doc != nil:
+		return &SkillsIndex{Origin: o, Index: out.doc, URL: out.fetch.URL, Fetches: fs, Warnings: ws}, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	return nil, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, agentskills.IndexPath, agentskills.LegacyIndexPath)
+}
+
+// checkCall checks the Client, ctx and origin of a call.
+func (c *Client) checkCall(ctx context.Context, origin string) (Origin, error) {
+	if err := c.usable(); err != nil {
+		return Origin{}, err
+	}
+	if ctx == nil {
+		return Origin{}, errNilContext
+	}
+	return c.origin(origin)
+}
+
+// RootSkillPath is where docs sites publish an Agent-Skills-format SKILL.md for the
+// whole site. It is not [GuidePath] (/.well-known/skills.md, the skills.md guide).
+const RootSkillPath = "/skill.md"
+
+var rootSkillSpec = docSpec[agentskills.SkillMD]{Kind: families.SkillKind(skillsSpec.Accept, skillsSpec.TypeOK)}
+
+// RootSkill fetches the Agent-Skills-format SKILL.md a site publishes at
+// [RootSkillPath] (under origin's path first, when it has one, as ListSkills does),
+// under the same policy as [Client.Discover]. Nothing publishes a digest for it: the
+// Skill is returned with Verified false and an "unverified" warning. It returns
+// [ErrNotPublished] when none is published.
+func (c *Client) RootSkill(ctx context.Context, origin string) (*Skill, error) {
+	o, err := c.checkCall(ctx, origin)
+	if err != nil {
+		return nil, err
+	}
+	sk, _, err := c.rootSkill(ctx, o, origin)
+	return sk, err
+}
+
+func (c *Client) rootSkill(ctx context.Context, o Origin, origin string) (*Skill, []Fetch, error) {
+	out, fs, ws := firstPublished(ctx, c, o, origin, func(string) docSpec[agentskills.SkillMD] { return rootSkillSpec }, RootSkillPath)
+	if md := out.doc; md != nil {
+		return &Skill{Entry: agentskills.IndexEntry{Name: md.Name(), Description: md.Description(), Type: agentskills.TypeSkillMD, URL: out.fetch.URL},
+			SkillMD: md, Files: []agentskills.File{{Path: agentskills.SkillFile, Data: md.Raw}},
+			Warnings: append(ws, Warning{Code: "unverified", URL: out.fetch.URL, Message: "no digest is published for " + RootSkillPath + ": the content cannot be verified"})}, fs, nil
+	}
+	return nil, fs, cmp.Or(out.err, fmt.Errorf("%w: %s (%s)", ErrNotPublished, o, RootSkillPath))
+}
+
+// firstPublished fetches paths of o, under origin's path first, until one is
+// published or fails; it returns that outcome (zero if none) and every fetch made.
+func firstPublished[T any](ctx context.Context, c *Client, o Origin, origin string, spec func(string) docSpec[T], paths ...string) (out outcome[T], fs []Fetch, ws []Warning) {
+	for _, p := range families.Scoped(cleanOrigin(origin), paths...) {
+		u := o.String() + p
+		out = fetchShared(ctx, c, o, u, spec(u))
+		fs, ws = append(fs, out.fetch), append(ws, out.warnings...)
+		if out.err != nil || out.doc != nil {
+			return out, fs, ws
+		}
+	}
+	return outcome[T]{}, fs, ws
 }
 
 // indexSpec parses an index fetched from u.
@@ -124,11 +176,17 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	sk := &Skill{Entry: *entry, Verified: verifiable(entry)}
 	// The whole call is bounded by SkillTimeout of network time: each request gets what
 	// is left, and time spent waiting for the user's consent is not counted.
-	files, err := c.skillFiles(ctx, fetch.NewBudget(c.skillTimeout), ix.Origin, entry)
+	budget := fetch.NewBudget(c.skillTimeout)
+	files, err := c.skillFiles(ctx, budget, ix.Origin, entry)
 	if err != nil {
 		return nil, err
 	}
 	sk.Files = files
+	if len(c.trustRoots) > 0 || c.requireSigned {
+		if sk.Publisher, err = c.verifyPublisher(ctx, budget, ix.Origin, entry, files); err != nil && c.requireSigned {
+			return nil, fmt.Errorf("discovery: skill %q: %w", entry.Name, err)
+		}
+	}
 	if !sk.Verified {
 		why := "the index publishes no digests (v0.1.0)"
 		if ix.Index.Version != agentskills.V010 {
@@ -214,6 +272,21 @@ func (c *Client) skillFiles(ctx context.Context, budget *fetch.Budget, o Origin,
 		files = []agentskills.File{{Path: agentskills.SkillFile, Data: data}}
 	}
 	return files, nil
+}
+
+// verifyPublisher checks the Trust Manifest published beside e's artifact (package
+// trust, web convention) against the bytes fetched: the SKILL.md, or the archive
+// through its verified digest. Manifest and keys are fetched as artifacts are.
+func (c *Client) verifyPublisher(ctx context.Context, budget *fetch.Budget, o Origin, e *agentskills.IndexEntry, files []agentskills.File) (*trust.Result, error) {
+	exp := trust.Expect{Origin: o.String(), ArtifactDigest: e.Digest}
+	if e.Type != agentskills.TypeArchive {
+		exp.Artifact = files[0].Data
+	}
+	get := func(ctx context.Context, u string) ([]byte, error) {
+		data, _, err := c.fetchArtifact(ctx, budget, o, u, trust.MaxKeySetBytes)
+		return data, err
+	}
+	return trust.VerifyPublished(ctx, e.URL, exp, &trust.Options{Roots: c.trustRoots, Fetch: get})
 }
 
 // verifiable reports whether everything GetSkill fetches for e is checked against a

@@ -40,6 +40,7 @@ import (
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/internal/fence"
 	"github.com/wellknown-dev/discovery/mcpclient"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // Kind is where a skill comes from.
@@ -80,6 +81,10 @@ type Entry struct {
 	Digest      string // "sha256:..." published for it; "" when the digest is known only at activation
 	Verified    bool   // content is checked against published digests (local files: yes)
 	Dynamic     bool   // an MCP skill with no file list: never approved for good
+	// Publisher is the publisher signature check of a web skill, known from its
+	// activation (with a Client that has Options.TrustRoots) until the next refresh;
+	// nil otherwise.
+	Publisher *trust.Result
 	// ByModel is true for a skill of a source the model asked for
 	// ([Catalog.AddWebForModel]): it ranks below every source the host added.
 	ByModel bool
@@ -463,6 +468,7 @@ func (c *Catalog) Activate(ctx context.Context, name string) (*Activation, error
 	}
 	a := &Activation{Entry: it.Entry, SkillMD: md, Files: others(files), Digest: digest, listedDigest: it.Digest, files: files, seen: seen}
 	c.mu.Lock()
+	c.notePublisher(name, &it)
 	c.active[name] = a
 	if seen != nil {
 		c.pinned[it.Key()] = seen

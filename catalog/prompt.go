@@ -89,6 +89,9 @@ func promptLine(e *Entry) string {
 	if !e.Verified {
 		from += ", unverified"
 	}
+	if e.Publisher != nil {
+		from += ", " + fence.Clean(PublisherLine(e.Publisher), promptFence, 240)
+	}
 	note := ""
 	if e.SkillName != "" && e.Name != e.SkillName {
 		note = fmt.Sprintf(" (published as %q: that name belongs to a more trusted skill, which it may not shadow)",

@@ -231,6 +231,7 @@ func (w *webSource) activate(ctx context.Context, it *item) ([]byte, map[string]
 	w.mu.Lock()
 	w.skills[it.SkillName] = sk
 	w.mu.Unlock()
+	it.Publisher = sk.Publisher
 	files := map[string]string{}
 	for _, f := range sk.Files {
 		files[f.Path] = agentskills.Digest(f.Data)

@@ -62,6 +62,11 @@ type Skill struct {
 	// Name is the skill's folder name under the skills root: one path element, no
 	// separators, not "." or "..".
 	Name string `json:"name"`
+	// Folder is the skills folder the skill was installed into, slash-separated and
+	// relative to the folder holding the lock (".agents/skills", ".claude/skills"); ""
+	// when the installer does not record it. It is checked like a file path: it cannot
+	// be absolute or hold "..".
+	Folder string `json:"folder,omitempty"`
 	// Source is the URL the skill was installed from, redacted (no userinfo, query or
 	// fragment).
 	Source string `json:"source"`
@@ -239,6 +244,11 @@ func validate(l *Lock) error {
 			return fmt.Errorf("%w: skill %q listed twice", ErrMalformed, s.Name)
 		}
 		seen[s.Name] = true
+		if s.Folder != "" {
+			if err := checkPath(s.Folder); err != nil {
+				return fmt.Errorf("%w: skill %q: folder %q: %v", ErrMalformed, s.Name, s.Folder, err)
+			}
+		}
 		if s.IndexDigest != "" && !validDigest(s.IndexDigest) {
 			return fmt.Errorf("%w: skill %q: indexDigest is not sha256:<hex>", ErrMalformed, s.Name)
 		}

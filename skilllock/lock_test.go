@@ -110,6 +110,8 @@ func TestParseRefuses(t *testing.T) {
 		{"path escapes", `{"version":1,"skills":[{"name":"a","source":"","files":{"../../etc/passwd":"` + d + `"}}]}`, ErrMalformed},
 		{"absolute path", `{"version":1,"skills":[{"name":"a","source":"","files":{"/etc/passwd":"` + d + `"}}]}`, ErrMalformed},
 		{"backslash path", `{"version":1,"skills":[{"name":"a","source":"","files":{"..\\x":"` + d + `"}}]}`, ErrMalformed},
+		{"folder escapes", `{"version":1,"skills":[{"name":"a","folder":"../../etc","source":"","files":{}}]}`, ErrMalformed},
+		{"absolute folder", `{"version":1,"skills":[{"name":"a","folder":"/etc","source":"","files":{}}]}`, ErrMalformed},
 		{"weak digest", `{"version":1,"skills":[{"name":"a","source":"","files":{"f":"sha1:00"}}]}`, ErrMalformed},
 		{"upper-case digest", `{"version":1,"skills":[{"name":"a","source":"","files":{"f":"` + strings.ToUpper(d) + `"}}]}`, ErrMalformed},
 		{"too large", `{"version":1,"skills":[],"x":"` + strings.Repeat("a", MaxLockBytes) + `"}`, ErrMalformed},

@@ -21,7 +21,9 @@
 //
 //   - discover_site(origin, structured?): the site's /.well-known/skills.md rendered
 //     for a model (or, for a site that publishes only mcp.json, its servers and
-//     tools); with structured, mcp.json as well.
+//     tools); with structured, every family (discovery.Client.DiscoverAll): mcp.json,
+//     the AI Catalog's MCP Server Cards (card_servers, advisory), the skills index and
+//     /skill.md, and which families the site publishes (families).
 //   - list_skills(origin?): the catalog's skills; with origin, that site's
 //     well-known skills index is added to the catalog first, as the model's
 //     (catalog.Catalog.AddWebForModel): its skills rank below everything the host
@@ -29,8 +31,9 @@
 //   - read_skill(name): activates a skill: its SKILL.md and the list of its other
 //     files. The catalog may require the user's approval ([Options.Approve]).
 //   - read_skill_file(name, path, offset?): one file of an activated skill.
-//   - list_mcp_servers(origin): the MCP servers a site's mcp.json lists. Nothing is
-//     connected to.
+//   - list_mcp_servers(origin): the MCP servers a site's mcp.json lists, and the
+//     remotes of the Server Cards its AI Catalog lists (card_servers, advisory).
+//     Nothing is connected to.
 //
 // # Serving the tools
 //

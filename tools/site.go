@@ -24,6 +24,8 @@ type siteSummary struct {
 	BaseURL    string       `json:"base_url,omitempty"`
 	Sections   []string     `json:"sections,omitempty"`
 	MCPServers []siteServer `json:"mcp_servers,omitempty"`
+	Families   []siteFamily `json:"families,omitempty"`     // structured: every family the site publishes
+	Cards      []cardServer `json:"card_servers,omitempty"` // structured: the MCP Server Cards' remotes (advisory)
 	Warnings   []string     `json:"warnings,omitempty"`
 }
 
@@ -38,6 +40,7 @@ type siteServer struct {
 type serverList struct {
 	Origin   string       `json:"origin"`
 	Servers  []serverInfo `json:"servers"`
+	Cards    []cardServer `json:"card_servers,omitempty"` // remotes of the AI Catalog's MCP Server Cards (advisory)
 	Warnings []string     `json:"warnings,omitempty"`
 }
 
@@ -60,7 +63,7 @@ func (t *Toolset) discoverSite(ctx context.Context, in *compiled, input json.Raw
 	}
 	discover := t.client.Discover
 	if a.boolean("structured") {
-		discover = t.client.Structured
+		discover = t.client.DiscoverAll
 	}
 	d, err := discover(ctx, a.str("origin"))
 	if err != nil {
@@ -76,6 +79,7 @@ func (t *Toolset) discoverSite(ctx context.Context, in *compiled, input json.Raw
 	if d.MCP != nil {
 		sum.MCPServers = siteServers(d.MCP)
 	}
+	sum.Families, sum.Cards = familiesOf(d), cardServers(d)
 	if len(sum.Warnings) > 0 {
 		room := t.budget - b.Len()
 		body := "- " + strings.Join(sum.Warnings, "\n- ")
@@ -99,12 +103,15 @@ func (t *Toolset) listMCPServers(ctx context.Context, in *compiled, input json.R
 	if t.client == nil {
 		return Result{}, fmt.Errorf("%w: no discovery client", ErrNotConfigured)
 	}
-	d, err := t.client.Structured(ctx, a.str("origin"))
+	d, err := t.client.DiscoverAll(ctx, a.str("origin"))
 	if err != nil {
 		return Result{}, fmt.Errorf("tools: %s: %w", ListMCPServers, err)
 	}
 	origin := d.Origin.String()
-	out := serverList{Origin: origin, Servers: []serverInfo{}, Warnings: warnings(d.Warnings)}
+	out := serverList{Origin: origin, Servers: []serverInfo{}, Cards: cardServers(d), Warnings: warnings(d.Warnings)}
+	if d.MCP == nil && len(out.Cards) > 0 {
+		return Result{Text: d.ForModel(&discovery.ModelOptions{Budget: t.budget}), Structured: out}, nil
+	}
 	if d.MCP == nil {
 		return Result{Text: t.noMCP(origin, d), Structured: out}, nil
 	}

@@ -165,6 +165,9 @@ func fromLabel(e *catalog.Entry) string {
 	if !e.Verified {
 		from += ", unverified"
 	}
+	if e.Publisher != nil {
+		from += ", publisher " + clean(catalog.PublisherLine(e.Publisher), maxField)
+	}
 	return from
 }
 

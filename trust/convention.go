@@ -1,7 +1,9 @@
 package trust
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/url"
 )
 
@@ -30,4 +32,31 @@ func ManifestURL(artifactURL string) (string, error) {
 	u.Path += ManifestSuffix
 	u.RawPath = ""
 	return u.String(), nil
+}
+
+// VerifyPublished verifies an artifact published on the web by the web convention:
+// it fetches the manifest at [ManifestURL](artifactURL) with opts.Fetch (so the
+// caller's HTTPS, origin, consent and size policy apply to it as to keys) and checks it
+// with [Verify]. exp.Identifier "" means artifactURL, the identity the convention
+// gives a web artifact. A manifest that cannot be fetched (none is published, or the
+// fetch failed) gives an unverified Result whose Reason says so and a [*VerifyError]
+// wrapping [ErrUnsigned] and the fetch error; without opts.Fetch nothing is fetched and
+// the result is the same.
+func VerifyPublished(ctx context.Context, artifactURL string, exp Expect, opts *Options) (*Result, error) {
+	mu, err := ManifestURL(artifactURL)
+	if err != nil {
+		return failConfig(&Result{}, err)
+	}
+	if exp.Identifier == "" {
+		exp.Identifier = artifactURL
+	}
+	var cause error = errors.New("no KeyFetcher to fetch it with")
+	if opts != nil && opts.Fetch != nil {
+		var data []byte
+		if data, cause = opts.Fetch(ctx, mu); cause == nil {
+			return Verify(ctx, data, exp, opts)
+		}
+	}
+	e := &VerifyError{Err: ErrUnsigned, Detail: fmt.Sprintf("no trust manifest at %s", clip(mu)), Cause: cause}
+	return &Result{Reason: e.Error()}, e
 }

@@ -25,7 +25,8 @@ const (
 )
 
 // KeyFetcher retrieves the document at url: a JWK Set (from [Root.JWKSURL] or an https
-// identity) or a DID document (for a did:web identity). The url is always https. The
+// identity), a DID document (for a did:web identity), or for [VerifyPublished] the
+// Trust Manifest published beside an artifact. The url is always https. The
 // caller applies its own policy: HTTPS and origin rules, consent, redirects, timeouts and
 // a size cap (this package refuses more than [MaxKeySetBytes] anyway). It may be called
 // from several goroutines at once, must return promptly or as soon as ctx is done, and

@@ -164,7 +164,7 @@ func TestSkillsUpdateBudget(t *testing.T) {
 	before := mustRead(t, filepath.Join(dir, ".agents", "skills", "alpha", "SKILL.md"))
 	s.version.Add(1) // new digests: every skill must be fetched again
 	s.slow.Store(true)
-	r := wkTrickle(t, s, dir, "skills", "update", "--allow-private", "--budget", "1s", "--json")
+	r := wkTrickle(t, s, dir, "--yes", "skills", "update", "--allow-private", "--budget", "1s", "--json")
 	if r.code != exitFailure {
 		t.Fatalf("exit %d, want 1\n%s", r.code, r)
 	}

@@ -300,6 +300,7 @@ func TestPrivateOriginHints(t *testing.T) {
 	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check"); r.code != 0 {
 		t.Fatalf("install:\n%s", r)
 	}
+	forgetInstalledOrigins(t, dir) // records as a cloned repository would plant them
 	r := wk(t, s, dir, "skills", "update")
 	if r.code != exitFailure || strings.Contains(r.stdout+r.stderr, "Options.") || !strings.Contains(r.stdout, "--allow-private") {
 		t.Errorf("update of a loopback origin: want --allow-private named:\n%s", r)

@@ -31,6 +31,7 @@ const (
 	statusRemovedUpstream = skills.StatusRemovedUpstream
 	statusRefused         = skills.StatusRefused
 	statusFailed          = skills.StatusFailed
+	statusPending         = skills.StatusPending
 	recordFile            = skillrules.RecordFile
 )
 

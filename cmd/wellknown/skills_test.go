@@ -325,7 +325,10 @@ func TestSkillsInstall(t *testing.T) {
 	want := []string{".claude/", ".claude/skills/",
 		".claude/skills/invoice-check/", ".claude/skills/invoice-check/.wellknown.json", ".claude/skills/invoice-check/SKILL.md",
 		".claude/skills/ledger/", ".claude/skills/ledger/.wellknown.json", ".claude/skills/ledger/SKILL.md",
-		".claude/skills/ledger/references/", ".claude/skills/ledger/references/FORMAT.md"}
+		".claude/skills/ledger/references/", ".claude/skills/ledger/references/FORMAT.md",
+		// wk's private HOME is in dir: install remembers the origin typed to it there.
+		"home/", "home/.config/", "home/.config/wellknown/", "home/.config/wellknown/installed-origins",
+		"skills-lock.json"}
 	if got := tree(t, dir); !slices.Equal(got, want) {
 		t.Fatalf("files written:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -400,7 +403,9 @@ func TestSkillsInstallV010(t *testing.T) {
 		t.Errorf("record = %+v, %v", rec, err)
 	}
 	// The record names a loopback origin: a planted record must not make update reach
-	// into the private network unless the person says so.
+	// into the private network unless the person says so. (Planted: this person never
+	// installed from the origin, so the list install keeps in their home lacks it.)
+	forgetInstalledOrigins(t, dir)
 	before := s.hits.Load()
 	if r := wk(t, s, dir, "skills", "update"); r.code == 0 || !strings.Contains(r.stdout+r.stderr, "private") || s.hits.Load() != before {
 		t.Errorf("update of a loopback origin without --allow-private (%d requests):\n%s", s.hits.Load()-before, r)
@@ -410,7 +415,7 @@ func TestSkillsInstallV010(t *testing.T) {
 		t.Errorf("update of an unchanged v0.1.0 skill:\n%s", r)
 	}
 	s.set("/.well-known/skills/invoice-check/references/RULES.md", []byte("# Rules\n\nNew rules.\n"), "text/markdown")
-	if r := wk(t, s, dir, "skills", "update", "--allow-private"); r.code != 0 || !strings.Contains(r.stdout, statusUpdated) {
+	if r := wk(t, s, dir, "--yes", "skills", "update", "--allow-private"); r.code != 0 || !strings.Contains(r.stdout, statusUpdated) {
 		t.Errorf("update of a changed v0.1.0 skill:\n%s", r)
 	}
 }
@@ -523,7 +528,7 @@ func TestSkillsUpdate(t *testing.T) {
 	s.reset()
 	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: "v2", URL: "invoice-check/SKILL.md"}},
 		map[string][]byte{"invoice-check": newMD})
-	r = wk(t, s, dir, "skills", "update", "--allow-private", "--json")
+	r = wk(t, s, dir, "--yes", "skills", "update", "--allow-private", "--json")
 	var res struct{ Results []skillResult }
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 0 {
 		t.Fatalf("update: %v\n%s", err, r)
@@ -561,7 +566,7 @@ func TestSkillsUpdate(t *testing.T) {
 	if got := mustRead(t, edited); got != "my own edits\n" {
 		t.Errorf("edits overwritten: %q", got)
 	}
-	r = wk(t, s, dir, "skills", "update", "--allow-private", "invoice-check", "--force")
+	r = wk(t, s, dir, "--yes", "skills", "update", "--allow-private", "invoice-check", "--force")
 	if r.code != 0 || !strings.Contains(r.stdout, statusUpdated) || mustRead(t, edited) != string(v3) {
 		t.Errorf("update --force:\n%s", r)
 	}
@@ -826,5 +831,35 @@ func TestSkillsFoldersPerAgent(t *testing.T) {
 	r = wk(t, s, proj, "skills", "install", s.ts.URL, "invoice-check")
 	if r.code != exitFailure || !strings.Contains(r.stdout, other) || strings.Contains(r.stdout, "points to with --dir") {
 		t.Errorf("symlinked skills folder: want the real folder named:\n%s", r)
+	}
+}
+
+// forgetInstalledOrigins removes the list of origins "skills install" keeps in the
+// private HOME wk gives dir: the records in dir now look planted by a cloned repository.
+func forgetInstalledOrigins(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.RemoveAll(filepath.Join(dir, "home", ".config", "wellknown")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSkillsUpdateAcceptsWhatInstallAccepted: an origin the person installed from
+// (here on loopback) is updated without --allow-private; the same records, planted
+// for someone who never installed from it, still need the flag.
+func TestSkillsUpdateAcceptsWhatInstallAccepted(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	publishNormal(t, s)
+	dir := t.TempDir()
+	if r := wk(t, s, dir, "skills", "install", s.ts.URL); r.code != 0 {
+		t.Fatalf("install:\n%s", r)
+	}
+	if r := wk(t, s, dir, "skills", "update"); r.code != 0 || strings.Count(r.stdout, statusUnchanged) != 2 {
+		t.Errorf("update of an origin install accepted:\n%s", r)
+	}
+	forgetInstalledOrigins(t, dir)
+	before := s.hits.Load()
+	if r := wk(t, s, dir, "skills", "update"); r.code != exitFailure || !strings.Contains(r.stdout, "--allow-private") || s.hits.Load() != before {
+		t.Errorf("update of planted records:\n%s", r)
 	}
 }

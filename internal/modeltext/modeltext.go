@@ -11,6 +11,7 @@ import (
 
 	"github.com/wellknown-dev/discovery/internal/fence"
 	"github.com/wellknown-dev/discovery/mcpjson"
+	"github.com/wellknown-dev/discovery/servercard"
 	"github.com/wellknown-dev/discovery/skillsmd"
 )
 
@@ -33,9 +34,11 @@ type Input struct {
 	// GuideBase is where Guide was served from: its API base and links resolve against it.
 	GuideBase string
 	MCP       *mcpjson.Document
-	MCPBase   string   // the URL mcp.json was served from: relative endpoints resolve against it
-	Skills    []string // "name: description" lines of an Agent Skills index
-	Warnings  []string // "code: message" lines, shown when not nil
+	MCPBase   string             // the URL mcp.json was served from: relative endpoints resolve against it
+	Skills    []string           // "name: description" lines of an Agent Skills index
+	Cards     []*servercard.Card // MCP Server Cards found through the site's AI Catalog (nil ones skipped)
+	Families  [][2]string        // {name, URL} of every family found; those rendered above are not repeated
+	Warnings  []string           // "code: message" lines, shown when not nil
 }
 
 // Render renders in within budget bytes, fence included.
@@ -50,7 +53,15 @@ func Render(in *Input, budget int) string {
 	if in.MCP != nil {
 		renderMCP(&r, in)
 	}
+	renderCards(&r, in.Cards)
 	renderSkills(&r, in.Skills)
+	var also []string
+	for _, f := range in.Families {
+		if f[0] != "skills.md" && f[0] != "mcp.json" && f[0] != "mcp-server-card" {
+			also = append(also, f[0]+" at "+f[1])
+		}
+	}
+	r.list("Also published", also, "families")
 	r.list("Warnings", in.Warnings, "warnings")
 	if r.b.Len() == 0 && len(r.cut) == 0 {
 		r.b.WriteString("(The origin publishes no guidance this SDK could read.)\n")
@@ -280,4 +291,25 @@ func renderSkills(r *renderer, skills []string) {
 	skills = slices.Clone(skills)
 	slices.Sort(skills)
 	r.list("Agent Skills (activate one by name to read it)", skills, "skills")
+}
+
+// renderCards lists the remotes of Server Cards: advisory, as the card says.
+func renderCards(r *renderer, cards []*servercard.Card) {
+	var lines []string
+	for _, c := range cards {
+		if c == nil {
+			continue
+		}
+		for _, rm := range c.Remotes {
+			line := fmt.Sprintf("%s: %s (%s, from a Server Card, advisory)", c.Name, rm.URL, rm.Type)
+			if rm.Templated() {
+				line += "; a template: fill " + strings.Join(rm.URLVars, ", ")
+			}
+			if c.Description != "" {
+				line += "; " + c.Description
+			}
+			lines = append(lines, line)
+		}
+	}
+	r.list("MCP servers of the AI Catalog (connecting needs the user's consent)", lines, "catalog MCP servers")
 }

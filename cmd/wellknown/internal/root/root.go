@@ -20,6 +20,7 @@ import (
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmd/mcp"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmd/scan"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmd/serve"
+	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmd/sign"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmd/skills"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmd/version"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
@@ -94,6 +95,7 @@ func New(a *cmdutil.App) *cobra.Command {
 		mcp.New(a),
 		scan.New(a),
 		serve.New(a),
+		sign.New(a),
 		skills.New(a),
 		version.New(a),
 	)

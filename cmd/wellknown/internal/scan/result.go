@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/wellknown-dev/discovery"
@@ -13,15 +14,17 @@ import (
 // Result is one line of `wellknown scan` output. The JSON names are part of the
 // command's interface (documented in docs/wellknown.md): add fields, never rename them.
 type Result struct {
-	Input       string    `json:"input"`           // the line as read, trimmed, credentials and queries redacted
-	Origin      string    `json:"origin"`          // canonical origin; "" when the line is not one
-	SkillsMD    scanDoc   `json:"skills_md"`       // /.well-known/skills.md
-	MCPJSON     scanMCP   `json:"mcp_json"`        // /.well-known/mcp.json
-	SkillsIndex scanIndex `json:"skills_index"`    // Agent Skills index, v0.2.0 path then legacy
-	Warnings    int       `json:"warnings"`        // diagnostics (content types, parser notes); failures are in the Error fields
-	Error       string    `json:"error,omitempty"` // what stopped this origin's scan: not an origin, refused, timeout
-	DurationMS  int64     `json:"duration_ms"`     // wall time of this origin's scan
-	ScannedAt   string    `json:"scanned_at"`      // RFC 3339, UTC, when the scan of this origin ended
+	Input       string    `json:"input"`              // the line as read, trimmed, credentials and queries redacted
+	Origin      string    `json:"origin"`             // canonical origin; "" when the line is not one
+	SkillsMD    scanDoc   `json:"skills_md"`          // /.well-known/skills.md
+	MCPJSON     scanMCP   `json:"mcp_json"`           // /.well-known/mcp.json
+	SkillsIndex scanIndex `json:"skills_index"`       // Agent Skills index, v0.2.0 path then legacy
+	Families    []string  `json:"families,omitempty"` // with --families: the families published (skills.md, mcp.json, ai-catalog, mcp-server-card, agent-skills, skill.md, other catalog entry types), once each
+	Cards       int       `json:"cards,omitempty"`    // with --families: MCP Server Cards read from the AI Catalog
+	Warnings    int       `json:"warnings"`           // diagnostics (content types, parser notes); failures are in the Error fields
+	Error       string    `json:"error,omitempty"`    // what stopped this origin's scan: not an origin, refused, timeout
+	DurationMS  int64     `json:"duration_ms"`        // wall time of this origin's scan
+	ScannedAt   string    `json:"scanned_at"`         // RFC 3339, UTC, when the scan of this origin ended
 }
 
 // scanDoc is what one well-known document gave.
@@ -209,4 +212,21 @@ func errorFor(err error, path string) bool {
 	}
 	walk(err)
 	return found
+}
+
+// fillFamilies fills the families of r from a DiscoverAll call (nothing for others).
+func (r *Result) fillFamilies(d *discovery.Discovery) {
+	if d == nil {
+		return
+	}
+	for _, f := range d.Families {
+		if !slices.Contains(r.Families, f.Name) {
+			r.Families = append(r.Families, f.Name)
+		}
+	}
+	for _, k := range d.Cards {
+		if k.Card != nil {
+			r.Cards++
+		}
+	}
 }

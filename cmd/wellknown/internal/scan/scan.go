@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
 )
 
@@ -42,6 +43,10 @@ type Options struct {
 	PublicOnly  bool          // refuse private origins (localhost, private IPs)
 	HTTPClient  *http.Client  // base transport; nil: the SDK's own
 	UserAgent   string
+	// Families reads every family (Client.DiscoverAll): the AI Catalog with its nested
+	// catalogs and cards (within the SDK's bounds; nothing on another origin, as the
+	// scan grants no consent) and /skill.md as well, at a few more requests per origin.
+	Families bool
 }
 
 // scanJob is one input line to scan.
@@ -60,6 +65,7 @@ type Scanner struct {
 	timeout     time.Duration
 	concurrency int
 	perHost     int
+	families    bool
 }
 
 // New returns a Scanner: its Client has no consent (nothing is ever granted, so no
@@ -88,7 +94,7 @@ func New(opts *Options) (*Scanner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Scanner{client: c, timeout: f.Timeout, concurrency: f.Concurrency, perHost: f.PerHost}, nil
+	return &Scanner{client: c, timeout: f.Timeout, concurrency: f.Concurrency, perHost: f.PerHost, families: f.Families}, nil
 }
 
 // CloseIdleConnections closes the idle connections of the Scanner's Client.
@@ -262,9 +268,15 @@ func (s *Scanner) scan(ctx context.Context, j scanJob) Result {
 	var ix *discovery.SkillsIndex
 	var derr, ierr error
 	var wg sync.WaitGroup
-	wg.Go(func() { d, derr = s.client.Structured(octx, j.origin) })
-	wg.Go(func() { ix, ierr = s.client.ListSkills(octx, j.origin) })
-	wg.Wait()
+	if s.families {
+		o := s.all(octx, j.origin)
+		d, derr, ix, ierr = o.d, o.derr, o.ix, o.ierr
+	} else {
+		wg.Go(func() { d, derr = s.client.Structured(octx, j.origin) })
+		wg.Go(func() { ix, ierr = s.client.ListSkills(octx, j.origin) })
+		wg.Wait()
+	}
+	r.fillFamilies(d)
 	r.fillDiscovery(d, derr, rec)
 	r.fillIndex(ix, ierr, rec)
 	// The deadline may have passed before octx's timer marked it (an attempt's own
@@ -315,4 +327,26 @@ func (st *Stats) Line() string {
 func (st *Stats) Summary() string {
 	return fmt.Sprintf("scan: %s scanned in %s: %d publishing, %d with errors; %d skipped (duplicates or already in the output)",
 		cmdutil.Plural(int(st.Done.Load()), "origin"), time.Since(st.Start).Round(10*time.Millisecond), st.Publishing.Load(), st.Failed.Load(), st.Skipped.Load())
+}
+
+// allOutcome is what one DiscoverAll call says of the documents and of the index.
+type allOutcome struct {
+	d          *discovery.Discovery
+	ix         *discovery.SkillsIndex
+	derr, ierr error
+}
+
+// all reads every family of origin with one DiscoverAll call, which reads the skills
+// index too: the index's outcome is taken from it (a failure other than "not
+// published" is then one of the discovery's warnings).
+func (s *Scanner) all(ctx context.Context, origin string) allOutcome {
+	d, err := s.client.DiscoverAll(ctx, origin)
+	if d != nil && d.Skills != nil {
+		return allOutcome{d: d, derr: err, ix: d.Skills}
+	}
+	ierr := fmt.Errorf("%w: %s (%s and %s)", discovery.ErrNotPublished, origin, agentskills.IndexPath, agentskills.LegacyIndexPath)
+	if err != nil && !errors.Is(err, discovery.ErrNotPublished) {
+		ierr = err
+	}
+	return allOutcome{d: d, derr: err, ierr: ierr}
 }

@@ -27,7 +27,7 @@ type Flags struct {
 }
 
 func (f *Flags) Add(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&f.structured, "structured", false, "fetch mcp.json as well as skills.md (servers and tools)")
+	cmd.Flags().BoolVar(&f.structured, "structured", false, "read every family: mcp.json, the AI Catalog and its MCP Server Cards, the skills index and /skill.md")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print one JSON object (fields in docs/wellknown.md)")
 	cmd.Flags().BoolVar(&f.model, "model", false, "print what an agent should hand its model: fenced, labelled untrusted, redacted")
 }
@@ -47,7 +47,10 @@ func (a *app) discoverCommand() *cobra.Command {
 		Short: "Show what an origin publishes at /.well-known/ (skills.md, mcp.json, skills index)",
 		Long: `Discover fetches ORIGIN's /.well-known/skills.md and, when it is absent (or with
 --structured, always), /.well-known/mcp.json, and its Agent Skills index, and prints
-what they say. Everything printed was published by the site: untrusted data, shown
+what they say. With --structured it reads every family the site publishes: also its
+AI Catalog (/.well-known/ai-catalog.json, nested catalogs walked within bounds) with
+its MCP Server Cards (advisory), and /skill.md; an ORIGIN with a path
+(https://host/docs) is looked under first for the skills index and /skill.md. Everything printed was published by the site: untrusted data, shown
 with control sequences stripped and credentials redacted.
 
 ORIGIN is a host name (example.com), an https URL, or an http URL on loopback
@@ -81,7 +84,7 @@ func Run(ctx context.Context, c0 *cmdutil.App, c *discovery.Client, origin strin
 	p := a.Progress("discovering " + origin)
 	call := c.Discover
 	if f.structured {
-		call = c.Structured
+		call = c.DiscoverAll // every family, the skills index included
 	}
 	var (
 		wg      sync.WaitGroup
@@ -92,9 +95,17 @@ func Run(ctx context.Context, c0 *cmdutil.App, c *discovery.Client, origin strin
 	)
 	wg.Add(2)
 	go func() { defer wg.Done(); d, discErr = call(ctx, origin) }()
-	go func() { defer wg.Done(); ix, ixErr = c.ListSkills(ctx, origin) }()
+	go func() {
+		defer wg.Done()
+		if !f.structured {
+			ix, ixErr = c.ListSkills(ctx, origin)
+		}
+	}()
 	wg.Wait()
 	p.Stop()
+	if d != nil && f.structured {
+		ix = d.Skills
+	}
 
 	switch {
 	case errors.Is(discErr, discovery.ErrNotPublished) && ix != nil:
@@ -124,9 +135,14 @@ func Run(ctx context.Context, c0 *cmdutil.App, c *discovery.Client, origin strin
 		fmt.Fprint(a.Out, d.ForModel(&mo))
 		return nil
 	case f.json:
-		return a.PrintJSON(discoveryReport(d, ix, ixWarn))
+		r := discoveryReport(d, ix, ixWarn)
+		if f.structured {
+			addFamilies(&r, d)
+		}
+		return a.PrintJSON(r)
 	}
 	a.printDiscovery(a.Out, d, ix, ixWarn)
+	printFamilies(a.Out, d, func(s string) string { return a.Style(cmdutil.ColorBold, s) })
 	return nil
 }
 
@@ -139,6 +155,10 @@ type DiscoveryJSON struct {
 	SkillsIndex *skillsIndexJSON `json:"skills_index"` // null: no skills index
 	Fetches     []fetchJSON      `json:"fetches"`
 	Warnings    []string         `json:"warnings"`
+	// With --structured (DiscoverAll); absent otherwise.
+	Families []familyJSON `json:"families,omitempty"` // every family published, and where it was found
+	Cards    []cardJSON   `json:"cards,omitempty"`    // MCP Server Cards of the AI Catalog (advisory)
+	Catalog  []string     `json:"catalog,omitempty"`  // URLs of the AI Catalogs read, the well-known one first
 }
 
 type skillsJSON struct {

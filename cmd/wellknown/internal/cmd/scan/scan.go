@@ -29,6 +29,7 @@ type scanFlags struct {
 	output      string
 	quiet       bool
 	publicOnly  bool
+	families    bool
 	progress    time.Duration // hidden: the plain progress interval (tests shorten it)
 }
 
@@ -92,6 +93,7 @@ Progress goes to stderr: a live counter on a terminal, otherwise a plain line ev
 	fl.StringVarP(&f.output, "output", "o", "", "append results to `FILE`, skipping origins it already holds (resume)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no progress on stderr")
 	fl.BoolVar(&f.publicOnly, "public-only", false, "refuse private origins (localhost, private IPs): for lists from untrusted sources")
+	fl.BoolVar(&f.families, "families", false, "read every family: the AI Catalog and its MCP Server Cards, and /skill.md (a few more requests per origin); adds families and cards to each result")
 	fl.DurationVar(&f.progress, "progress-interval", defaultScanProgress, "interval of the plain progress line when stderr is not a terminal")
 	_ = fl.MarkHidden("progress-interval")
 	return cmd
@@ -125,6 +127,7 @@ func (a *app) scan(ctx context.Context, f scanFlags) error {
 		PerHost:     f.perHost,
 		Timeout:     f.timeout,
 		PublicOnly:  f.publicOnly,
+		Families:    f.families,
 		HTTPClient:  hc,
 		UserAgent:   "wellknown/" + discovery.Version,
 	})

@@ -38,15 +38,15 @@ into an agent's skills folder (.<agent>/skills under --dir, or under your home w
 which update and local read.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return cmdutil.UsageError{Err: fmt.Errorf("unknown skills subcommand %q: want list, get, install, update or local", cmdutil.Clean(args[0], 80))}
+				return cmdutil.UsageError{Err: fmt.Errorf("unknown skills subcommand %q: want list, get, install, update, local or verify", cmdutil.Clean(args[0], 80))}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.UsageError{Err: errors.New("skills: name a subcommand: list, get, install, update or local")}
+			return cmdutil.UsageError{Err: errors.New("skills: name a subcommand: list, get, install, update, local or verify")}
 		},
 	}
-	cmd.AddCommand(skillsListCommand(a), skillsGetCommand(a), skillsInstallCommand(a), skillsUpdateCommand(a), skillsLocalCommand(a))
+	cmd.AddCommand(skillsListCommand(a), skillsGetCommand(a), skillsInstallCommand(a), skillsUpdateCommand(a), skillsLocalCommand(a), skillsVerifyCommand(a))
 	return cmd
 }
 
@@ -130,6 +130,7 @@ type GetJSON struct {
 	Files       []FileJSON     `json:"files"`
 	SkillMD     string         `json:"skill_md"`
 	Warnings    []string       `json:"warnings"`
+	Publisher   *PublisherJSON `json:"publisher,omitempty"` // with --trust-roots: the publisher signature check
 }
 
 // FileJSON is one file of a skill: its path, byte size and sha256 digest.
@@ -141,6 +142,7 @@ type FileJSON struct {
 
 func skillsGetCommand(a *app) *cobra.Command {
 	var asJSON bool
+	var tf trustFlags
 	cmd := &cobra.Command{
 		Use:   "get ORIGIN NAME",
 		Short: "Fetch one skill, verify its digest and show its SKILL.md and files (writes nothing)",
@@ -151,7 +153,11 @@ func skillsGetCommand(a *app) *cobra.Command {
 			if err := skillrules.CheckSkillName(args[1]); err != nil {
 				return cmdutil.UsageError{Err: err}
 			}
-			c, err := a.Client(nil)
+			opts, err := tf.options()
+			if err != nil {
+				return err
+			}
+			c, err := a.Client(opts)
 			if err != nil {
 				return err
 			}
@@ -170,7 +176,7 @@ func skillsGetCommand(a *app) *cobra.Command {
 			g := GetJSON{Origin: ix.Origin.String(), IndexURL: cmdutil.Clean(ix.Index.URL, 1024),
 				Name: cmdutil.Clean(sk.Entry.Name, 200), Type: cmdutil.Clean(sk.Entry.Type, 64), URL: cmdutil.Clean(sk.Entry.URL, 1024),
 				Digest: cmdutil.Clean(sk.Entry.Digest, 128), Verified: sk.Verified, Files: filesJSON(sk.Files),
-				SkillMD: cmdutil.CleanText(string(sk.Files[0].Data)), Warnings: warningStrings(sk.Warnings)}
+				SkillMD: cmdutil.CleanText(string(sk.Files[0].Data)), Warnings: warningStrings(sk.Warnings), Publisher: publisherJSON(sk.Publisher)}
 			g.Frontmatter, _ = cleanAny(map[string]any(sk.SkillMD.Frontmatter)).(map[string]any)
 			if asJSON {
 				return a.PrintJSON(g)
@@ -181,6 +187,9 @@ func skillsGetCommand(a *app) *cobra.Command {
 			}
 			fmt.Fprintf(a.Out, "%s  %s, %s\n", a.Style(cmdutil.ColorBold, g.Name), g.Type, state)
 			fmt.Fprintf(a.Out, "from %s\n", g.URL)
+			if g.Publisher != nil {
+				fmt.Fprintf(a.Out, "publisher %s\n", g.Publisher)
+			}
 			for _, f := range g.Files {
 				fmt.Fprintf(a.Out, "  %-32s %8d  %s\n", f.Path, f.Size, f.Digest)
 			}
@@ -195,6 +204,7 @@ func skillsGetCommand(a *app) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	tf.add(cmd)
 	return cmd
 }
 

@@ -43,6 +43,8 @@ import (
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
 	"github.com/wellknown-dev/discovery/internal/skillrules"
+	"github.com/wellknown-dev/discovery/skilllock"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // recordFormat is the version of the record's shape.
@@ -66,6 +68,9 @@ type InstallRecord struct {
 	Files        []FileJSON `json:"files"`         // every file installed, with size and sha256 digest
 	InstalledAt  time.Time  `json:"installed_at"`  // UTC
 	Tool         string     `json:"tool"`          // "wellknown/<version>"
+	// Publisher is the publisher signature check (--trust-roots); absent when none was
+	// configured.
+	Publisher *PublisherJSON `json:"publisher,omitempty"`
 }
 
 // Result is the outcome for one skill of install or update.
@@ -79,6 +84,13 @@ type Result struct {
 	Verified       bool       `json:"verified"`
 	Files          []FileJSON `json:"files,omitempty"`
 	Message        string     `json:"message,omitempty"`
+	// Publisher is the publisher signature check of what was fetched (--trust-roots);
+	// absent when none was configured.
+	Publisher *PublisherJSON `json:"publisher,omitempty"`
+	// Changes and Diff (update): each file changed, added or removed, SKILL.md first,
+	// and a unified diff of the text files, cleaned.
+	Changes []string `json:"changes,omitempty"`
+	Diff    string   `json:"diff,omitempty"`
 }
 
 // Statuses of a Result. refused and failed make the exit status 1.
@@ -175,7 +187,9 @@ const defaultAgent = "agents"
 
 func skillsInstallCommand(a *app) *cobra.Command {
 	var sc scopeFlags
-	var force, asJSON bool
+	var force, asJSON, frozen bool
+	var lockFlag string
+	var tf trustFlags
 	var budget time.Duration
 	cmd := &cobra.Command{
 		Use:   "install ORIGIN [NAME...]",
@@ -191,11 +205,22 @@ is unpacked beside the old one and swapped in by renames, so a failure leaves th
 one as it was. A skill whose artifact is on another origin needs consent (--yes, or y
 on the terminal).
 
+Every skill left installed is recorded in the project's skills-lock.json (--lock;
+default skills-lock.json in --dir, or in your home with --global): its skills folder,
+source URL and the digest of every file, sorted and indented so that a change is a
+small diff. "skills verify" checks the installed files against it. With --frozen,
+install reads the lock instead of writing it: it installs exactly the lock's skills
+(or the NAMEs, which must be in it), fetches them all first, and writes nothing and
+exits with status 4 if the site now serves anything other than the lock's files. A
+locked skill already installed with the lock's files is left as it is. Without --agent,
+--frozen installs into the skills folder the lock records.
+
 The whole run has --budget (default 2m): a skill not fetched and verified when it runs
 out is reported by name as failed, and nothing is written for it.`,
 		Example: `  wellknown skills install docs.example.org                 # every skill, into ./.agents/skills
   wellknown skills install docs.example.org invoice-check --agent claude
-  wellknown skills install docs.example.org --global --agent codex --force`,
+  wellknown skills install docs.example.org --global --agent codex --force
+  wellknown skills install docs.example.org --frozen        # exactly what skills-lock.json records`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
 				return cmdutil.UsageError{Err: errors.New("skills install: missing ORIGIN (then optional skill NAMEs); see \"wellknown skills install --help\"")}
@@ -226,7 +251,18 @@ out is reported by name as failed, and nothing is written for it.`,
 			if err := sc.linkedAgentFolder(base, agents[0]); err != nil {
 				return err
 			}
-			c, err := a.Client(nil)
+			lp := lockPath(base, lockFlag)
+			var locked *skilllock.Lock
+			if frozen {
+				if locked, names, err = frozenNames(lp, names); err != nil {
+					return err
+				}
+			}
+			opts, err := tf.options()
+			if err != nil {
+				return err
+			}
+			c, err := a.Client(opts)
 			if err != nil {
 				return err
 			}
@@ -242,14 +278,38 @@ out is reported by name as failed, and nothing is written for it.`,
 				return listError(err)
 			}
 			a.printWarnings(warningStrings(ix.Warnings))
-			in := &installer{a: a, c: c, ix: ix, dir: skillsFolder(base, agents[0]), force: force}
+			dir := skillsFolder(base, agents[0])
+			if f := lockedFolder(locked, names); f != "" && sc.agent == "" {
+				dir = filepath.Join(base, filepath.FromSlash(f)) // --frozen: where the lock says
+			}
+			in := &installer{a: a, c: c, ix: ix, dir: dir, force: force, frozen: locked, base: base}
 			results := in.install(ctx, names)
-			return a.printResults(results, asJSON, "installed")
+			for _, r := range results {
+				if r.Status != StatusRefused && r.Status != StatusFailed {
+					a.rememberOrigin(ix.Origin.String()) // typed by the person: update accepts it again
+					break
+				}
+			}
+			var lockErr error
+			if !frozen {
+				lockErr = recordInLock(lp, base, results)
+			}
+			err = a.printResults(results, asJSON, "installed")
+			switch {
+			case lockErr != nil:
+				return fmt.Errorf("skills installed, but %s was not written: %w", cmdutil.Clean(lp, 1024), lockErr)
+			case in.mismatch:
+				return &cmdutil.ExitError{Code: ExitLockMismatch, Err: fmt.Errorf("--frozen: the site does not serve what %s records; nothing written", cmdutil.Clean(lp, 1024))}
+			}
+			return err
 		},
 	}
 	sc.add(cmd, "the agent whose skills folder to write; default agents (.agents/skills)")
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace a skill folder that already exists (atomically)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&lockFlag, "lock", "", "the lock file to write, or with --frozen to read (default: skills-lock.json in the project folder)")
+	cmd.Flags().BoolVar(&frozen, "frozen", false, "install exactly the lock's skills and files; write nothing and exit 4 if the site serves anything else")
+	tf.add(cmd)
 	cmdutil.AddBudgetFlag(cmd, &budget)
 	return cmd
 }
@@ -261,6 +321,11 @@ type installer struct {
 	ix    *discovery.SkillsIndex
 	dir   string // the skills folder
 	force bool
+	// frozen is the lock an install --frozen must reproduce; nil otherwise. mismatch
+	// is set when the site serves something else.
+	frozen   *skilllock.Lock
+	base     string // the project (or home) folder holding the lock
+	mismatch bool
 }
 
 // fetchParallel is how many skills are fetched at once.
@@ -319,8 +384,18 @@ func (in *installer) install(ctx context.Context, names []string) []Result {
 	p := in.a.Progress("fetching and verifying " + cmdutil.Plural(count(todo), "skill"))
 	wg.Wait()
 	p.Stop()
+	if in.frozen != nil && !in.frozenGate(entries, todo, skills, errs, results) {
+		for i := range results {
+			results[i] = settle(results[i])
+		}
+		return results
+	}
 	for i := range entries {
 		if !todo[i] {
+			continue
+		}
+		if errs[i] == nil && in.frozen != nil && in.exists(results[i].Name) && !in.force {
+			results[i] = in.keepFrozen(results[i])
 			continue
 		}
 		if errs[i] != nil && cmdutil.BudgetSpent(ctx) {
@@ -400,8 +475,12 @@ func (in *installer) precheck(e *agentskills.IndexEntry, names []string, i int) 
 	if _, err := os.Lstat(target); err != nil || in.force {
 		return r
 	}
+	if in.frozen != nil {
+		return r // fetched and compared with the lock first; see frozenGate
+	}
 	if rec, err := ReadRecord(target); err == nil && rec.Origin == r.Origin && e.Digest != "" && rec.Digest == e.Digest {
 		r.Status, r.Message, r.Verified = StatusUnchanged, "already installed with the same digest", rec.Verified
+		r.Publisher = rec.Publisher
 		return r
 	}
 	r.Status, r.Message = StatusRefused, fmt.Sprintf("%s already exists; --force replaces it (update updates skills installed by wellknown)", target)
@@ -412,7 +491,8 @@ func (in *installer) precheck(e *agentskills.IndexEntry, names []string, i int) 
 // (digest, archive hardening, consent), failed otherwise.
 func fetchFailure(r Result, err error) Result {
 	r.Status, r.Message = StatusFailed, err.Error()
-	if errors.Is(err, agentskills.ErrDigestMismatch) || errors.Is(err, agentskills.ErrUnsafeArchive) ||
+	var ve *trust.VerifyError
+	if errors.Is(err, agentskills.ErrDigestMismatch) || errors.Is(err, agentskills.ErrUnsafeArchive) || errors.As(err, &ve) ||
 		errors.Is(err, agentskills.ErrArchiveTooLarge) || errors.Is(err, discovery.ErrConsentDenied) ||
 		errors.Is(err, agentskills.ErrInvalidSkill) {
 		r.Status = StatusRefused
@@ -427,7 +507,8 @@ func (in *installer) place(sk *discovery.Skill, r Result, replace bool) Result {
 	rec := &InstallRecord{Format: recordFormat, Name: sk.Entry.Name, Origin: in.ix.Origin.String(),
 		IndexURL: in.ix.Index.URL, IndexVersion: in.ix.Index.Version, Type: sk.Entry.Type, URL: sk.Entry.URL,
 		Digest: sk.Entry.Digest, Verified: sk.Verified, InstalledAt: time.Now().UTC().Truncate(time.Second),
-		Tool: "wellknown/" + discovery.Version}
+		Tool: "wellknown/" + discovery.Version, Publisher: publisherJSON(sk.Publisher)}
+	r.Publisher = rec.Publisher
 	// A SKILL.md names the skill agents see: one named otherwise than its index entry
 	// would take over that other skill's name (the folder is the entry's, the name the
 	// SKILL.md's), so it is refused, as lint reports it as an error.
@@ -776,7 +857,7 @@ func (a *app) printResult(r Result) {
 	switch r.Status {
 	case StatusRefused, StatusFailed:
 		color = cmdutil.ColorRed
-	case StatusRemovedUpstream:
+	case StatusRemovedUpstream, StatusPending:
 		color = cmdutil.ColorYellow
 	case StatusUnchanged:
 		color = cmdutil.ColorDim
@@ -796,6 +877,13 @@ func (a *app) printResult(r Result) {
 	fmt.Fprintln(a.Out, line)
 	if r.Message != "" {
 		fmt.Fprintf(a.Out, "    %s\n", cmdutil.Clean(r.Message, 2048))
+	}
+	if r.Publisher != nil {
+		color := cmdutil.ColorGreen
+		if !r.Publisher.Verified {
+			color = cmdutil.ColorYellow
+		}
+		fmt.Fprintf(a.Out, "    %s\n", a.Style(color, r.Publisher.String()))
 	}
 }
 

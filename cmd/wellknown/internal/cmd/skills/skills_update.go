@@ -72,18 +72,31 @@ func installedSkills(folders, names []string) ([]installedSkill, []Result) {
 
 func skillsUpdateCommand(a *app) *cobra.Command {
 	var sc scopeFlags
-	var force, asJSON, allowPrivate bool
+	var force, asJSON, allowPrivate, acceptPublisher bool
 	var budget time.Duration
+	var tf trustFlags
 	cmd := &cobra.Command{
 		Use:   "update [NAME...]",
 		Short: "Re-read the origins of installed skills and reinstall those whose digest changed",
 		Long: `Update reads the .wellknown.json record of every skill installed by wellknown (or of
 the NAMEs) in the selected skills folders, lists each origin's index once, and compares
-digests: an unchanged skill is not downloaded; a changed one is fetched, verified and
-swapped in atomically (as install --force); a skill the index no longer lists is
+digests: an unchanged skill is not downloaded; a changed one is fetched and verified,
+and update shows which files changed and a unified diff of the text files (SKILL.md
+first), then asks before swapping it in atomically (as install --force): y/N on a
+terminal; without one, only --yes replaces, and otherwise nothing is replaced, the skill
+is reported as pending and the exit status is 5. When the skill was installed with a
+verified publisher signature and the new version's publisher or key differs (check it
+with --trust-roots), this is called out and needs its own yes: a second question on a
+terminal, or --accept-new-publisher with --yes; a skill the index no longer lists is
 reported as removed-upstream and left in place. A skill whose files were changed since
 it was installed is not replaced without --force. v0.1.0 indexes publish no digests:
-their skills are fetched and compared file by file.
+their skills are fetched and compared file by file. When the project (--dir, or your
+home with --global) has a skills-lock.json, the skills updated are recorded in it.
+
+The origins come from the records, which a cloned repository could plant, so a private
+or loopback origin is contacted only with --allow-private, or when you installed from it
+yourself on this machine ("skills install" remembers the origins typed to it in
+~/.config/wellknown/installed-origins, or under $XDG_CONFIG_HOME).
 
 The whole run has --budget (default 2m): a skill not updated when it runs out is
 reported by name as failed and left as it was.`,
@@ -126,34 +139,70 @@ reported by name as failed and left as it was.`,
 			// The origins come from .wellknown.json files, which anyone who wrote to
 			// this folder (a cloned repository) could have planted: a private or
 			// loopback origin needs --allow-private.
-			c, err := a.ClientFor(nil, allowPrivate)
+			opts, err := tf.options()
 			if err != nil {
 				return err
 			}
+			c, err := a.ClientFor(opts, allowPrivate)
+			if err != nil {
+				return err
+			}
+			// An origin the person installed from themselves (see origins.go) is
+			// contacted as install contacted it, private or not.
+			typed, err := a.ClientFor(opts, true)
+			if err != nil {
+				return err
+			}
+			known := a.installedOrigins()
+			clientFor := func(origin string) *discovery.Client {
+				if known[origin] {
+					return typed
+				}
+				return c
+			}
 			ctx, cancel := cmdutil.WithBudget(cmd.Context(), budget)
 			defer cancel()
-			results = append(updateSkills(ctx, a, c, installed, force), results...)
+			uc := updateConsent{yes: a.Yes, acceptPublisher: acceptPublisher, asJSON: asJSON}
+			results = append(updateSkills(ctx, a, clientFor, installed, force, uc), results...)
 			for i := range results {
 				results[i] = settle(results[i])
 			}
-			return a.printResults(results, asJSON, "updated")
+			// A project that keeps a lock gets it updated with what was replaced.
+			lp := lockPath(base, "")
+			var lockErr error
+			if _, err := os.Lstat(lp); err == nil {
+				lockErr = recordInLock(lp, base, results)
+			}
+			if err := a.printResults(results, asJSON, "updated"); err != nil {
+				return err
+			}
+			if lockErr != nil {
+				return fmt.Errorf("skills updated, but %s was not written: %w", cmdutil.Clean(lp, 1024), lockErr)
+			}
+			if n := countStatus(results, StatusPending); n > 0 {
+				return &cmdutil.ExitError{Code: ExitUpdatesPending, Err: fmt.Errorf("%s pending: nothing replaced without consent", cmdutil.Plural(n, "update"))}
+			}
+			return nil
 		},
 	}
 	sc.add(cmd, "only this agent's skills folder; default: every agent's")
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace skills even when their files were changed since install")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	cmd.Flags().BoolVar(&allowPrivate, "allow-private", false, "let recorded origins that are private or loopback (localhost, 10.x...) be contacted")
+	cmd.Flags().BoolVar(&acceptPublisher, "accept-new-publisher", false, "with --yes: also replace skills whose publisher or signing key changed")
+	tf.add(cmd)
+	cmd.Flags().BoolVar(&allowPrivate, "allow-private", false, "let recorded origins that are private or loopback (localhost, 10.x...) be contacted (origins you installed from yourself need not it)")
 	cmdutil.AddBudgetFlag(cmd, &budget)
 	return cmd
 }
 
 // updateSkills updates installed skills, listing each origin's index once.
-func updateSkills(ctx context.Context, a *app, c *discovery.Client, installed []installedSkill, force bool) []Result {
+func updateSkills(ctx context.Context, a *app, clientFor func(origin string) *discovery.Client, installed []installedSkill, force bool, uc updateConsent) []Result {
 	var results []Result
 	indexes := map[string]*discovery.SkillsIndex{}
 	failures := map[string]error{}
 	for _, s := range installed {
 		rec := s.rec
+		c := clientFor(rec.Origin)
 		r := Result{Name: rec.Name, Dir: filepath.Join(s.dir, rec.Name), Origin: cmdutil.Clean(rec.Origin, 256),
 			PreviousDigest: rec.Digest, Verified: rec.Verified}
 		if cmdutil.BudgetSpent(ctx) {
@@ -219,6 +268,13 @@ func updateSkills(ctx context.Context, a *app, c *discovery.Client, installed []
 		}
 		if change := localChanges(r.Dir, rec); change != "" && !force {
 			r.Status, r.Message = StatusRefused, "changed since install ("+cmdutil.Clean(change, 512)+"); --force replaces it"
+			results = append(results, r)
+			continue
+		}
+		rv := reviewUpdate(r.Dir, rec, sk)
+		r.Changes, r.Diff = rv.changes, rv.diff
+		if ok, why := a.consentToUpdate(ctx, uc, rec.Name, rv); !ok {
+			r.Status, r.Message = StatusPending, cmdutil.Clean(why, 1024)
 			results = append(results, r)
 			continue
 		}
@@ -373,4 +429,15 @@ func agentHeading(agent string) string {
 		return "." + agent + "/skills (the cross-client folder, read by the agents that support it):"
 	}
 	return "." + agent + "/skills (read by " + agent + "):"
+}
+
+// countStatus counts the results of status st.
+func countStatus(results []Result, st string) int {
+	n := 0
+	for _, r := range results {
+		if r.Status == st {
+			n++
+		}
+	}
+	return n
 }
