@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/testparts"
 )
 
 const vectors = "../../shared/corpus/vectors"
@@ -17,7 +18,7 @@ func readVector(t *testing.T, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(vectors, name))
 	if err != nil {
-		t.Skipf("vectors not available: %v", err)
+		testparts.Skip(t, testparts.Shared, err.Error())
 	}
 	return data
 }
@@ -26,7 +27,7 @@ func readVector(t *testing.T, name string) []byte {
 func TestMCPVectors(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(vectors); err != nil {
-		t.Skip("vectors not available")
+		testparts.Skip(t, testparts.Shared, err.Error())
 	}
 	files, _ := filepath.Glob(filepath.Join(vectors, "mcp", "*"))
 	for _, f := range files {
@@ -150,7 +151,7 @@ func TestSkillMDVectors(t *testing.T) {
 	}
 	root := filepath.Join(vectors, "skillmd")
 	if _, err := os.Stat(root); err != nil {
-		t.Skip("vectors not available")
+		testparts.Skip(t, testparts.Shared, err.Error())
 	}
 	var files []string
 	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -233,7 +234,7 @@ func TestSkillURIIndexCorpus(t *testing.T) {
 	t.Parallel()
 	dir := "../../shared/corpus/skilluri-index"
 	if _, err := os.Stat(dir); err != nil {
-		t.Skip("corpus not available")
+		testparts.Skip(t, testparts.Shared, err.Error())
 	}
 	legacy := func(uris, diags string) func(t *testing.T, data []byte) {
 		return func(t *testing.T, data []byte) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/testparts"
 )
 
 const legacyIndexURL = "https://docs.example.com/.well-known/skills/index.json"
@@ -74,7 +75,7 @@ func TestIndexFiles(t *testing.T) {
 	}
 	root := "../../shared/corpus"
 	if _, err := os.Stat(root); err != nil {
-		t.Skip("corpus not available")
+		testparts.Skip(t, testparts.Shared, err.Error())
 	}
 	var files []string
 	for _, g := range []string{"skillsindex/*", "vectors/wellknown/*"} {

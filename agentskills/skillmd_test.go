@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/testparts"
 )
 
 func codes(ds []agentskills.Diagnostic) string {
@@ -133,7 +134,7 @@ func TestCorpusSkillMD(t *testing.T) {
 	t.Parallel()
 	dir := "../../shared/corpus/skillmd"
 	if _, err := os.Stat(dir); err != nil {
-		t.Skip("corpus not available")
+		testparts.Skip(t, testparts.Shared, err.Error())
 	}
 	type want struct{ lenient, strict, name string }
 	expect := map[string]want{

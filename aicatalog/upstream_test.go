@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/discovery/aicatalog"
+	"github.com/wellknown-dev/discovery/internal/testparts"
 )
 
 // upstreamDir holds the AI Catalog specification and its example, read in place and
@@ -18,7 +19,7 @@ func readUpstream(t *testing.T, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(upstreamDir + "/" + name)
 	if err != nil {
-		t.Skipf("upstream specification not available: %v", err)
+		testparts.Skip(t, testparts.Shared, err.Error())
 	}
 	return data
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/discovery/internal/testparts"
 	"github.com/wellknown-dev/discovery/mcpjson"
 )
 
@@ -19,7 +20,7 @@ const corpusDir = "../../shared/corpus/mcpjson"
 func TestCorpus(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("corpus not available: %v", err)
+		testparts.Skip(t, testparts.Shared, err.Error())
 	}
 	type want struct {
 		shape   mcpjson.Shape

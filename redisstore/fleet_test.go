@@ -27,6 +27,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/internal/testparts"
 )
 
 // The fleet test runs processes against a real redis-server: the test binary
@@ -71,10 +72,7 @@ func TestFleet(t *testing.T) {
 	}
 	server, err := exec.LookPath("redis-server")
 	if err != nil {
-		if os.Getenv("DISCOVERY_REQUIRE_REDIS") == "1" {
-			t.Fatal("redis-server is not on PATH and DISCOVERY_REQUIRE_REDIS=1: apt-get install -y redis-server")
-		}
-		t.Skip("redis-server is not on PATH; install it with: apt-get install -y redis-server")
+		testparts.Skip(t, testparts.Redis, err.Error())
 	}
 	dir := t.TempDir()
 	redisSrv := startRedis(t, server, dir, freePort(t))

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/internal/testparts"
 )
 
 var testSecret = []byte("0123456789abcdef0123456789abcdef")
@@ -201,7 +202,7 @@ func TestRollbackRuleOnRedisServer(t *testing.T) {
 	t.Parallel()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		t.Skip("redis-server is not on PATH; install it with: apt-get install -y redis-server")
+		testparts.Skip(t, testparts.Redis, err.Error())
 	}
 	srv := startRedis(t, bin, t.TempDir(), freePort(t))
 	rdb := redis.NewClient(&redis.Options{Addr: srv.addr, MaxRetries: -1, ContextTimeoutEnabled: true})

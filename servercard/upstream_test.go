@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/discovery/internal/testparts"
 	"github.com/wellknown-dev/discovery/servercard"
 )
 
@@ -18,7 +19,7 @@ func upstreamFiles(t *testing.T, kind string) []string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(upstreamDir, kind, "*.json"))
 	if len(files) == 0 {
-		t.Skipf("upstream examples not available in %s", filepath.Join(upstreamDir, kind))
+		testparts.Skip(t, testparts.Shared, "no examples in "+filepath.Join(upstreamDir, kind))
 	}
 	return files
 }

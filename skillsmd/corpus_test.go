@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/discovery/internal/testparts"
 	"github.com/wellknown-dev/discovery/skillsmd"
 )
 
@@ -18,7 +19,7 @@ const corpusDir = "../../shared/corpus/skillsmd"
 func TestCorpus(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("corpus not available: %v", err)
+		testparts.Skip(t, testparts.Shared, err.Error())
 	}
 	type want struct {
 		title    string

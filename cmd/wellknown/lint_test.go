@@ -14,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/testparts"
 )
 
 // Set WELLKNOWN_UPDATE_GOLDEN=1 to rewrite testdata/lint/golden from the current output.
@@ -54,7 +55,7 @@ func TestLintUpstreamServerCards(t *testing.T) {
 	for kind, code := range map[string]int{"valid": 0, "invalid": exitFailure} {
 		files, _ := filepath.Glob(filepath.Join(upstreamCards, kind, "*.json"))
 		if len(files) == 0 {
-			t.Skipf("upstream examples not available in %s", filepath.Join(upstreamCards, kind))
+			testparts.Skip(t, testparts.Shared, "no examples in "+filepath.Join(upstreamCards, kind))
 		}
 		for _, f := range files {
 			r := runCLI(t, nil, "", "lint", "--format", "json", f)

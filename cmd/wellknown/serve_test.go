@@ -16,6 +16,7 @@ import (
 
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/internal/demo"
+	"github.com/wellknown-dev/discovery/internal/testparts"
 )
 
 // interopNode returns the Node 22 binary interop/setup.sh installs, skipping t when
@@ -27,10 +28,7 @@ func interopNode(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(node); err != nil {
-		if os.Getenv("DISCOVERY_REQUIRE_INTEROP") != "" {
-			t.Fatalf("interop parts missing (%v); run `bash interop/setup.sh`", err)
-		}
-		t.Skip("interop parts not installed: run `bash interop/setup.sh` to install the TypeScript SDK client from npm")
+		testparts.Skip(t, testparts.Interop, err.Error())
 	}
 	return node
 }

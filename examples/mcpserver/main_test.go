@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/internal/testparts"
 	"github.com/wellknown-dev/discovery/tools"
 )
 
@@ -330,10 +332,7 @@ func TestTypeScriptClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(node); err != nil {
-		if os.Getenv("DISCOVERY_REQUIRE_INTEROP") != "" {
-			t.Fatalf("interop parts missing (%v); run `bash interop/setup.sh`", err)
-		}
-		t.Skip("interop parts not installed: run `bash interop/setup.sh` to install the TypeScript SDK client from npm")
+		testparts.Skip(t, testparts.Interop, err.Error())
 	}
 	endpoint := startHTTP(t, config{skills: []string{skillsDir(t)}})
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/wellknown-dev/discovery"
@@ -26,7 +27,8 @@ import (
 )
 
 // Run executes the command line args with the process's streams and environment and
-// returns the exit status.
+// returns the exit status. An interrupt, SIGTERM or SIGHUP cancels the command's
+// context: the command stops and cleans up, and Run returns its status.
 func Run(args []string, in io.Reader, out, errOut io.Writer, getenv func(string) string) int {
 	a := cmdutil.New(in, out, errOut, getenv)
 	root := New(a)
@@ -34,7 +36,9 @@ func Run(args []string, in io.Reader, out, errOut io.Writer, getenv func(string)
 	root.SetIn(in)
 	root.SetOut(out)
 	root.SetErr(errOut)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C, kill (SIGTERM) and a closed terminal (SIGHUP) all cancel the context, so
+	// that every command stops cleanly: servers shut down, temporary folders removed.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	err := root.ExecuteContext(ctx)
 	if err == nil {

@@ -400,6 +400,13 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 				fmt.Fprintf(out, "     - %s\n", cmdutil.Clean(it, 1024))
 			}
 		}
+		if len(s.MoreInfo) > 0 {
+			fmt.Fprintf(out, "  links:\n")
+			base := cmp.Or(d.GuideURL, d.Origin.String())
+			for _, l := range s.MoreInfo {
+				fmt.Fprintf(out, "     - %s\n", linkText(base, l))
+			}
+		}
 	}
 	if m := d.MCP; m != nil {
 		about := []string{"shape " + string(m.Shape)}
@@ -444,6 +451,25 @@ func (a *app) printDiscovery(out io.Writer, d *discovery.Discovery, ix *discover
 	if ixWarn != "" {
 		fmt.Fprintf(out, "%s %s\n", a.Style(cmdutil.ColorYellow, "warning:"), cmdutil.Clean(ixWarn, 1024))
 	}
+}
+
+// linkText is a guide's link for a person, "label: URL": a relative URL resolved as
+// the guide's API base is, against where the guide was served from (base), then
+// cleaned like every published string (no userinfo, query or fragment, no credential,
+// no control sequence). A link that is not http(s) is shown as written, cleaned, and
+// marked so.
+func linkText(base string, l skillsmd.InfoLink) string {
+	target, note := l.URL, ""
+	if u, err := skillsmd.Resolve(base, l.URL); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
+		target = u.String()
+	} else if err == nil {
+		note = " (not a web link)"
+	}
+	target = cmdutil.Clean(discovery.Redact(target), 512)
+	if label := cmdutil.Clean(l.Label, 256); label != "" {
+		return label + ": " + target + note
+	}
+	return target + note
 }
 
 // cut shortens s to at most n bytes, at a character boundary, marking the cut with "…".

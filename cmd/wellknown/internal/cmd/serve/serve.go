@@ -43,9 +43,11 @@ supports elicitation, read_skill asks the user there, naming the skill, its sour
 and the digest of the content approved (a later change is asked about again); a
 refusal is final for that call. When the host does not, the model is told that the
 skill cannot be approved in this session, and how to approve it. With --yes every
-skill is approved: use it only for origins you trust. Stdin carries MCP, so consent
-requests (such as a redirect to another origin) are denied unless --yes. Every
-decision is logged to stderr.
+skill is approved: use it only for origins you trust. Consent requests of a tool
+call (such as a redirect to another origin) are asked through the MCP host too, during
+the call, when it supports elicitation and speaks a protocol version before
+2026-07-28; otherwise they are denied unless --yes (stdin carries MCP, not answers).
+Every decision is logged to stderr.
 
 Started by hand on a terminal, it says that it waits for an MCP client, and ignores
 lines typed that are not MCP messages; Ctrl-D or Ctrl-C stops it.`,
@@ -110,7 +112,6 @@ const servePrivateHint = "wellknown serve refuses private origins unless it is s
 // newMCPServer builds the MCP server of the agent tools: one discovery client, one
 // catalog, the tools.
 func (a *app) newMCPServer(ctx context.Context, f serveFlags) (*mcp.Server, error) {
-	answer := map[bool]string{true: "granted (--yes)", false: "denied (run with --yes to grant)"}
 	hc, err := a.HTTPClient()
 	if err != nil {
 		return nil, err
@@ -120,10 +121,7 @@ func (a *app) newMCPServer(ctx context.Context, f serveFlags) (*mcp.Server, erro
 		UserAgent:  "wellknown/" + discovery.Version,
 		// The model picks the origins: private ones only when the person said so.
 		InsecureAllowPrivateOrigins: f.allowPrivate,
-		Consent: func(_ context.Context, req *discovery.ConsentRequest) (bool, error) {
-			a.Notef("consent to %s: %s", cmdutil.DescribeConsent(req), answer[a.Yes])
-			return a.Yes, nil
-		},
+		Consent:                     a.consent,
 	})
 	if err != nil {
 		return nil, err
@@ -144,7 +142,9 @@ func (a *app) newMCPServer(ctx context.Context, f serveFlags) (*mcp.Server, erro
 	for _, w := range cat.Warnings() {
 		a.Notef("%s", cmdutil.Clean(fmt.Sprint(w), 1024))
 	}
-	return ts.MCPServer(&mcp.Implementation{Name: "wellknown", Version: discovery.Version}, explain), nil
+	server := ts.MCPServer(&mcp.Implementation{Name: "wellknown", Version: discovery.Version}, explain)
+	server.AddReceivingMiddleware(withCallSession)
+	return server, nil
 }
 
 // approve decides whether the model may read a skill: granted with --yes; otherwise

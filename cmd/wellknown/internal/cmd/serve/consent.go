@@ -1,0 +1,102 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
+)
+
+// consentKey is the context key under which a tool call's MCP session reaches the
+// discovery client's consent hook (the hook runs inside the tool call).
+type consentKey struct{}
+
+// withCallSession is a receiving middleware of the MCP server: it hands each tool
+// call's session to the consent hook through the call's context.
+func withCallSession(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && method == "tools/call" {
+			ctx = context.WithValue(ctx, consentKey{}, ss)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// consentField is the one field of the consent form.
+const consentField = "allow"
+
+// errConsentCannotAsk is a consent request that cannot reach the user: no tool call,
+// a client without form elicitation, or one of protocol 2026-07-28 and later (which
+// forbids asking during a call; the question would have to be the call's result).
+var errConsentCannotAsk = errors.New("the MCP client cannot ask the user during this call; start wellknown serve with --yes to grant such requests (only for origins you trust)")
+
+// consent decides a discovery client's consent request (such as a redirect to another
+// origin) for serve: granted with --yes; otherwise the user is asked through the MCP
+// client that made the tool call, with an elicitation, when the client can be asked
+// during the call. Every decision is logged to stderr.
+func (a *app) consent(ctx context.Context, req *discovery.ConsentRequest) (bool, error) {
+	what := "consent to " + cmdutil.DescribeConsent(req)
+	if a.Yes {
+		a.Notef("%s: granted (--yes)", what)
+		return true, nil
+	}
+	ss, _ := ctx.Value(consentKey{}).(*mcp.ServerSession)
+	if !canElicitDuringCall(ss) {
+		a.Notef("%s: denied: the MCP client cannot ask the user; run with --yes to grant", what)
+		return false, errConsentCannotAsk
+	}
+	res, err := ss.Elicit(ctx, consentQuestion(req))
+	switch {
+	case err != nil:
+		a.Notef("%s: denied: asking the user through the MCP client failed: %s", what, cmdutil.Clean(err.Error(), 512))
+		return false, fmt.Errorf("asking the user through the MCP client failed: %w", err)
+	case res.Action == "accept" && res.Content[consentField] == true:
+		a.Notef("%s: granted by the user (MCP elicitation)", what)
+		return true, nil
+	}
+	// A refusal is a plain denial (false, no error): the discovery client reports it as
+	// the request refused, such as a redirect to another origin.
+	a.Notef("%s: refused by the user (MCP elicitation)", what)
+	return false, nil
+}
+
+// canElicitDuringCall reports whether ss's client can be sent an elicitation request
+// during a tool call: it declared form elicitation (or elicitation without modes,
+// which predates them), on a protocol version before 2026-07-28.
+func canElicitDuringCall(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil || p.ProtocolVersion >= "2026-07-28" {
+		return false
+	}
+	e := p.Capabilities.Elicitation
+	return e.Form != nil || e.URL == nil
+}
+
+// consentQuestion is the elicitation about req: what the model's tool call would do
+// and why, in the discovery client's words (already redacted and shortened).
+func consentQuestion(req *discovery.ConsentRequest) *mcp.ElicitParams {
+	msg := fmt.Sprintf("A tool call of the AI model (wellknown serve) needs your consent: %s. Allow it only if you trust where it goes.",
+		cmdutil.Clean(cmdutil.DescribeConsent(req), 1024))
+	return &mcp.ElicitParams{
+		Message: msg,
+		RequestedSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				consentField: map[string]any{
+					"type":        "boolean",
+					"title":       "Allow this",
+					"description": "Tick to allow; leave unticked, decline or cancel to refuse.",
+					"default":     false,
+				},
+			},
+			"required": []string{consentField},
+		},
+	}
+}
