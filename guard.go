@@ -189,16 +189,6 @@ func (g *guard) refused(req *http.Request, err error) {
 	g.c.emit(req.Context(), Event{Kind: EventGuardRefused, Origin: g.origin.String(), URL: redact(req.URL), Err: err})
 }
 
-// credentialHeader reports whether a request header (or query parameter) name carries
-// a credential, in any spelling: a name [secrets.CredentialHeader] recognises, or one
-// the discovery documents name as the API-key header (extra).
-func credentialHeader(k string, extra []string) bool {
-	if slices.ContainsFunc(extra, func(e string) bool { return strings.EqualFold(k, e) }) {
-		return true
-	}
-	return secrets.CredentialHeader(k)
-}
-
 // authHeaders returns the API-key header names d's mcp.json gives in its auth objects
 // (auth.header): what the agent sends its key in for this site.
 func authHeaders(d *Discovery) []string {

@@ -55,8 +55,7 @@ type parser struct {
 	exampleAuth  []string        // auth headers the request examples send outside the auth section (see requestAuth)
 	credAuth     []string        // sentences naming the credential the API takes, outside the auth section (see authProse)
 	fromRows     bool            // doc.BaseURL came from apiRowsBase
-	explain      bool            // record the evidence in ev (Explain)
-	ev           *Evidence       // what Explain returns; nil when not explaining
+	explain      bool            // record the evidence (Explain)
 	asides       []BaseEvidence  // when explaining: candidates for the base set aside
 	authEv       []AuthEvidence  // when explaining: each auth rule added, and where from
 	ambiguous    bool            // the stated bases name more than maxBaseHosts hosts: none is the document's
