@@ -3,6 +3,7 @@ package wkeino_test
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino-ext/components/tool/mcp/officialmcp"
@@ -31,7 +32,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	model, err := openai.NewChatModel(ctx, &openai.ChatModelConfig{Model: "gpt-4o", APIKey: "..."})
+	model, err := openai.NewChatModel(ctx, &openai.ChatModelConfig{Model: "gpt-4o", APIKey: os.Getenv("OPENAI_API_KEY")})
 	if err != nil {
 		panic(err)
 	}
