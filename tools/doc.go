@@ -43,8 +43,12 @@
 // [Toolset.MCPSession] connects to such a server in memory, for frameworks that
 // consume MCP. With [ElicitApproval] as [Options.Approve], read_skill asks the MCP
 // client's user to approve a skill (MCP elicitation: a yes/no form naming the skill,
-// its source and the digest approved), when the client declared that capability. The modules adapters/anthropic and adapters/openai (their own go.mod,
-// so this module never depends on an LLM SDK) offer the tools to those SDKs in a line.
+// its source and the digest approved), when the client declared that capability.
+//
+// The modules adapters/anthropic, adapters/openai and adapters/eino (their own go.mod,
+// so this module never depends on an LLM SDK) offer the tools to those SDKs in a line;
+// adapters/eino runs an Eino agent on [Toolset.MCPSession] through Eino's official-MCP
+// tools.
 //
 // # Errors
 //
