@@ -106,20 +106,29 @@ func (l *linter) checkServed(file, kind string, res served) {
 	}
 }
 
+// jsonDocument prepares a JSON document for a strict reader: comments and trailing
+// commas relaxed (with a warning), a syntax error reported (ok false), the positions
+// of its pointers, and its URL when file is one.
+func (l *linter) jsonDocument(file string, data []byte) (_ []byte, pos *jsonPositions, srcURL string, ok bool) {
+	data = l.relaxJSON(file, data)
+	if !json.Valid(data) {
+		l.jsonSyntax(file, data)
+		return nil, nil, "", false
+	}
+	if isURL(file) {
+		srcURL = file
+	}
+	return data, newJSONPositions(data), srcURL, true
+}
+
 // lintAICatalog checks an AI Catalog strictly (aicatalog.Strict), the cards it holds
 // inline, and the trust manifests of its entries; for a fetched catalog (file is its
 // URL), also the cards it lists by URL, fetched (on another origin only with
 // Options.FetchCrossOrigin), at most maxCardFetches.
 func (l *linter) lintAICatalog(file string, data []byte) {
-	data = l.relaxJSON(file, data)
-	if !json.Valid(data) {
-		l.jsonSyntax(file, data)
+	data, pos, srcURL, ok := l.jsonDocument(file, data)
+	if !ok {
 		return
-	}
-	pos := newJSONPositions(data)
-	srcURL := ""
-	if isURL(file) {
-		srcURL = file
 	}
 	cat, err := aicatalog.Parse(data, aicatalog.Options{URL: srcURL, Mode: aicatalog.Strict})
 	var ve *aicatalog.ValidationError
@@ -258,15 +267,9 @@ func (l *linter) lintEntryURL(rawURL, kind string) []byte {
 // lintServerCard checks a Server Card strictly (servercard.Strict): the JSON Schema
 // written from the extension's definitions, and what Strict mode adds.
 func (l *linter) lintServerCard(file string, data []byte) {
-	data = l.relaxJSON(file, data)
-	if !json.Valid(data) {
-		l.jsonSyntax(file, data)
+	data, pos, srcURL, ok := l.jsonDocument(file, data)
+	if !ok {
 		return
-	}
-	pos := newJSONPositions(data)
-	srcURL := ""
-	if isURL(file) {
-		srcURL = file
 	}
 	card, err := servercard.Parse(data, servercard.Options{URL: srcURL, Mode: servercard.Strict})
 	l.cardProblems(card, err, func(where string, sev diag.Severity, code, msg string) {

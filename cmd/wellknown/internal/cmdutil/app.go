@@ -168,21 +168,7 @@ func (a *App) ask(ctx context.Context, req *discovery.ConsentRequest) (discovery
 		a.Notef("consent denied: %s (no terminal to ask on; pass --yes to allow)", what)
 		return discovery.ConsentAnswer{Allow: false, Scope: discovery.ForSubject}, nil
 	}
-	a.askMu.Lock() // one question at a time
-	defer a.askMu.Unlock()
-	a.ttyMu.Lock()
-	a.prompting = true
-	if a.CanRewrite() {
-		fmt.Fprint(a.ErrOut, "\r\033[K")
-	}
-	fmt.Fprintf(a.ErrOut, "%s %s\nAllow? [y/N] ", a.Paint(ColorBold, "wellknown wants to:"), what)
-	a.ttyMu.Unlock()
-	defer func() {
-		a.ttyMu.Lock()
-		a.prompting = false
-		a.ttyMu.Unlock()
-	}()
-	line, err := a.readLine(ctx)
+	yes, err := a.Confirm(ctx, a.Paint(ColorBold, "wellknown wants to:")+" "+what+"\nAllow?")
 	if err != nil {
 		return discovery.ConsentAnswer{}, err
 	}
@@ -193,12 +179,10 @@ func (a *App) ask(ctx context.Context, req *discovery.ConsentRequest) (discovery
 	if req.Action == discovery.ConsentRedirect {
 		scope = discovery.ForOrigin
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return discovery.ConsentAnswer{Allow: true, Scope: scope}, nil
+	if !yes {
+		fmt.Fprintln(a.ErrOut, "denied")
 	}
-	fmt.Fprintln(a.ErrOut, "denied")
-	return discovery.ConsentAnswer{Allow: false, Scope: scope}, nil
+	return discovery.ConsentAnswer{Allow: yes, Scope: scope}, nil
 }
 
 // DescribeConsent is one line for a person: the action, its target and the reason,
