@@ -564,7 +564,11 @@ func (h *harness) runOnce(r row, tool string, f *fixture) (runResult, error) {
 		case strings.HasPrefix(rel, "tmp"+string(filepath.Separator)):
 			rr.elsewhere = append(rr.elsewhere, rel) // left in TMPDIR: listed, and counted below
 		case rel == filepath.Join("project", "skills-lock.json"):
-			rr.metadata = append(rr.metadata, "skills-lock.json") // the peer's project lock file, by design
+			rr.metadata = append(rr.metadata, "skills-lock.json") // the project's lock file, by design (both write one)
+		case rel == filepath.Join("home", ".config", "wellknown", "installed-origins"):
+			// wellknown's record of the origins a person typed to install, where a cloned
+			// repository cannot write (skills update trusts a loopback origin only from it).
+			rr.metadata = append(rr.metadata, "installed-origins")
 		default:
 			rr.elsewhere = append(rr.elsewhere, rel)
 		}
