@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/mcpclient"
 	"github.com/wellknown-dev/discovery/servercard"
 )
@@ -52,5 +53,37 @@ func TestCardCheckedAgainstTheServer(t *testing.T) {
 				t.Fatalf("the session is usable whatever the card says: %v", err)
 			}
 		})
+	}
+}
+
+// TestConnectComparesTheCardItCameFrom checks that Connect, given a server that is one
+// of the Discovery's card remotes, compares that card with the server without being
+// told to.
+func TestConnectComparesTheCardItCameFrom(t *testing.T) {
+	t.Parallel()
+	srv := &skillServer{skills: threeSkills(), declare: true}
+	ts := srv.start(t)
+	card, err := servercard.Parse(fmt.Appendf(nil, `{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+		"name": "com.example/weather", "version": "1", "description": "Test skills.",
+		"remotes": [{"type": "streamable-http", "url": %q}]}`, ts.URL), servercard.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := discovery.ParseOrigin(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &discovery.Discovery{Origin: o, Cards: []discovery.Card{{Identifier: "urn:air:example.com:mcp:weather", URL: ts.URL, Card: card}}}
+	servers := d.Cards[0].Servers()
+	if len(servers) != 1 {
+		t.Fatalf("card servers = %+v", servers)
+	}
+	s, err := mcpclient.Connect(t.Context(), localClient(t, nil), d, servers[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "name-mismatch") {
+		t.Errorf("warnings %q, want the card's name-mismatch", s.Warnings)
 	}
 }

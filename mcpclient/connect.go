@@ -102,7 +102,8 @@ type Options struct {
 	// ones always do).
 	Listings *ListingCache
 
-	// Card is the MCP Server Card the server was found through, if any. Once the
+	// Card is the MCP Server Card the server was found through, if any ([Connect] sets
+	// it from the Discovery's Cards when the server is one of their remotes). Once the
 	// session is open, the card is compared with what the server reports of itself
 	// (name, version, title, endpoint, transport, protocol version), and each
 	// disagreement is a warning in Session.Warnings: a card is advisory, never trust.
@@ -233,7 +234,28 @@ func Connect(ctx context.Context, c *discovery.Client, d *discovery.Discovery, s
 		return nil, err
 	}
 	guard := func(g *discovery.GuardOptions) (http.RoundTripper, error) { return c.Guard(d, g) }
-	return connect(ctx, guard, endpoint, srv.Name, srv.Transport == mcpjson.TransportSSE, opts)
+	return connect(ctx, guard, endpoint, srv.Name, srv.Transport == mcpjson.TransportSSE, withCard(opts, d, srv))
+}
+
+// withCard returns opts with Card set to the Server Card of d that lists srv, when the
+// caller set none: a server found through a card is compared with it on connecting.
+func withCard(opts *Options, d *discovery.Discovery, srv mcpjson.Server) *Options {
+	if opts != nil && opts.Card != nil {
+		return opts
+	}
+	for _, k := range d.Cards {
+		for _, s := range k.Servers() {
+			if s.URL == srv.URL {
+				var o Options
+				if opts != nil {
+					o = *opts
+				}
+				o.Card = k.Card
+				return &o
+			}
+		}
+	}
+	return opts
 }
 
 // ConnectURL connects to the MCP endpoint rawURL (typed by a person, say) through c:
