@@ -1137,40 +1137,8 @@ func (r *reader) addServer(ptr, urlPtr string, s Server) (ok bool) {
 		r.warn(at, "the document says its MCP server is not live yet ("+r.notLive+"); "+quoteURL(s.URL)+" is not connected to")
 		return false
 	}
-	if r.Shape != ShapeSpec && s.Transport != TransportSSE && apiBasePath(s.URL) && genericURLKey(at) &&
-		!strings.Contains(at, "/mcpServers/") && !strings.HasPrefix(at, "/remotes/") {
-		r.warn(at, "url "+quoteURL(s.URL)+" is the base of an HTTP API (its path is only an API prefix such as /v1), not an MCP endpoint; entry skipped")
-		return false
-	}
-	if r.Shape != ShapeSpec && genericURLKey(at) && !strings.Contains(at, "/mcpServers/") && !strings.HasPrefix(at, "/remotes/") {
-		if chatAPIURL(s.URL) {
-			r.warn(at, "url "+quoteURL(s.URL)+" is a chat API (its path names a chat or completions route), not an MCP endpoint; entry skipped")
-			return false
-		}
-		if cardLevel(at) && (siteHomeURL(s.URL) || r.ownRoot(s.URL)) {
-			r.warn(at, "url "+quoteURL(s.URL)+" is the site's home page (the root of its own domain), not an MCP endpoint; entry skipped")
-			return false
-		}
-		if cardLevel(at) && hostRootURL(s.URL) {
-			r.warn(at, "url "+quoteURL(s.URL)+" is the root of its host (the home page of the site or web app there), not an MCP endpoint; entry skipped")
-			return false
-		}
-		if f, ok := r.resources[endpointKey(s.URL)]; ok {
-			r.warn(at, "url "+quoteURL(s.URL)+" is listed among the document's resources as a file ("+quote(f)+"), not an MCP endpoint; entry skipped")
-			return false
-		}
-	}
-	if t, ok := r.nonMCPAt(at); ok && r.Shape != ShapeSpec && genericURLKey(at) && !mcpPathURL(s.URL) && !mcpHostURL(s.URL) {
-		// {"endpoint": "https://api.x.dev/v1/quote", "transport": "rest"}: a paid REST
-		// route, not an MCP server.
-		r.warn(at, "url "+quoteURL(s.URL)+" is given with transport "+quote(t)+", a protocol that is not MCP, under a key that does not name MCP; not an MCP endpoint: entry skipped")
-		return false
-	}
-	if k, ok := pointerIn(r.routes, at); ok && r.Shape != ShapeSpec && genericURLKey(at) && !mcpPathURL(s.URL) && !mcpHostURL(s.URL) {
-		// {"endpoint": "https://x.dev/api/v1/extract", "transport": "https",
-		// "request_schema": {...}}: one HTTP route and the body it takes, not an MCP
-		// server (an MCP endpoint takes JSON-RPC; its tools carry their own schemas).
-		r.warn(at, "url "+quoteURL(s.URL)+" is given beside "+quote(k)+", the request body of one HTTP route, under a key that does not name MCP; not an MCP endpoint: entry skipped")
+	if why := r.notAnEndpoint(at, s); why != "" {
+		r.warn(at, "url "+quoteURL(s.URL)+" "+why)
 		return false
 	}
 	if !r.urlOK(urlPtr, s.URL) {
@@ -1179,6 +1147,50 @@ func (r *reader) addServer(ptr, urlPtr string, s Server) (ok bool) {
 	if s.Name == "" {
 		s.Name = "mcp"
 	}
+	r.keepServer(s)
+	return true
+}
+
+// notAnEndpoint returns why the URL of s, at the pointer at, is not an MCP endpoint
+// although it stands where one could (an API base, a chat API, a home page, a file, a
+// route of another protocol), or "" when nothing says so.
+func (r *reader) notAnEndpoint(at string, s Server) string {
+	if r.Shape != ShapeSpec && s.Transport != TransportSSE && apiBasePath(s.URL) && genericURLKey(at) &&
+		!strings.Contains(at, "/mcpServers/") && !strings.HasPrefix(at, "/remotes/") {
+		return "is the base of an HTTP API (its path is only an API prefix such as /v1), not an MCP endpoint; entry skipped"
+	}
+	if r.Shape != ShapeSpec && genericURLKey(at) && !strings.Contains(at, "/mcpServers/") && !strings.HasPrefix(at, "/remotes/") {
+		if chatAPIURL(s.URL) {
+			return "is a chat API (its path names a chat or completions route), not an MCP endpoint; entry skipped"
+		}
+		if cardLevel(at) && (siteHomeURL(s.URL) || r.ownRoot(s.URL)) {
+			return "is the site's home page (the root of its own domain), not an MCP endpoint; entry skipped"
+		}
+		if cardLevel(at) && hostRootURL(s.URL) {
+			return "is the root of its host (the home page of the site or web app there), not an MCP endpoint; entry skipped"
+		}
+		if f, ok := r.resources[endpointKey(s.URL)]; ok {
+			return "is listed among the document's resources as a file (" + quote(f) + "), not an MCP endpoint; entry skipped"
+		}
+	}
+	if t, ok := r.nonMCPAt(at); ok && r.Shape != ShapeSpec && genericURLKey(at) && !mcpPathURL(s.URL) && !mcpHostURL(s.URL) {
+		// {"endpoint": "https://api.x.dev/v1/quote", "transport": "rest"}: a paid REST
+		// route, not an MCP server.
+		return "is given with transport " + quote(t) + ", a protocol that is not MCP, under a key that does not name MCP; not an MCP endpoint: entry skipped"
+	}
+	if k, ok := pointerIn(r.routes, at); ok && r.Shape != ShapeSpec && genericURLKey(at) && !mcpPathURL(s.URL) && !mcpHostURL(s.URL) {
+		// {"endpoint": "https://x.dev/api/v1/extract", "transport": "https",
+		// "request_schema": {...}}: one HTTP route and the body it takes, not an MCP
+		// server (an MCP endpoint takes JSON-RPC; its tools carry their own schemas).
+		return "is given beside " + quote(k) + ", the request body of one HTTP route, under a key that does not name MCP; not an MCP endpoint: entry skipped"
+	}
+	return ""
+}
+
+// keepServer adds s, or merges it into the server already listed at the same
+// endpoint: the same endpoint listed twice (under two keys, or with and without a
+// trailing slash) is kept once, unless it is given with two transports.
+func (r *reader) keepServer(s Server) {
 	key := endpointKey(s.URL)
 	if i, ok := r.byURL[key]; ok && r.Shape != ShapeSpec {
 		prev := &r.Servers[i]
@@ -1187,16 +1199,15 @@ func (r *reader) addServer(ptr, urlPtr string, s Server) (ok bool) {
 			prev.Transport = s.Transport
 		case s.Transport != TransportUnknown && s.Transport != prev.Transport:
 			r.Servers = append(r.Servers, s) // one URL, two transports
-			return true
+			return
 		}
 		if len(prev.Tools) == 0 {
 			prev.Tools = s.Tools
 		}
-		return true
+		return
 	}
 	r.byURL[key] = len(r.Servers)
 	r.Servers = append(r.Servers, s)
-	return true
 }
 
 const relativeURL = "url is relative"
