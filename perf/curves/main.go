@@ -58,6 +58,7 @@ func main() {
 		skills = []int{100, 1000}
 		origins = []int{1000, 3000}
 		batch = 20 * time.Millisecond
+		maxTimeRatio = 3 // see maxTimeRatio
 	}
 	if *only != "" {
 		*md = ""

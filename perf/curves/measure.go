@@ -59,10 +59,13 @@ func measure(size int, batch time.Duration, op func()) point {
 
 // Linearity bounds: a curve whose cost per unit at its largest size is more than
 // these times its lowest cost per unit at a smaller size grows faster than its size.
-const (
-	maxTimeRatio  = 2.0
-	maxAllocRatio = 1.5
-)
+// The short form (CI) allows 3× in time: its sizes stop at 64 KiB, where a document
+// parses in microseconds and one lucky small measurement (the lowest cost per unit is
+// the reference) moves the ratio by a third on a shared machine; allocations, which
+// do not vary, keep their bound, and the long form keeps 2×.
+var maxTimeRatio = 2.0
+
+const maxAllocRatio = 1.5
 
 // ratios returns the time and allocation ratios of c: the cost per unit at the
 // largest size over the lowest cost per unit at the smaller sizes (at small sizes
