@@ -63,15 +63,16 @@ func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery) (bool,
 		return fetchOther(ctx, c, o, d, u, cardSpec)
 	}
 	res, err := families.Read(ctx, root.doc.Catalog, catalogs, cards)
+	p := d.All
 	if err != nil {
 		return true, err
 	}
-	d.Catalog = res.Walked
+	p.Catalog = res.Walked
 	for _, f := range res.Families() {
-		d.Families = append(d.Families, Family(f))
+		p.Families = append(p.Families, Family(f))
 	}
 	for _, k := range res.Cards {
-		d.Cards = append(d.Cards, Card(k))
+		p.Cards = append(p.Cards, Card(k))
 	}
 	if res.CardsLeftOut > 0 {
 		d.Warnings = append(d.Warnings, Warning{Code: WarnCatalog, URL: root.fetch.URL, Message: families.LeftOutMessage(res.CardsLeftOut)})
@@ -145,32 +146,34 @@ func (c *Client) discoverRest(ctx context.Context, o Origin, origin string, d *D
 	if d == nil {
 		return nil, err
 	}
+	p := &Published{}
+	d.All = p
 	if d.Guide != nil {
-		d.Families = append(d.Families, Family{Name: FamilyGuide, URL: o.String() + GuidePath, Via: families.ViaWellKnown})
+		p.Families = append(p.Families, Family{Name: FamilyGuide, URL: o.String() + GuidePath, Via: families.ViaWellKnown})
 	}
 	if d.MCP != nil {
-		d.Families = append(d.Families, Family{Name: FamilyMCP, URL: d.MCPURL, Via: families.ViaWellKnown})
+		p.Families = append(p.Families, Family{Name: FamilyMCP, URL: d.MCPURL, Via: families.ViaWellKnown})
 	}
 	found, cerr := c.readCatalog(ctx, o, d)
 	if cerr != nil {
 		return nil, cerr
 	}
 	ix, ierr := c.ListSkills(ctx, origin) // else the first index the catalog lists (its Family is listed already)
-	if u := families.IndexURL(d.Catalog); ix == nil && u != "" {
+	if u := families.IndexURL(p.Catalog); ix == nil && u != "" {
 		if x, err := fetchOther(ctx, c, o, d, u, indexSpec(u)); err == nil {
 			ix, ierr = &SkillsIndex{Origin: o, Index: x, URL: u}, nil
 		}
 	} else if ix != nil {
 		d.Fetches = append(d.Fetches, ix.Fetches...)
 		d.Warnings = append(d.Warnings, ix.Warnings...)
-		d.Families = append(d.Families, Family{Name: FamilyAgentSkills, URL: ix.URL, Via: families.Via(o.String(), ix.URL, agentskills.IndexPath, agentskills.LegacyIndexPath)})
+		p.Families = append(p.Families, Family{Name: FamilyAgentSkills, URL: ix.URL, Via: families.Via(o.String(), ix.URL, agentskills.IndexPath, agentskills.LegacyIndexPath)})
 	}
-	d.Skills = ix
+	p.Skills = ix
 	sk, fs, serr := c.rootSkill(ctx, o, origin)
 	d.Fetches = append(d.Fetches, fs...)
 	if sk != nil {
-		d.RootSkill = sk
-		d.Families = append(d.Families, Family{Name: FamilyRootSkill, URL: sk.Entry.URL, Via: families.Via(o.String(), sk.Entry.URL, RootSkillPath)})
+		p.RootSkill = sk
+		p.Families = append(p.Families, Family{Name: FamilyRootSkill, URL: sk.Entry.URL, Via: families.Via(o.String(), sk.Entry.URL, RootSkillPath)})
 	}
 	for _, e := range []error{ierr, serr} {
 		if e != nil && !errors.Is(e, ErrNotPublished) {
