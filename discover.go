@@ -286,7 +286,7 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 	if (mcp.doc == nil || mcp.doc.Shape != mcpjson.ShapePointer) && skills.err == nil && mcp.err == nil {
 		until := skills.fresh
 		if mcp.fetch.URL != "" {
-			until = earliest(until, mcp.fresh)
+			until = fetch.Earliest(until, mcp.fresh)
 		}
 		c.keepFresh(origin, structured, d, until, skills.size+mcp.size)
 	}
