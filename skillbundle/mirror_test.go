@@ -114,7 +114,9 @@ func TestMirrorChangesWhereBytesComeFromNotWhatIsAccepted(t *testing.T) {
 
 	t.Run("a mirror that redirects is refused", func(t *testing.T) {
 		mirror := newSite(t)
-		redirect := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, s.ts.URL+r.URL.Path, http.StatusFound) })
+		redirect := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, s.ts.URL+r.URL.Path, http.StatusFound)
+		})
 		mirror.ts.Config.Handler = redirect
 		_, err := mirrored(t, s, mirror.ts.URL, false)
 		if !errors.Is(err, skillbundle.ErrMirror) || !strings.Contains(err.Error(), "redirect") {
