@@ -411,3 +411,17 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("ReadFile of a missing file = %v", err)
 	}
 }
+
+func TestWriteFromLockReportsASkillNoLongerServed(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	s.publish(t)
+	lock := &skilllock.Lock{}
+	lock.Put(skilllock.Skill{Name: "pdf", Source: s.ts.URL + pdfPath, Files: map[string]string{"SKILL.md": skilllock.Digest(pdfMD)}})
+	lock.Put(skilllock.Skill{Name: "gone", Source: s.ts.URL + "/.well-known/agent-skills/gone/SKILL.md", Files: map[string]string{"SKILL.md": skilllock.Digest(nil)}})
+	var buf bytes.Buffer
+	_, err := skillbundle.Write(context.Background(), &buf, s.ts.URL, &skillbundle.Options{Client: s.onlineOptions(), Lock: lock})
+	if !errors.Is(err, skillbundle.ErrLockMismatch) || !strings.Contains(err.Error(), "gone: missing (no longer served)") || buf.Len() != 0 {
+		t.Errorf("Write from a lock with a skill the index no longer lists = %v", err)
+	}
+}

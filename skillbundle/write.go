@@ -80,6 +80,9 @@ func Write(ctx context.Context, w io.Writer, origin string, opts *Options) (*Man
 	want := []string{ix.URL}
 	fetched := map[string]*discovery.Skill{}
 	for _, name := range names {
+		if o.Lock != nil && !listed(ix, name) {
+			continue // reported by lockProblems as no longer served
+		}
 		sk, err := c.GetSkill(ctx, ix, name)
 		if err != nil {
 			return nil, err
@@ -95,7 +98,7 @@ func Write(ctx context.Context, w io.Writer, origin string, opts *Options) (*Man
 		}
 	}
 	if o.Lock != nil {
-		if problems := lockProblems(o.Lock, fetched); len(problems) > 0 {
+		if problems := lockProblems(o.Lock, names, fetched); len(problems) > 0 {
 			return nil, fmt.Errorf("%w: %s", ErrLockMismatch, strings.Join(problems, "; "))
 		}
 	}
@@ -108,6 +111,15 @@ func Write(ctx context.Context, w io.Writer, origin string, opts *Options) (*Man
 		return nil, err
 	}
 	return m, nil
+}
+
+func listed(ix *discovery.SkillsIndex, name string) bool {
+	for _, e := range ix.Index.Skills {
+		if e.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // selectNames returns the skills to bundle: names, else the lock's, else the index's.
@@ -196,11 +208,16 @@ func manifestOf(ctx context.Context, c *discovery.Client, ix *discovery.SkillsIn
 	return mu, nil
 }
 
-// lockProblems compares the fetched skills with the lock's records, as an install
-// --frozen does: each difference, or nil.
-func lockProblems(l *skilllock.Lock, fetched map[string]*discovery.Skill) []string {
+// lockProblems compares the fetched skills with the lock's records of names, as an
+// install --frozen does: each difference (a skill not fetched is no longer served), or
+// nil.
+func lockProblems(l *skilllock.Lock, names []string, fetched map[string]*discovery.Skill) []string {
 	served := &skilllock.Lock{}
 	sub := &skilllock.Lock{}
+	for _, name := range names {
+		s, _ := l.Lookup(name)
+		sub.Put(s)
+	}
 	for name, sk := range fetched {
 		files := map[string][]byte{}
 		for i, f := range sk.Files {
@@ -215,8 +232,6 @@ func lockProblems(l *skilllock.Lock, fetched map[string]*discovery.Skill) []stri
 			return []string{name + ": " + err.Error()}
 		}
 		served.Put(skilllock.Skill{Name: name, Source: lockSource(sk.Entry.URL), Files: digests})
-		s, _ := l.Lookup(name)
-		sub.Put(s)
 	}
 	var out []string
 	for _, p := range skilllock.Compare(sub, served) {
