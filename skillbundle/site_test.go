@@ -11,7 +11,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 
@@ -178,5 +177,3 @@ func (failing) RoundTrip(*http.Request) (*http.Response, error) { return nil, er
 func (s *site) onlineOptions(roots ...trust.Root) *discovery.Options {
 	return &discovery.Options{HTTPClient: s.ts.Client(), InsecureAllowPrivateOrigins: true, TrustRoots: roots}
 }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
