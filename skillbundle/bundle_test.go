@@ -425,3 +425,26 @@ func TestWriteFromLockReportsASkillNoLongerServed(t *testing.T) {
 		t.Errorf("Write from a lock with a skill the index no longer lists = %v", err)
 	}
 }
+
+func TestBundleOfAnIndexUnderAPath(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	s.set("/docs"+pdfPath, pdfMD, "text/markdown")
+	s.set("/docs"+agentskills.IndexPath, []byte(`{"$schema": "`+agentskills.SchemaV020+`", "skills": [{"name": "pdf", "type": "skill-md",
+		"description": "Read PDF files.", "url": "pdf/SKILL.md", "digest": "`+agentskills.Digest(pdfMD)+`"}]}`), "application/json")
+	var buf bytes.Buffer
+	if _, err := skillbundle.Write(context.Background(), &buf, s.ts.URL+"/docs", &skillbundle.Options{Client: s.onlineOptions()}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := skillbundle.Read(&buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Source() != s.ts.URL+"/docs" {
+		t.Errorf("Source() = %s", b.Source())
+	}
+	sks, err := getAll(t, offline(t, b, false), b)
+	if err != nil || sks["pdf"] == nil || sks["pdf"].Entry.URL != s.ts.URL+"/docs"+pdfPath {
+		t.Errorf("offline install of a path-scoped index: %v", err)
+	}
+}

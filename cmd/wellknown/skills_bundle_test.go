@@ -58,6 +58,9 @@ func TestSkillsBundleInstallsOffline(t *testing.T) {
 	if r := wk(t, s, dir, "skills", "verify"); r.code != 0 {
 		t.Errorf("verify after install --from-bundle:\n%s", r)
 	}
+	if r := wk(t, s, dir, "skills", "install", "--from-bundle", bundle, "--frozen"); r.code != 0 || s.hits.Load() != before {
+		t.Errorf("install --from-bundle --frozen against the lock it wrote:\n%s", r)
+	}
 	if r := wk(t, s, dir, "skills", "update"); r.code != 0 || strings.Count(r.stdout, "unchanged") != 2 {
 		t.Errorf("update against the origin after install --from-bundle:\n%s", r)
 	}
