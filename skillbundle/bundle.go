@@ -166,59 +166,9 @@ func Read(r io.Reader, lim *Limits) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	want := make(map[string]File, len(m.Files))
-	for _, f := range m.Files {
-		want[f.Path] = f
-	}
 	b := &Bundle{Manifest: *m, files: make(map[string]*stored, len(m.Files))}
-	seen := map[string]bool{ManifestName: true}
-	budget, entries := l.MaxBytes, 1
-	for {
-		hdr, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
-		}
-		if entries++; entries > l.MaxFiles {
-			return nil, fmt.Errorf("%w: more than %d entries", ErrTooLarge, l.MaxFiles)
-		}
-		name := strings.TrimSuffix(hdr.Name, "/")
-		if err := checkPath(name); err != nil {
-			return nil, fmt.Errorf("%w: entry %s: %v", ErrMalformed, quote(hdr.Name), err)
-		}
-		if seen[name] {
-			return nil, fmt.Errorf("%w: entry %s appears twice", ErrMalformed, quote(name))
-		}
-		seen[name] = true
-		switch hdr.Typeflag {
-		case tar.TypeDir:
-			continue
-		case tar.TypeReg:
-		default:
-			return nil, fmt.Errorf("%w: entry %s is not a regular file (type %q): links and devices are refused", ErrMalformed, quote(name), hdr.Typeflag)
-		}
-		if hdr.Size < 0 || hdr.Size > budget {
-			return nil, fmt.Errorf("%w: entry %s declares %d bytes, over the %d bytes a bundle may hold", ErrTooLarge, quote(name), hdr.Size, l.MaxBytes)
-		}
-		budget -= hdr.Size
-		f, listed := want[name]
-		if !listed {
-			b.Warnings = append(b.Warnings, fmt.Sprintf("%s is not listed in %s: ignored, not installed", quote(name), ManifestName))
-			if _, err := io.Copy(io.Discard, io.LimitReader(tr, hdr.Size)); err != nil {
-				return nil, fmt.Errorf("%w: entry %s: %v", ErrMalformed, quote(name), err)
-			}
-			continue
-		}
-		data, err := io.ReadAll(io.LimitReader(tr, hdr.Size))
-		if err != nil {
-			return nil, fmt.Errorf("%w: entry %s: %v", ErrMalformed, quote(name), err)
-		}
-		if int64(len(data)) != f.Size || skilllock.Digest(data) != f.Digest {
-			return nil, fmt.Errorf("%w: %s (%s) does not match the size and digest %s records", ErrMalformed, quote(name), f.URL, ManifestName)
-		}
-		b.files[name] = &stored{data: data, ctype: f.ContentType}
+	if err := b.readEntries(tr, l); err != nil {
+		return nil, err
 	}
 	for _, f := range m.Files {
 		if b.files[f.Path] == nil {
@@ -226,6 +176,66 @@ func Read(r io.Reader, lim *Limits) (*Bundle, error) {
 		}
 	}
 	return b, nil
+}
+
+// readEntries reads the entries after bundle.json into b.files: only regular files
+// (folders skipped) with clean names met once, each declared size checked against
+// what is left of l before it is read, each listed file checked against bundle.json,
+// others skipped and warned about.
+func (b *Bundle) readEntries(tr *tar.Reader, l Limits) error {
+	want := make(map[string]File, len(b.Manifest.Files))
+	for _, f := range b.Manifest.Files {
+		want[f.Path] = f
+	}
+	seen := map[string]bool{ManifestName: true}
+	budget, entries := l.MaxBytes, 1
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		if entries++; entries > l.MaxFiles {
+			return fmt.Errorf("%w: more than %d entries", ErrTooLarge, l.MaxFiles)
+		}
+		name := strings.TrimSuffix(hdr.Name, "/")
+		if err := checkPath(name); err != nil {
+			return fmt.Errorf("%w: entry %s: %v", ErrMalformed, quote(hdr.Name), err)
+		}
+		if seen[name] {
+			return fmt.Errorf("%w: entry %s appears twice", ErrMalformed, quote(name))
+		}
+		seen[name] = true
+		switch hdr.Typeflag {
+		case tar.TypeDir:
+			continue
+		case tar.TypeReg:
+		default:
+			return fmt.Errorf("%w: entry %s is not a regular file (type %q): links and devices are refused", ErrMalformed, quote(name), hdr.Typeflag)
+		}
+		if hdr.Size < 0 || hdr.Size > budget {
+			return fmt.Errorf("%w: entry %s declares %d bytes, over the %d bytes a bundle may hold", ErrTooLarge, quote(name), hdr.Size, l.MaxBytes)
+		}
+		budget -= hdr.Size
+		f, listed := want[name]
+		if !listed {
+			b.Warnings = append(b.Warnings, fmt.Sprintf("%s is not listed in %s: ignored, not installed", quote(name), ManifestName))
+			if _, err := io.Copy(io.Discard, io.LimitReader(tr, hdr.Size)); err != nil {
+				return fmt.Errorf("%w: entry %s: %v", ErrMalformed, quote(name), err)
+			}
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(tr, hdr.Size))
+		if err != nil {
+			return fmt.Errorf("%w: entry %s: %v", ErrMalformed, quote(name), err)
+		}
+		if int64(len(data)) != f.Size || skilllock.Digest(data) != f.Digest {
+			return fmt.Errorf("%w: %s (%s) does not match the size and digest %s records", ErrMalformed, quote(name), f.URL, ManifestName)
+		}
+		b.files[name] = &stored{data: data, ctype: f.ContentType}
+	}
 }
 
 // parseManifest decodes bundle.json strictly and checks that every file is on the
