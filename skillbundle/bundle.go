@@ -105,6 +105,8 @@ type File struct {
 	Size int64 `json:"size"`
 	// Digest is its SHA-256 digest, "sha256:<hex>".
 	Digest string `json:"digest"`
+
+	data []byte // while writing: the bytes
 }
 
 // Bundle is a bundle read and checked by [Read]: its manifest and the bytes of its

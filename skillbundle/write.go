@@ -107,8 +107,11 @@ func Write(ctx context.Context, w io.Writer, origin string, opts *Options) (*Man
 		return nil, err
 	}
 	m.Files = files
-	if err := writeTar(w, m, rec); err != nil {
+	if err := writeTar(w, m); err != nil {
 		return nil, err
+	}
+	for i := range m.Files {
+		m.Files[i].data = nil // written: the caller gets the table of contents only
 	}
 	return m, nil
 }
@@ -260,7 +263,26 @@ type recorder struct {
 func (r *recorder) has(u string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.files[u] != nil
+	return r.files[recordKey(u)] != nil
+}
+
+// recordKey names a URL as the recorder keeps it: origin (lower case, no default
+// port), path and query, so that the URL a request was sent to and the URL an index
+// names match however each was spelled.
+func recordKey(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	o, err := originOf(u)
+	if err != nil {
+		return raw
+	}
+	k := o + u.Path
+	if u.RawQuery != "" {
+		k += "?" + u.RawQuery
+	}
+	return k
 }
 
 // pick returns the bundle's files: each wanted URL, which must have been recorded
@@ -280,7 +302,7 @@ func (r *recorder) pick(origin string, want []string, lim Limits) ([]File, error
 			continue
 		}
 		seen[p] = true
-		f := r.files[u]
+		f := r.files[recordKey(u)]
 		if f == nil {
 			return nil, fmt.Errorf("skillbundle: %s was not fetched as a document of its own (redirected?); cannot bundle it", u)
 		}
@@ -288,7 +310,7 @@ func (r *recorder) pick(origin string, want []string, lim Limits) ([]File, error
 		if len(out)+2 > lim.MaxFiles || total > lim.MaxBytes {
 			return nil, fmt.Errorf("%w: more than %d files or %d bytes", ErrTooLarge, lim.MaxFiles-1, lim.MaxBytes)
 		}
-		out = append(out, File{Path: p, URL: u, ContentType: f.ctype, Size: int64(len(f.data)), Digest: skilllock.Digest(f.data)})
+		out = append(out, File{Path: p, URL: u, ContentType: f.ctype, Size: int64(len(f.data)), Digest: skilllock.Digest(f.data), data: f.data})
 	}
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
@@ -315,14 +337,13 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	if int64(len(data)) > budget {
 		return nil, fmt.Errorf("%w: %s goes over the %d bytes left", ErrTooLarge, redactURL(req), budget)
 	}
-	u := *req.URL
-	u.User = nil
+	key := recordKey(req.URL.String())
 	t.rec.mu.Lock()
-	if old := t.rec.files[u.String()]; old != nil {
+	if old := t.rec.files[key]; old != nil {
 		t.rec.budget += int64(len(old.data)) // fetched again (a retry): counted once
 	}
 	t.rec.budget -= int64(len(data))
-	t.rec.files[u.String()] = &stored{data: data, ctype: resp.Header.Get("Content-Type")}
+	t.rec.files[key] = &stored{data: data, ctype: resp.Header.Get("Content-Type")}
 	t.rec.mu.Unlock()
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	resp.ContentLength = int64(len(data))
@@ -331,7 +352,7 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 
 // writeTar writes bundle.json then every file, in m's order, with fixed metadata so
 // the same files give the same bytes.
-func writeTar(w io.Writer, m *Manifest, rec *recorder) error {
+func writeTar(w io.Writer, m *Manifest) error {
 	mj, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
@@ -349,7 +370,7 @@ func writeTar(w io.Writer, m *Manifest, rec *recorder) error {
 		return err
 	}
 	for _, f := range m.Files {
-		if err := put(f.Path, rec.files[f.URL].data); err != nil {
+		if err := put(f.Path, f.data); err != nil {
 			return err
 		}
 	}
