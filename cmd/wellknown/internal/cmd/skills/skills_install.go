@@ -281,6 +281,10 @@ out is reported by name as failed, and nothing is written for it.`,
 			dir := skillsFolder(base, agents[0])
 			if f := lockedFolder(locked, names); f != "" && sc.agent == "" {
 				dir = filepath.Join(base, filepath.FromSlash(f)) // --frozen: where the lock says
+				if link := linkOnTheWay(base, dir); link != "" && !sc.global {
+					return fmt.Errorf("%s records the skills folder %s, reached through the symbolic link %s: refusing to write skills through it into another folder",
+						cmdutil.Clean(lp, 1024), cmdutil.Clean(f, 256), cmdutil.Clean(link, 1024))
+				}
 			}
 			in := &installer{a: a, c: c, ix: ix, dir: dir, force: force, frozen: locked, base: base}
 			results := in.install(ctx, names)
