@@ -111,11 +111,24 @@ func reviewUpdate(dir string, rec *InstallRecord, sk *discovery.Skill) review {
 		d = d[:maxDiffBytes] + "\n… (diff cut at 64 KiB)\n"
 	}
 	rv.diff = cmdutil.CleanText(d)
-	oldP, newP := rec.Publisher, publisherJSON(sk.Publisher)
-	if oldP != nil && oldP.Verified && newP != nil && (!newP.Verified || newP.Publisher != oldP.Publisher || newP.KeyID != oldP.KeyID) {
-		rv.publisher = fmt.Sprintf("THE PUBLISHER OR ITS KEY CHANGED: installed %s; now %s", oldP, newP)
-	}
+	rv.publisher = publisherChange(rec.Publisher, publisherJSON(sk.Publisher))
 	return rv
+}
+
+// publisherChange is the loud notice of a skill installed with a verified publisher
+// whose new version is signed by another publisher or key, is not verified, or was not
+// checked at all (update run without --trust-roots: a compromised site counts on the
+// check being forgotten); "" otherwise.
+func publisherChange(oldP, newP *PublisherJSON) string {
+	switch {
+	case oldP == nil || !oldP.Verified:
+		return ""
+	case newP == nil:
+		return fmt.Sprintf("THE PUBLISHER WAS NOT CHECKED: installed %s; now not checked (give --trust-roots to verify it)", oldP)
+	case !newP.Verified || newP.Publisher != oldP.Publisher || newP.KeyID != oldP.KeyID:
+		return fmt.Sprintf("THE PUBLISHER OR ITS KEY CHANGED: installed %s; now %s", oldP, newP)
+	}
+	return ""
 }
 
 // readInstalled reads the installed file at the slash-separated path p of the skill
