@@ -483,8 +483,9 @@ func (in *installer) precheck(e *agentskills.IndexEntry, names []string, i int) 
 		return r // fetched and compared with the lock first; see frozenGate
 	}
 	if rec, err := ReadRecord(target); err == nil && rec.Origin == r.Origin && e.Digest != "" && rec.Digest == e.Digest {
+		// Nothing is fetched, so no publisher is checked: the record's claim (a file a
+		// cloned repository can plant) is not shown as this run's check.
 		r.Status, r.Message, r.Verified = StatusUnchanged, "already installed with the same digest", rec.Verified
-		r.Publisher = rec.Publisher
 		return r
 	}
 	r.Status, r.Message = StatusRefused, fmt.Sprintf("%s already exists; --force replaces it (update updates skills installed by wellknown)", target)
