@@ -62,7 +62,7 @@ func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery) (bool,
 	cards := func(ctx context.Context, u string) (*servercard.Card, error) {
 		return fetchOther(ctx, c, o, d, u, cardSpec)
 	}
-	res, err := families.Read(ctx, root.doc.Catalog, catalogs, cards)
+	res, err := families.Read(ctx, families.WalkTimeouts*c.docTimeout, root.doc.Catalog, catalogs, cards)
 	p := d.All
 	if err != nil {
 		return true, err
@@ -74,8 +74,8 @@ func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery) (bool,
 	for _, k := range res.Cards {
 		p.Cards = append(p.Cards, Card(k))
 	}
-	if res.CardsLeftOut > 0 {
-		d.Warnings = append(d.Warnings, Warning{Code: WarnCatalog, URL: root.fetch.URL, Message: families.LeftOutMessage(res.CardsLeftOut)})
+	if msg := res.LeftOut(); msg != "" {
+		d.Warnings = append(d.Warnings, Warning{Code: WarnCatalog, URL: root.fetch.URL, Message: msg})
 	}
 	for _, x := range append(root.doc.Catalog.Diagnostics, res.Walked.Diagnostics...) {
 		d.Warnings = append(d.Warnings, Warning{Code: WarnCatalog, URL: cmp.Or(x.Source, root.fetch.URL), Message: x.Code + ": " + x.Where + ": " + x.Message})
@@ -131,9 +131,9 @@ func (d *Discovery) addFetch(f Fetch, ws []Warning, err error) {
 
 // DiscoverAll is [Client.Structured] followed by every other family the site
 // publishes for agents, which Discover and Structured never fetch: the AI Catalog
-// (aicatalog.WellKnownPath) with its nested catalogs, walked within aicatalog.Walk's
-// bounds, and its MCP Server Cards, inline or fetched (read leniently, at most
-// 32, of which 8 fetched); the Agent Skills index ([Client.ListSkills]) and /skill.md
+// (aicatalog.WellKnownPath) with its nested catalogs (aicatalog.Walk's bounds) and MCP
+// Server Cards, inline or fetched (read leniently, at most 32, 8 fetched; all fetched
+// within 2 DocumentTimeouts); the Agent Skills index ([Client.ListSkills]) and /skill.md
 // ([Client.RootSkill]), both under origin's path first. Every fetch is under the
 // Client's policy and in Fetches; one on another origin needs [ConsentRedirect]. It
 // fails with [ErrNotPublished] when no family is published (one failing is a Warning).

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
@@ -356,5 +357,51 @@ func TestScopedLookups(t *testing.T) {
 	before := s.count("/x/.well-known/agent-skills/index.json")
 	if _, err := c.ListSkills(t.Context(), s.URL+"/x/../.well-known"); err != nil || s.count("/x/.well-known/agent-skills/index.json") != before {
 		t.Errorf("a path with dot segments: %v, requests %v", err, hitsOf(s))
+	}
+}
+
+// TestDiscoverAllCatalogWalkIsBoundedInTime: a catalog whose nested catalogs and cards
+// all trickle (each answered only when the client gives up on it) holds DiscoverAll
+// for a bounded time in all, not 40 document timeouts one after the other: once the
+// walk's time is spent, what is left is not fetched, and said so in a warning.
+func TestDiscoverAllCatalogWalkIsBoundedInTime(t *testing.T) {
+	t.Parallel()
+	var entries []string
+	for i := range 32 {
+		entries = append(entries, fmt.Sprintf(`{"identifier":"urn:air:c%d","type":"application/ai-catalog+json","url":"/slow/catalog/%d"}`, i, i))
+	}
+	for i := range 8 {
+		entries = append(entries, fmt.Sprintf(`{"identifier":"urn:air:k%d","type":"application/mcp-server-card+json","url":"/slow/card/%d"}`, i, i))
+	}
+	catalog := `{"specVersion": "1.0", "entries": [` + strings.Join(entries, ",") + `]}`
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/slow/") {
+			<-r.Context().Done() // trickles until the client gives up
+			return
+		}
+		if r.URL.Path != aicatalog.WellKnownPath {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(catalog))
+	}))
+	c := newClient(t, s, &discovery.Options{DocumentTimeout: 100 * time.Millisecond, AttemptTimeout: 100 * time.Millisecond, MaxRetries: -1})
+	d, err := c.DiscoverAll(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := 0
+	for _, p := range hitsOf(s) {
+		if strings.HasPrefix(p, "/slow/") {
+			slow++
+		}
+	}
+	// The walk has 2 document timeouts in all: a handful of requests, never the 40.
+	if slow >= 20 {
+		t.Errorf("%d trickling documents requested one after the other; the walk's time is not bounded", slow)
+	}
+	if !hasWarning(d, "time") {
+		t.Errorf("no warning of what the walk left out for lack of time: %v", d.Warnings)
 	}
 }

@@ -264,8 +264,8 @@ func (c *Client) skillFiles(ctx context.Context, budget *fetch.Budget, o Origin,
 // through its verified digest. Manifest and keys are fetched as artifacts are.
 func (c *Client) verifyPublisher(ctx context.Context, budget *fetch.Budget, o Origin, e *agentskills.IndexEntry, files []agentskills.File) (*trust.Result, error) {
 	exp := trust.Expect{Origin: o.String(), ArtifactDigest: e.Digest}
-	if e.Type != agentskills.TypeArchive {
-		exp.Artifact = files[0].Data
+	if e.Type != agentskills.TypeArchive { // a file list: only its SKILL.md is signed
+		exp.Artifact, exp.UncoveredFiles = files[0].Data, len(files)-1
 	}
 	get := func(ctx context.Context, u string) ([]byte, error) {
 		data, _, err := c.fetchArtifact(ctx, budget, o, u, trust.MaxKeySetBytes)

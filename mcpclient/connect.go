@@ -89,7 +89,9 @@ type Options struct {
 	// nil keeps their pins in memory for this Session only. Skills are pinned only
 	// when Pins is set: each file ReadFile hands out is checked against the pinned
 	// entry and files first (a skill read through package catalog is bound to its
-	// approvals already).
+	// approvals already). A pin is bound to the server's full URL, query included: a
+	// tool approved on one server is not approved on another whose URL differs only
+	// where Session.Endpoint is redacted.
 	Pins PinStore
 
 	// ApprovePin is asked before a tool or skill is used whose definition is not
@@ -97,9 +99,10 @@ type Options struct {
 	ApprovePin PinFunc
 
 	// Listings shares the skills/list and skills/get results a server marks public
-	// (cacheScope "public") with the other Sessions given the same ListingCache, for
-	// the result's ttlMs. nil: each Session keeps its results for itself (private
-	// ones always do).
+	// (cacheScope "public") with the other Sessions given the same ListingCache and
+	// connected to the same server (the same full URL, query included), for the
+	// result's ttlMs. nil: each Session keeps its results for itself (private ones
+	// always do).
 	Listings *ListingCache
 
 	// Card is the MCP Server Card the server was found through, if any ([Connect] sets
@@ -184,6 +187,7 @@ type Session struct {
 	Skills Support
 
 	cs        *mcp.ClientSession
+	key       string // the server's identity in shared pins and listings (see serverKey)
 	opts      Options
 	pins      PinStore   // Options.Pins, or a store of this Session's own
 	pinSkills bool       // Options.Pins was set
@@ -345,6 +349,7 @@ func connect(ctx context.Context, guard func(*discovery.GuardOptions) (http.Roun
 		return nil, fmt.Errorf("mcpclient: connect to %s: %w", redactURL(endpoint), scrub(err))
 	}
 	s := &Session{Name: fence.Clean(name, "", 64), Endpoint: redactURL(endpoint), cs: cs, opts: o, pins: o.Pins, pinSkills: o.Pins != nil}
+	s.key = serverKey(endpoint, s.Endpoint)
 	if s.pins == nil {
 		s.pins = NewMemoryPins()
 	}

@@ -12,9 +12,10 @@ import (
 // "public" when any user of the server would get the same answer and "private" when
 // it is this user's. A Session keeps a result for ttlMs, never longer, and answers
 // ListSkills and GetSkill from it meanwhile; a "public" result is also shared with
-// the other Sessions to the same endpoint through Options.Listings. A result without
-// ttlMs (older protocol versions), with ttlMs 0, or of a listing whose pages disagree
-// is not kept; a scope other than "public" is private. A
+// the other Sessions to the same server (the same full URL, see serverKey) through
+// Options.Listings. A result without ttlMs (older protocol versions), with ttlMs 0,
+// or of a listing whose pages disagree is not kept; a scope other than "public" is
+// private. A
 // notifications/resources/list_changed from the server drops what the Session, and
 // Options.Listings for its endpoint, kept. Freshness is a hint, never integrity:
 // files are verified, and pins checked, whatever the listing's age.
@@ -135,7 +136,7 @@ func (s *Session) cached(what string) (any, bool) {
 	if ok {
 		return f.val, true
 	}
-	return s.opts.Listings.get(s.Endpoint+" "+what, now)
+	return s.opts.Listings.get(s.key+" "+what, now)
 }
 
 // keep stores val for what as h allows, unless a list_changed arrived since gen was
@@ -160,7 +161,7 @@ func (s *Session) keep(what string, val any, h cacheHints, gen uint64) {
 	s.fresh[what] = f
 	s.mu.Unlock()
 	if h.CacheScope == ScopePublic {
-		s.opts.Listings.put(s.Endpoint+" "+what, f, now)
+		s.opts.Listings.put(s.key+" "+what, f, now)
 	}
 }
 
@@ -178,7 +179,7 @@ func (s *Session) listChanged() {
 	s.gen++
 	clear(s.fresh)
 	s.mu.Unlock()
-	s.opts.Listings.dropEndpoint(s.Endpoint)
+	s.opts.Listings.dropEndpoint(s.key)
 }
 
 // copyListing returns a Listing whose slices the caller may change.

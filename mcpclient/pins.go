@@ -143,7 +143,7 @@ var (
 
 // pinKey is where the pin of name of kind on this session's server is kept.
 func (s *Session) pinKey(kind PinKind, name string) string {
-	return "mcp-pin " + string(kind) + " " + s.Endpoint + " " + name
+	return "mcp-pin " + string(kind) + " " + s.key + " " + name
 }
 
 func digestOf(def []byte) string {

@@ -65,7 +65,9 @@ type Skill struct {
 	// Folder is the skills folder the skill was installed into, slash-separated and
 	// relative to the folder holding the lock (".agents/skills", ".claude/skills"); ""
 	// when the installer does not record it. It is checked like a file path: it cannot
-	// be absolute or hold "..".
+	// be absolute or hold "..". The repository holding a lock can also commit a
+	// symbolic link on the way to it: a caller joining it to a folder must not go
+	// through links below that folder ("wellknown skills" refuses to).
 	Folder string `json:"folder,omitempty"`
 	// Source is the URL the skill was installed from, redacted (no userinfo, query or
 	// fragment).

@@ -10,7 +10,9 @@ import (
 // Sentinel errors. [Verify] returns a [*VerifyError] that wraps exactly one of them; test
 // with errors.Is.
 var (
-	// ErrUnsigned is returned when a manifest has no "signature" member.
+	// ErrUnsigned is returned when a manifest has no "signature" member, or when files
+	// are installed with the artifact that its signature does not cover
+	// ([Expect.UncoveredFiles]).
 	ErrUnsigned = errors.New("trust: manifest is not signed")
 	// ErrMalformed is returned when a manifest or its signature is not well formed: not a
 	// JSON object, too large, too deeply nested, duplicate member names, no identity, or a

@@ -95,6 +95,12 @@ type Expect struct {
 	// ArtifactDigest is the digest of the bytes actually installed, "sha256:<hex>" as
 	// returned by [Digest], used when Artifact is nil. One of the two is required.
 	ArtifactDigest string
+	// UncoveredFiles counts the files installed with the artifact that its signature
+	// does not cover: the other files of a skill published as a list of files, whose
+	// SKILL.md alone is the artifact. A publisher vouches for what is installed only
+	// when it vouches for every byte of it, so Verify fails with [ErrUnsigned] when it
+	// is not 0. Negative is an error.
+	UncoveredFiles int
 }
 
 // Result is the outcome of [Verify]: plain data, safe to store (it has JSON tags) and to
@@ -112,7 +118,7 @@ type Result struct {
 // Verify checks a Trust Manifest (the JSON object as published, such as
 // aicatalog.TrustManifest.Raw) against what the caller expects, in this order: the
 // manifest is well formed and bounded; it is signed; its identity equals
-// exp.Identifier; its digests are SHA-256 or stronger; a configured Root covers it; the
+// exp.Identifier; no file is installed beside the artifact (exp.UncoveredFiles); its digests are SHA-256 or stronger; a configured Root covers it; the
 // detached JWS uses an allowed algorithm and verifies, over the JCS canonical form of the
 // manifest without "signature", with a key of that Root; and a provenance sourceDigest is
 // the digest of the installed bytes.
@@ -135,6 +141,9 @@ func Verify(ctx context.Context, manifestJSON []byte, exp Expect, opts *Options)
 	if exp.Artifact == nil && exp.ArtifactDigest == "" {
 		return failConfig(res, errors.New("trust: Expect has neither Artifact nor ArtifactDigest"))
 	}
+	if exp.UncoveredFiles < 0 {
+		return failConfig(res, fmt.Errorf("trust: Expect.UncoveredFiles is negative (%d)", exp.UncoveredFiles))
+	}
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -153,6 +162,9 @@ func Verify(ctx context.Context, manifestJSON []byte, exp Expect, opts *Options)
 	}
 	if m.identity != exp.Identifier {
 		return fail(&VerifyError{Err: ErrIdentity, Detail: fmt.Sprintf("artifact is %s", clip(exp.Identifier))})
+	}
+	if exp.UncoveredFiles > 0 {
+		return fail(&VerifyError{Err: ErrUnsigned, Detail: fmt.Sprintf("the signature covers the artifact alone, and %d other files installed with it are signed by nothing", exp.UncoveredFiles)})
 	}
 	hdr, err := parseHeader(m.signature)
 	if err != nil {

@@ -312,6 +312,7 @@ func TestVerifyRejectsBadConfiguration(t *testing.T) {
 		{"root with no anchor", Expect{Identifier: testIdentity, Artifact: artifact}, &Options{Roots: []Root{{JWKS: []byte("{}")}}}},
 		{"root with a bad origin", Expect{Identifier: testIdentity, Artifact: artifact}, &Options{Roots: []Root{{Origin: "example.com"}}}},
 		{"root with an http JWKS URL", Expect{Identifier: testIdentity, Artifact: artifact}, &Options{Roots: []Root{{Identity: testIdentity, JWKSURL: "http://example.com/jwks"}}}},
+		{"negative uncovered files", Expect{Identifier: testIdentity, Artifact: artifact, UncoveredFiles: -1}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -393,5 +394,22 @@ func TestParseKeySetCountLimit(t *testing.T) {
 	}
 	if _, err := parseKeySet([]byte(`{"keys":[` + strings.Join(keys[:MaxKeys], ",") + `]}`)); err != nil {
 		t.Fatalf("parseKeySet(%d keys) error = %v", MaxKeys, err)
+	}
+}
+
+// TestVerifyRefusesFilesTheSignatureDoesNotCover: a correct signature of the artifact
+// does not vouch for other files installed with it (a skill published as a list of
+// files, whose SKILL.md alone is signed): unverified, ErrUnsigned, saying so.
+func TestVerifyRefusesFilesTheSignatureDoesNotCover(t *testing.T) {
+	t.Parallel()
+	k := newES256(t)
+	signed := sign(t, testManifest(t, testIdentity, Digest(artifact)), k)
+	opts := &Options{Roots: []Root{{Publisher: "Example", Identity: testIdentity, JWKS: jwks(t, k)}}}
+	if _, err := Verify(t.Context(), signed, Expect{Identifier: testIdentity, Artifact: artifact}, opts); err != nil {
+		t.Fatalf("the artifact alone: %v", err)
+	}
+	res, err := Verify(t.Context(), signed, Expect{Identifier: testIdentity, Artifact: artifact, UncoveredFiles: 2}, opts)
+	if !errors.Is(err, ErrUnsigned) || res.Verified || res.Publisher != "" || !strings.Contains(res.Reason, "2 other files") {
+		t.Fatalf("Verify() = %+v, %v; want unverified, ErrUnsigned, naming the 2 files", res, err)
 	}
 }

@@ -153,3 +153,61 @@ func TestSkillsInstallFrozen(t *testing.T) {
 		t.Errorf("install --frozen without a lock:\n%s", r)
 	}
 }
+
+// TestSkillsLockFolderThroughLinkIsRefused: a lock committed to a repository names the
+// skills folder, and the repository can commit a symbolic link on the way to it
+// ("vendor -> ../elsewhere"): install --frozen writes nothing through it, and verify
+// reads nothing through it, as install refuses a linked .<agent> folder.
+func TestSkillsLockFolderThroughLinkIsRefused(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	publishNormal(t, s)
+	src := t.TempDir()
+	if r := wk(t, s, src, "skills", "install", s.ts.URL); r.code != 0 {
+		t.Fatalf("install:\n%s", r)
+	}
+	lock := strings.ReplaceAll(mustRead(t, filepath.Join(src, skilllock.FileName)), `"folder": ".agents/skills"`, `"folder": "vendor/skills"`)
+	if !strings.Contains(lock, "vendor/skills") {
+		t.Fatalf("the lock records no folder:\n%s", lock)
+	}
+	sandbox := t.TempDir()
+	project, elsewhere := filepath.Join(sandbox, "project"), filepath.Join(sandbox, "elsewhere")
+	for _, d := range []string{project, elsewhere} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join("..", "elsewhere"), filepath.Join(project, "vendor")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(project, skilllock.FileName), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, elsewhere)
+	r := wk(t, s, project, "skills", "install", s.ts.URL, "--frozen")
+	if got := tree(t, elsewhere); len(got) != len(before) {
+		t.Fatalf("install --frozen wrote through the link: %v\n%s", got, r)
+	}
+	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "symbolic link") {
+		t.Errorf("install --frozen through a linked folder:\n%s", r)
+	}
+
+	// verify does not read through the link either: skills installed elsewhere are
+	// not taken for the project's.
+	if err := os.Remove(filepath.Join(project, "vendor")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(elsewhere, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(elsewhere, ".agents", "skills"), filepath.Join(elsewhere, "skills")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "elsewhere"), filepath.Join(project, "vendor")); err != nil {
+		t.Fatal(err)
+	}
+	r = wk(t, s, project, "skills", "verify")
+	if r.code != exitLockMismatch || !strings.Contains(r.stdout, "symbolic link") {
+		t.Errorf("verify through a linked folder:\n%s", r)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"os"
 	"path/filepath"
@@ -161,5 +162,43 @@ func TestSkillsInstallVerifiesPublisher(t *testing.T) {
 
 	if r := wk(t, s, t.TempDir(), "skills", "install", s.ts.URL, "--require-signed"); r.code != exitUsage {
 		t.Errorf("--require-signed without --trust-roots:\n%s", r)
+	}
+}
+
+// TestSkillsInstallDoesNotEchoARecordedPublisher: the install record (.wellknown.json)
+// is a file a cloned repository can plant. install, finding a skill already there with
+// the index's digest, reports it unchanged, but never shows the publisher the record
+// claims as a check of this run: "verified: <publisher>" is printed only for what was
+// verified now.
+func TestSkillsInstallDoesNotEchoARecordedPublisher(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	publishNormal(t, s)
+	dir := t.TempDir()
+	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check"); r.code != 0 {
+		t.Fatalf("install:\n%s", r)
+	}
+	p := filepath.Join(dir, ".agents", "skills", "invoice-check", ".wellknown.json")
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(mustRead(t, p)), &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec["publisher"] = map[string]any{"verified": true, "publisher": "Planted Corp", "key_id": "k1", "algorithm": "ES256"}
+	b, _ := json.Marshal(rec)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keys := t.TempDir()
+	_, pub := writeKey(t, keys, false)
+	roots := writeFile(t, keys, "roots.yaml", "- publisher: Example Corp\n  origin: "+s.ts.URL+"\n  pem: |\n    "+
+		strings.ReplaceAll(strings.TrimSpace(pub), "\n", "\n    ")+"\n")
+	for _, args := range [][]string{
+		{"skills", "install", s.ts.URL, "invoice-check", "--trust-roots", roots},
+		{"skills", "install", s.ts.URL, "invoice-check", "--trust-roots", roots, "--json"},
+	} {
+		r := wk(t, s, dir, args...)
+		if !strings.Contains(r.stdout, statusUnchanged) || strings.Contains(r.stdout, "Planted Corp") {
+			t.Errorf("%s: the record's publisher was shown as checked:\n%s", strings.Join(args, " "), r)
+		}
 	}
 }

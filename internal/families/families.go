@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/aicatalog"
@@ -25,6 +26,10 @@ const (
 	MaxCards       = 32
 	MaxCardFetches = 8
 )
+
+// WalkTimeouts is the time the fetches of one Read's nested catalogs and cards have
+// in all, in document timeouts (the caller's bound on one document).
+const WalkTimeouts = 2
 
 // CardFunc fetches and reads the card at url (absolute). It must respect ctx.
 type CardFunc func(ctx context.Context, url string) (*servercard.Card, error)
@@ -44,18 +49,62 @@ type Result struct {
 	Cards  []Card
 	// CardsLeftOut counts the card entries past the bounds, not read.
 	CardsLeftOut int
+	// CardsOutOfTime counts the card entries not fetched because the time of the
+	// walk was spent.
+	CardsOutOfTime int
+}
+
+// ErrWalkTime is the error of a nested catalog or card not fetched, or not fetched in
+// full, because the time Read was given for the whole walk was spent.
+var ErrWalkTime = errors.New("the catalog walk used up its time")
+
+// walkClock bounds the fetches of one Read in time, together: every fetch after the
+// first one is a request a site chose to list, and a site that trickles each would
+// otherwise hold the walk for MaxFetches + MaxCardFetches document timeouts.
+type walkClock struct {
+	parent, ctx context.Context
+}
+
+// fetchCtx returns the context a fetch runs in, or ErrWalkTime when the walk's time
+// is spent (while the caller's context is not done).
+func (w walkClock) fetchCtx() (context.Context, error) {
+	if w.ctx.Err() != nil && w.parent.Err() == nil {
+		return nil, ErrWalkTime
+	}
+	return w.ctx, nil
+}
+
+// explain turns the error of a fetch cut by the walk's deadline into ErrWalkTime; the
+// caller's own context being done stays as it is.
+func (w walkClock) explain(err error) error {
+	if err != nil && w.parent.Err() == nil && w.ctx.Err() != nil {
+		return fmt.Errorf("%w (%v)", ErrWalkTime, err)
+	}
+	return err
 }
 
 // Read walks root's nested catalogs through catalog (nil: inline ones only) and reads
-// its card entries: inline ones with servercard.Parse, the others through card. It
-// returns an error only when ctx is done.
-func Read(ctx context.Context, root *aicatalog.Catalog, catalog func(ctx context.Context, url string) (*Doc, error), card CardFunc) (*Result, error) {
+// its card entries: inline ones with servercard.Parse, the others through card. The
+// fetches of nested catalogs and cards have budget in all (0: no bound of Read's
+// own); what the budget leaves unfetched is reported with ErrWalkTime. It returns an
+// error only when ctx is done.
+func Read(ctx context.Context, budget time.Duration, root *aicatalog.Catalog, catalog func(ctx context.Context, url string) (*Doc, error), card CardFunc) (*Result, error) {
+	clock := walkClock{parent: ctx, ctx: ctx}
+	if budget > 0 {
+		var cancel context.CancelFunc
+		clock.ctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
 	var fetch aicatalog.FetchFunc
 	if catalog != nil {
-		fetch = func(ctx context.Context, u string) ([]byte, error) {
-			doc, err := catalog(ctx, u)
+		fetch = func(_ context.Context, u string) ([]byte, error) {
+			fctx, err := clock.fetchCtx()
 			if err != nil {
 				return nil, err
+			}
+			doc, err := catalog(fctx, u)
+			if err != nil {
+				return nil, clock.explain(err)
 			}
 			return doc.Raw, nil
 		}
@@ -79,11 +128,17 @@ func Read(ctx context.Context, root *aicatalog.Catalog, catalog func(ctx context
 			c.URL, c.Inline = f.Source, true
 			c.Card, c.Err = servercard.Parse(f.Entry.Data, servercard.Options{URL: f.Source})
 		} else {
+			fctx, err := clock.fetchCtx()
+			if err != nil {
+				res.CardsOutOfTime++
+				continue
+			}
 			fetches++
-			c.Card, c.Err = card(ctx, f.Entry.URL)
+			c.Card, c.Err = card(fctx, f.Entry.URL)
 			if ctx.Err() != nil && errors.Is(c.Err, ctx.Err()) {
 				return nil, c.Err
 			}
+			c.Err = clock.explain(c.Err)
 		}
 		if c.Err != nil {
 			c.Card = nil
@@ -93,9 +148,17 @@ func Read(ctx context.Context, root *aicatalog.Catalog, catalog func(ctx context
 	return res, nil
 }
 
-// LeftOutMessage says how many card entries were not read, for a warning.
-func LeftOutMessage(n int) string {
-	return fmt.Sprintf("%d MCP Server Card entries not read: a discovery reads at most %d cards and fetches at most %d", n, MaxCards, MaxCardFetches)
+// LeftOut says which card entries were not read, for a warning; "" when none was
+// left out.
+func (r *Result) LeftOut() string {
+	var parts []string
+	if r.CardsLeftOut > 0 {
+		parts = append(parts, fmt.Sprintf("%d MCP Server Card entries not read: a discovery reads at most %d cards and fetches at most %d", r.CardsLeftOut, MaxCards, MaxCardFetches))
+	}
+	if r.CardsOutOfTime > 0 {
+		parts = append(parts, fmt.Sprintf("%d MCP Server Card entries not fetched: %v", r.CardsOutOfTime, ErrWalkTime))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Family is one family found, as discovery.Family (the same fields).

@@ -19,7 +19,7 @@ type Result struct {
 	SkillsMD    scanDoc   `json:"skills_md"`          // /.well-known/skills.md
 	MCPJSON     scanMCP   `json:"mcp_json"`           // /.well-known/mcp.json
 	SkillsIndex scanIndex `json:"skills_index"`       // Agent Skills index, v0.2.0 path then legacy
-	Families    []string  `json:"families,omitempty"` // with --families: the families published (skills.md, mcp.json, ai-catalog, mcp-server-card, agent-skills, skill.md, other catalog entry types), once each
+	Families    []string  `json:"families,omitempty"` // with --families: the families published (skills.md, mcp.json, ai-catalog, mcp-server-card, agent-skills, skill.md, other catalog entry types, cleaned), once each, at most 64
 	Cards       int       `json:"cards,omitempty"`    // with --families: MCP Server Cards read from the AI Catalog
 	Warnings    int       `json:"warnings"`           // diagnostics (content types, parser notes); failures are in the Error fields
 	Error       string    `json:"error,omitempty"`    // what stopped this origin's scan: not an origin, refused, timeout
@@ -214,14 +214,21 @@ func errorFor(err error, path string) bool {
 	return found
 }
 
+// maxFamilies bounds the families one result lists: past the known ones, each is a
+// media type a site's catalog chose, and a catalog holds up to a thousand entries.
+const maxFamilies = 64
+
 // fillFamilies fills the families of r from a DiscoverAll call (nothing for others).
+// A family's name may be a media type the site chose: it is cleaned (no control or
+// escape sequence, at most 128 bytes), as every published string scan prints.
 func (r *Result) fillFamilies(d *discovery.Discovery) {
 	if d == nil || d.All == nil {
 		return
 	}
 	for _, f := range d.All.Families {
-		if !slices.Contains(r.Families, f.Name) {
-			r.Families = append(r.Families, f.Name)
+		name := cmdutil.Clean(f.Name, 128)
+		if len(r.Families) < maxFamilies && !slices.Contains(r.Families, name) {
+			r.Families = append(r.Families, name)
 		}
 	}
 	for _, k := range d.All.Cards {

@@ -115,10 +115,38 @@ func recordInLock(p, base string, results []Result) error {
 	return skilllock.WriteFile(p, l)
 }
 
+// linkOnTheWay returns the first symbolic link among the folders from base (not
+// included) down to dir (included), or "" when there is none (folders that do not
+// exist yet are created as real ones). A lock names its skills folders, and the
+// repository holding it can commit a link on the way ("vendor -> ../elsewhere"):
+// install and verify go through none, so that nothing outside the project is written
+// or taken for its skills.
+func linkOnTheWay(base, dir string) string {
+	rel, err := filepath.Rel(base, dir)
+	if err != nil || rel == "." {
+		return ""
+	}
+	p := base
+	for _, e := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, e)
+		info, err := os.Lstat(p)
+		if err != nil {
+			return ""
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
 // verifyInstalled re-hashes the skills l records, each in its recorded folder under
 // base (def when it records none), and returns every difference. The install record
-// (.wellknown.json) in each folder is wellknown's own and not part of the skill.
-func verifyInstalled(base, def string, l *skilllock.Lock) ([]skilllock.Problem, error) {
+// (.wellknown.json) in each folder is wellknown's own and not part of the skill. A
+// folder reached through a symbolic link below base is not read, and each of its
+// skills is reported changed, unless linksOK (a person's home folder, whose links are
+// their own).
+func verifyInstalled(base, def string, l *skilllock.Lock, linksOK bool) ([]skilllock.Problem, error) {
 	byFolder := map[string]*skilllock.Lock{}
 	for _, s := range l.Skills {
 		f := s.Folder
@@ -133,6 +161,13 @@ func verifyInstalled(base, def string, l *skilllock.Lock) ([]skilllock.Problem, 
 	var out []skilllock.Problem
 	for f, sub := range byFolder {
 		root := filepath.Join(base, filepath.FromSlash(f))
+		if link := linkOnTheWay(base, root); link != "" && !linksOK {
+			for _, s := range sub.Skills {
+				out = append(out, skilllock.Problem{Skill: s.Name, Kind: skilllock.Changed,
+					Detail: "skills folder " + f + " is reached through a symbolic link; not read"})
+			}
+			continue
+		}
 		if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
 			for _, s := range sub.Skills {
 				out = append(out, skilllock.Problem{Skill: s.Name, Kind: skilllock.Missing, Detail: "skills folder " + f + " is missing"})
@@ -193,7 +228,7 @@ lock cannot be read, 2 for bad flags.`,
 			if err != nil {
 				return err
 			}
-			problems, err := verifyInstalled(base, "."+agents[0]+"/skills", l)
+			problems, err := verifyInstalled(base, "."+agents[0]+"/skills", l, sc.global)
 			if err != nil {
 				return err
 			}
@@ -308,7 +343,7 @@ func (in *installer) frozenGate(entries []*agentskills.IndexEntry, todo []bool, 
 func (in *installer) keepFrozen(r Result) Result {
 	s, _ := in.frozen.Lookup(r.Name)
 	s.Folder = ""
-	ps, err := verifyInstalled(in.dir, "", &skilllock.Lock{Version: skilllock.Version, Skills: []skilllock.Skill{s}})
+	ps, err := verifyInstalled(in.dir, "", &skilllock.Lock{Version: skilllock.Version, Skills: []skilllock.Skill{s}}, true)
 	if err == nil && len(ps) == 0 {
 		r.Status, r.Message = StatusUnchanged, "already installed as locked"
 		return r

@@ -299,6 +299,10 @@ the origin's index are refused, naming the file.`,
 			dir := skillsFolder(base, agents[0])
 			if f := lockedFolder(locked, names); f != "" && sc.agent == "" {
 				dir = filepath.Join(base, filepath.FromSlash(f)) // --frozen: where the lock says
+				if link := linkOnTheWay(base, dir); link != "" && !sc.global {
+					return fmt.Errorf("%s records the skills folder %s, reached through the symbolic link %s: refusing to write skills through it into another folder",
+						cmdutil.Clean(lp, 1024), cmdutil.Clean(f, 256), cmdutil.Clean(link, 1024))
+				}
 			}
 			in := &installer{a: a, c: c, ix: ix, dir: dir, force: force, frozen: locked, base: base}
 			results := in.install(ctx, names)
@@ -500,8 +504,9 @@ func (in *installer) precheck(e *agentskills.IndexEntry, names []string, i int) 
 		return r // fetched and compared with the lock first; see frozenGate
 	}
 	if rec, err := ReadRecord(target); err == nil && rec.Origin == r.Origin && e.Digest != "" && rec.Digest == e.Digest {
+		// Nothing is fetched, so no publisher is checked: the record's claim (a file a
+		// cloned repository can plant) is not shown as this run's check.
 		r.Status, r.Message, r.Verified = StatusUnchanged, "already installed with the same digest", rec.Verified
-		r.Publisher = rec.Publisher
 		return r
 	}
 	r.Status, r.Message = StatusRefused, fmt.Sprintf("%s already exists; --force replaces it (update updates skills installed by wellknown)", target)

@@ -85,11 +85,11 @@ and update shows which files changed and a unified diff of the text files (SKILL
 first), then asks before swapping it in atomically (as install --force): y/N on a
 terminal; without one, only --yes replaces, and otherwise nothing is replaced, the skill
 is reported as pending and the exit status is 5. When the skill was installed with a
-verified publisher signature and the new version's publisher or key differs (check it
-with --trust-roots), this is called out and needs its own yes: a second question on a
-terminal, or --accept-new-publisher with --yes; a skill the index no longer lists is
-reported as removed-upstream and left in place. A skill whose files were changed since
-it was installed is not replaced without --force. v0.1.0 indexes publish no digests:
+verified publisher signature and the new version's publisher or key differs, or is not
+checked because --trust-roots was not given, this is called out and needs its own yes: a
+second question on a terminal, or --accept-new-publisher with --yes; a skill the index
+no longer lists is reported as removed-upstream and left in place. A skill whose files
+were changed since it was installed is not replaced without --force. v0.1.0 indexes publish no digests:
 their skills are fetched and compared file by file. When the project (--dir, or your
 home with --global) has a skills-lock.json, the skills updated are recorded in it.
 

@@ -7,7 +7,9 @@ package skills
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -80,19 +82,28 @@ func reviewUpdate(dir string, rec *InstallRecord, sk *discovery.Skill) review {
 		newData[f.Path] = f.Data
 	}
 	var diff bytes.Buffer
+	root, rerr := os.OpenRoot(dir)
+	if rerr == nil {
+		defer root.Close()
+	}
 	for _, p := range paths {
-		rv.changes = append(rv.changes, cmdutil.Clean(p.path, 256)+" "+p.kind)
+		shown := cmdutil.Clean(p.path, 256) // one line: a path from a tampered record may hold line breaks
+		rv.changes = append(rv.changes, shown+" "+p.kind)
 		var before []byte
 		if p.kind != "added" {
-			before, _ = os.ReadFile(filepath.Join(dir, filepath.FromSlash(p.path)))
+			var err error
+			if before, err = readInstalled(root, p.path); err != nil {
+				fmt.Fprintf(&diff, "installed file %s %s; not shown: %v\n", shown, p.kind, err)
+				continue
+			}
 		}
 		after := newData[p.path]
 		if !isText(before) || !isText(after) {
-			fmt.Fprintf(&diff, "binary file %s %s\n", p.path, p.kind)
+			fmt.Fprintf(&diff, "binary file %s %s\n", shown, p.kind)
 			continue
 		}
 		if diff.Len() < maxDiffBytes {
-			diff.Write(textdiff.Diff("a/"+p.path, before, "b/"+p.path, after))
+			diff.Write(textdiff.Diff("a/"+shown, before, "b/"+shown, after))
 		}
 	}
 	d := diff.String()
@@ -100,11 +111,50 @@ func reviewUpdate(dir string, rec *InstallRecord, sk *discovery.Skill) review {
 		d = d[:maxDiffBytes] + "\n… (diff cut at 64 KiB)\n"
 	}
 	rv.diff = cmdutil.CleanText(d)
-	oldP, newP := rec.Publisher, publisherJSON(sk.Publisher)
-	if oldP != nil && oldP.Verified && newP != nil && (!newP.Verified || newP.Publisher != oldP.Publisher || newP.KeyID != oldP.KeyID) {
-		rv.publisher = fmt.Sprintf("THE PUBLISHER OR ITS KEY CHANGED: installed %s; now %s", oldP, newP)
-	}
+	rv.publisher = publisherChange(rec.Publisher, publisherJSON(sk.Publisher))
 	return rv
+}
+
+// publisherChange is the loud notice of a skill installed with a verified publisher
+// whose new version is signed by another publisher or key, is not verified, or was not
+// checked at all (update run without --trust-roots: a compromised site counts on the
+// check being forgotten); "" otherwise.
+func publisherChange(oldP, newP *PublisherJSON) string {
+	switch {
+	case oldP == nil || !oldP.Verified:
+		return ""
+	case newP == nil:
+		return fmt.Sprintf("THE PUBLISHER WAS NOT CHECKED: installed %s; now not checked (give --trust-roots to verify it)", oldP)
+	case !newP.Verified || newP.Publisher != oldP.Publisher || newP.KeyID != oldP.KeyID:
+		return fmt.Sprintf("THE PUBLISHER OR ITS KEY CHANGED: installed %s; now %s", oldP, newP)
+	}
+	return ""
+}
+
+// readInstalled reads the installed file at the slash-separated path p of the skill
+// folder r, for the diff: only a regular file inside the folder (never through a
+// symbolic link, never a path that leaves it, as a tampered install record could
+// name), and at most agentskills.DefaultMaxBytes of it.
+func readInstalled(r *os.Root, p string) ([]byte, error) {
+	if r == nil {
+		return nil, errors.New("the skill folder cannot be opened")
+	}
+	name := filepath.FromSlash(p)
+	if info, err := r.Lstat(name); err != nil {
+		return nil, errors.New("cannot be read inside the skill folder")
+	} else if !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, errors.New("cannot be read inside the skill folder")
+	}
+	defer f.Close()
+	// Checked again once open: the entry may have been swapped for a link meanwhile.
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	return io.ReadAll(io.LimitReader(f, agentskills.DefaultMaxBytes))
 }
 
 // isText reports whether b looks like text: valid UTF-8 without NUL bytes.
