@@ -486,6 +486,7 @@ func (s *Session) fromArchive(ctx context.Context, sk *Skill, uri string) ([]byt
 
 // read fetches one resource's bytes: text as UTF-8, a blob decoded; bounded.
 func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
+	ctx, sink := withSink(ctx, uri)
 	res, err := s.readResource(ctx, uri)
 	if err != nil {
 		return nil, s.callError("resources/read", err)
@@ -495,7 +496,9 @@ func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
 			continue // content for another resource is never taken for this one
 		}
 		var data []byte
-		if c.Blob != nil {
+		if d, ok := sink.take(); ok && len(c.Blob) == 0 && c.Text == "" {
+			data = d // decoded by the transport, and taken out of the result (see readbody.go)
+		} else if c.Blob != nil {
 			data = c.Blob
 		} else {
 			data = []byte(c.Text)
