@@ -47,7 +47,8 @@ import (
 
 // readSink receives, for one resources/read call, the content readBody decoded.
 type readSink struct {
-	uri string // the resource asked for
+	uri  string // the resource asked for
+	hint int    // the bytes an event carrying it is expected to take (0: unknown)
 
 	mu   sync.Mutex
 	data []byte // guarded by mu: the content decoded
@@ -56,9 +57,18 @@ type readSink struct {
 
 type sinkKey struct{}
 
-// withSink returns ctx carrying a sink for a resources/read of uri.
-func withSink(ctx context.Context, uri string) (context.Context, *readSink) {
+// maxHint bounds the buffer an event is read into before it is seen: past it, the
+// buffer grows with what is received.
+const maxHint = 1 << 20
+
+// withSink returns ctx carrying a sink for a resources/read of uri, whose size is
+// listed as size (negative: not listed).
+func withSink(ctx context.Context, uri string, size int64) (context.Context, *readSink) {
 	s := &readSink{uri: uri}
+	if size >= 0 {
+		// The text, an eighth more for its escapes, and the message around it.
+		s.hint = int(min(size+size/8+1024, maxHint))
+	}
 	return context.WithValue(ctx, sinkKey{}, s), s
 }
 
@@ -164,7 +174,7 @@ func (b *sseBody) Read(p []byte) (int, error) {
 // nextEvent reads the next event, up to and including the empty line that ends it,
 // and returns what to hand on for it.
 func (b *sseBody) nextEvent() ([]byte, error) {
-	var raw []byte
+	raw := make([]byte, 0, b.sink.hint)
 	for {
 		line, err := b.r.ReadSlice('\n')
 		raw = append(raw, line...)

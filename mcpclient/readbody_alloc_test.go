@@ -116,10 +116,11 @@ func TestReadDecodesEachFileOnce(t *testing.T) { //nolint:paralleltest // measur
 			runtime.ReadMemStats(&after)
 			perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(reads*len(data))
 			t.Logf("%.2f bytes allocated per byte read", perByte)
-			// The file, the body it came in and the growth of the buffer it was read
-			// through; through the go-sdk alone, 17 to 23 bytes per byte.
-			if perByte > 10 {
-				t.Errorf("reading a file allocated %.2f bytes per byte of it; want at most 10 (decoded once)", perByte)
+			// The file, the body it came in (the text and its escapes), and slack for
+			// the growth of the buffer it is read into; through the go-sdk alone, 17
+			// to 23 bytes per byte.
+			if perByte > 6 {
+				t.Errorf("reading a file allocated %.2f bytes per byte of it; want at most 6 (decoded once)", perByte)
 			}
 		})
 	}
