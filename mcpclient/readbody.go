@@ -145,7 +145,8 @@ func (b *jsonBody) Close() error { return b.rc.Close() }
 // received but the first that carries the content, handed on without it. Lines are
 // split and fields read as the go-sdk reads them (a line ends at "\n", "\r\n" and
 // "\n" are trimmed, a data value is trimmed of spaces, data lines are joined with
-// "\n"); an event it would reject is passed on untouched for it to reject.
+// "\n", an event named other than "message" is skipped); an event it would reject
+// or skip is passed on untouched for it to reject or skip.
 type sseBody struct {
 	rc   io.ReadCloser
 	r    *bufio.Reader
@@ -193,7 +194,7 @@ func (b *sseBody) nextEvent() ([]byte, error) {
 // event returns what to hand on for the whole event raw.
 func (b *sseBody) event(raw []byte) []byte {
 	var data, rest []byte
-	nData := 0
+	nData, name := 0, ""
 	for line := range bytes.Lines(raw) {
 		field, value, ok := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte{':'})
 		switch {
@@ -211,10 +212,13 @@ func (b *sseBody) event(raw []byte) []byte {
 			}
 			data = append(append(data, '\n'), v...)
 		default:
+			if string(field) == "event" {
+				name = string(bytes.TrimSpace(value))
+			}
 			rest = append(rest, line...)
 		}
 	}
-	if nData == 0 {
+	if nData == 0 || (name != "" && name != "message") { // the go-sdk skips other events
 		return raw
 	}
 	msg := takeContent(b.sink, data)

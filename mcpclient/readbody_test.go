@@ -177,6 +177,7 @@ func TestEventStreamBody(t *testing.T) {
 	}{
 		{"answer", note + answer + after, note + "id: 3\r\nevent: message\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\ndata: \"result\":{\"contents\":[{\"uri\":\"" + bodyURI + "\",\"text\":\"\"}]}}\n\n" + after},
 		{"no blank line at the end", note + strings.TrimRight(answer, "\r\n"), note + strings.TrimRight(answer, "\r\n")},
+		{"other event name", "event: other\n" + strings.TrimPrefix(answer, "id: 3\r\nevent: message\r\n"), "event: other\n" + strings.TrimPrefix(answer, "id: 3\r\nevent: message\r\n")},
 		{"malformed line", "event: message\nnot a field\n" + strings.TrimPrefix(answer, "id: 3\r\nevent: message\r\n"), "event: message\nnot a field\n" + strings.TrimPrefix(answer, "id: 3\r\nevent: message\r\n")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
