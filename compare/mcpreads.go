@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -82,7 +83,7 @@ func registerMCPFlags() *mcpFlags {
 	flag.StringVar(&m.form, "form", "short", "MCP skill size: short (32 files, 1 MiB; CI) or long (512 files, 16 MiB)")
 	flag.IntVar(&m.runs, "mcp-runs", 0, "timed runs per MCP reader (after one warm-up run); 0: 5 long, 3 short")
 	flag.StringVar(&m.endpoint, "read-skill", "", "read the skill "+mcpSkill+" from this MCP endpoint and print what was read (the Go reader)")
-	flag.StringVar(&m.reader, "reader", "ours", "with -read-skill: ours (mcpclient.ReadSkill, each file handed to OnFile), ours-kept (ReadSkill returning every file) or raw (the bare go-sdk, unverified)")
+	flag.StringVar(&m.reader, "reader", "ours", "with -read-skill: ours (mcpclient.ReadSkill, each file handed to OnFile), ours-kept (ReadSkill returning every file), raw (the bare go-sdk, unverified) or server (HTTP POSTs of resources/read, bodies discarded: the server alone)")
 	flag.IntVar(&m.inFlight, "in-flight", mcpclient.DefaultMaxInFlight, "with -read-skill: reads in flight at once")
 	return m
 }
@@ -133,6 +134,8 @@ func (m *mcpFlags) read() error {
 		out, err = readOurs(ctx, m.endpoint, m.inFlight, m.reader == "ours-kept", ct)
 	case "raw":
 		out, err = readRaw(ctx, m.endpoint, m.inFlight, ct)
+	case "server":
+		out, err = readServerOnly(ctx, m.endpoint, m.inFlight, ct)
 	default:
 		err = fmt.Errorf("unknown -reader %q", m.reader)
 	}
@@ -208,39 +211,11 @@ type rawListed struct {
 // readRaw reads the same files through a bare go-sdk session: skills/list, then
 // resources/read of every file, inFlight at once; nothing checked.
 func readRaw(ctx context.Context, endpoint string, inFlight int, rt http.RoundTripper) (readOutput, error) {
-	client := mcp.NewClient(&mcp.Implementation{Name: "raw", Version: "1"}, nil)
-	if err := mcp.AddSendingCustomMethod[*rawArgs, *rawListed](client, "skills/list"); err != nil {
-		return readOutput{}, err
-	}
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: rt}, DisableStandaloneSSE: true},
-		&mcp.ClientSessionOptions{ProtocolVersion: mcpProtocol})
+	cs, uris, err := rawSession(ctx, endpoint, rt)
 	if err != nil {
 		return readOutput{}, err
 	}
 	defer cs.Close()
-	var uris []string
-	for cursor := ""; ; {
-		l, err := mcp.CallCustomMethod[*rawArgs, *rawListed](ctx, cs, "skills/list", &rawArgs{Cursor: cursor})
-		if err != nil {
-			return readOutput{}, err
-		}
-		for _, sk := range l.Skills {
-			if sk.Frontmatter["name"] == mcpSkill {
-				for _, r := range sk.Resources {
-					var res struct{ URI string }
-					if json.Unmarshal(r, &res) == nil {
-						uris = append(uris, res.URI)
-					}
-				}
-			}
-		}
-		if cursor = l.NextCursor; cursor == "" {
-			break
-		}
-	}
-	if len(uris) == 0 {
-		return readOutput{}, fmt.Errorf("no skill %s", mcpSkill)
-	}
 	var (
 		next     atomic.Int64
 		mu       sync.Mutex
@@ -271,6 +246,118 @@ func readRaw(ctx context.Context, endpoint string, inFlight int, rt http.RoundTr
 	return readOutput{Protocol: cs.InitializeResult().ProtocolVersion, Files: len(uris), Bytes: total.Load()}, nil
 }
 
+// rawSession connects a bare go-sdk session and lists, with skills/list, the URIs
+// of every file of the skill mcpSkill.
+func rawSession(ctx context.Context, endpoint string, rt http.RoundTripper) (*mcp.ClientSession, []string, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "raw", Version: "1"}, nil)
+	if err := mcp.AddSendingCustomMethod[*rawArgs, *rawListed](client, "skills/list"); err != nil {
+		return nil, nil, err
+	}
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: rt}, DisableStandaloneSSE: true},
+		&mcp.ClientSessionOptions{ProtocolVersion: mcpProtocol})
+	if err != nil {
+		return nil, nil, err
+	}
+	var uris []string
+	for cursor := ""; ; {
+		l, err := mcp.CallCustomMethod[*rawArgs, *rawListed](ctx, cs, "skills/list", &rawArgs{Cursor: cursor})
+		if err != nil {
+			cs.Close()
+			return nil, nil, err
+		}
+		for _, sk := range l.Skills {
+			if sk.Frontmatter["name"] == mcpSkill {
+				for _, r := range sk.Resources {
+					var res struct{ URI string }
+					if json.Unmarshal(r, &res) == nil {
+						uris = append(uris, res.URI)
+					}
+				}
+			}
+		}
+		if cursor = l.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if len(uris) == 0 {
+		cs.Close()
+		return nil, nil, fmt.Errorf("no skill %s", mcpSkill)
+	}
+	return cs, uris, nil
+}
+
+// readServerOnly measures the server alone: after the same listing as readRaw, it
+// sends each resources/read as the go-sdk would on protocol mcpProtocol (the same
+// headers and _meta), inFlight at once, and discards the answers unread but for
+// their bytes: no JSON, no SSE, nothing checked. No client can read the skill from
+// the server in less time. Bytes is what the bodies held, not what the files do.
+func readServerOnly(ctx context.Context, endpoint string, inFlight int, rt http.RoundTripper) (readOutput, error) {
+	cs, uris, err := rawSession(ctx, endpoint, rt)
+	if err != nil {
+		return readOutput{}, err
+	}
+	defer cs.Close()
+	hc := &http.Client{Transport: rt}
+	var (
+		next, total atomic.Int64
+		mu          sync.Mutex
+		firstErr    error
+		wg          sync.WaitGroup
+	)
+	post := func(i int, buf []byte) error {
+		params, _ := json.Marshal(map[string]any{"uri": uris[i], "_meta": map[string]any{
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "server-only", "version": "1"},
+			"io.modelcontextprotocol/protocolVersion":    mcpProtocol,
+		}})
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":%s}`, i+100, params)
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Method", "resources/read")
+		req.Header.Set("Mcp-Name", uris[i])
+		req.Header.Set("Mcp-Protocol-Version", mcpProtocol)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("resources/read %s: %s", uris[i], resp.Status)
+		}
+		for {
+			n, err := resp.Body.Read(buf)
+			total.Add(int64(n))
+			if err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+		}
+	}
+	for range min(inFlight, len(uris)) {
+		wg.Go(func() {
+			buf := make([]byte, 64<<10)
+			for i := int(next.Add(1) - 1); i < len(uris); i = int(next.Add(1) - 1) {
+				if err := post(i, buf); err != nil {
+					mu.Lock()
+					firstErr = firstOf(firstErr, err)
+					mu.Unlock()
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return readOutput{}, firstErr
+	}
+	return readOutput{Protocol: cs.InitializeResult().ProtocolVersion, Files: len(uris), Bytes: total.Load()}, nil
+}
+
 // firstOf returns the first of its errors that is not nil.
 func firstOf(a, b error) error {
 	if a != nil {
@@ -287,7 +374,8 @@ type mcpReader struct {
 	argv      func(endpoint string) []string
 	isOurs    bool // the reader the bars are about
 	isPeer    bool // the reader it must beat (SkillsClient, as a loop over read)
-	isRaw     bool // the floor
+	isRaw     bool // the floor of a go-sdk client
+	isServer  bool // the floor of any client: the server alone
 	median    mcpRun
 	runs      []mcpRun
 	failures  []string
@@ -361,6 +449,7 @@ func (m *mcpFlags) compare(node, out string) int {
 			{id: "ours", label: "this SDK: `mcpclient.ReadSkill` with `OnFile`", verifies: true, inFlight: 4, argv: goReader("ours", 4), isOurs: true},
 			{id: "ours-kept", label: "this SDK: `mcpclient.ReadSkill`, every file kept", verifies: true, inFlight: 4, argv: goReader("ours-kept", 4)},
 			{id: "raw", label: "bare go-sdk `ReadResource`, nothing checked", inFlight: 4, argv: goReader("raw", 4), isRaw: true},
+			{id: "server", label: "the server alone: `resources/read` POSTs, answers discarded unread", inFlight: 4, argv: goReader("server", 4), isServer: true},
 			{id: "ts", label: "TypeScript SDK: `SkillsClient.read` per file", verifies: true, inFlight: 1, argv: tsReader(1), isPeer: true},
 			{id: "ts-4", label: "TypeScript SDK: `SkillsClient.read` per file", verifies: true, inFlight: 4, argv: tsReader(4)},
 		}
@@ -382,7 +471,7 @@ func (m *mcpFlags) compare(node, out string) int {
 				switch {
 				case err != nil:
 					r.failures = append(r.failures, err.Error())
-				case run.out.Files != files || run.out.Bytes != total:
+				case run.out.Files != files || (run.out.Bytes != total && !r.isServer): // the server reader counts body bytes
 					r.failures = append(r.failures, fmt.Sprintf("read %d files, %d bytes; want %d, %d", run.out.Files, run.out.Bytes, files, total))
 				case i > 0:
 					r.runs = append(r.runs, run)
@@ -556,9 +645,11 @@ func mcpMarkdown(form string, runs, files int, total int64, servers []*mcpServer
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 	var missed, summary []string
 	for _, srv := range servers {
-		var ours, peer, raw *mcpReader
+		var ours, peer, raw, alone *mcpReader
 		for _, r := range results[srv] {
 			switch {
+			case r.isServer:
+				alone = r
 			case r.isOurs:
 				ours = r
 			case r.isPeer:
@@ -575,6 +666,15 @@ func mcpMarkdown(form string, runs, files int, total int64, servers []*mcpServer
 		over := ours.median.wall.Seconds() / raw.median.wall.Seconds()
 		summary = append(summary, fmt.Sprintf("%s: **%.1f× faster** than `SkillsClient` (%s vs %s), **%.0f%% of its peak memory** (%s vs %s), %.2f× the bare go-sdk reads (%s)",
 			srv.label, speed, ms(ours.median.wall), ms(peer.median.wall), 100*mem, mib(ours.median.rss), mib(peer.median.rss), over, ms(raw.median.wall)))
+		if len(alone.runs) > 0 {
+			share := alone.median.wall.Seconds() / peer.median.wall.Seconds()
+			note := ""
+			if share > 1/mcpMinSpeedup {
+				note = fmt.Sprintf(": more than a quarter, so no client can be %.0f× faster than `SkillsClient` on this server", mcpMinSpeedup)
+			}
+			summary = append(summary, fmt.Sprintf("%s alone (answers discarded unread) takes %s, %.0f%% of `SkillsClient`'s time%s",
+				srv.label, ms(alone.median.wall), 100*share, note))
+		}
 		if bar := map[string]float64{"short": mcpShortSpeedup, "long": mcpMinSpeedup}[form]; speed < bar {
 			missed = append(missed, fmt.Sprintf("%s: this SDK is %.1fx faster than SkillsClient; the bar is %.0fx", srv.label, speed, bar))
 		}
@@ -639,6 +739,9 @@ func mcpMarkdown(form string, runs, files int, total int64, servers []*mcpServer
 	p("  a loop does, or 4 at once; the bars compare with the loop. The bare go-sdk reader lists with `skills/list` and calls")
 	p("  `ClientSession.ReadResource` for every file, 4 at once, checking nothing: the floor of any go-sdk client (its peak memory")
 	p("  includes the go-sdk's per-session cache of every result, which `mcpclient` keeps empty).")
+	p("  The server alone is the floor of any client: after the same listing, it sends each `resources/read` as the go-sdk does")
+	p("  (the same headers and `_meta`), 4 at once, and discards the answers unread; its time is the server's, no client reads")
+	p("  the skill from that server in less. On 2 CPUs, client and server share them.")
 	p("- Requests are the HTTP requests each reader sent (counted by its own transport). Peak RSS is the process's maximum resident")
 	p("  set size (getrusage). The machine is shared: the numbers are noisy, the ratios less so.")
 	p(mcpEnd)

@@ -55,6 +55,9 @@ func (c *responseCap) RoundTrip(req *http.Request) (*http.Response, error) {
 		b.calls = c.calls.Load()
 	}
 	resp.Body = b
+	if sink := sinkOf(req.Context()); sink != nil {
+		resp.Body = readBody(sink, resp) // the answer to a resources/read, decoded once (see readbody.go)
+	}
 	return resp, nil
 }
 

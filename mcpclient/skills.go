@@ -418,7 +418,11 @@ func (s *Session) readFile(ctx context.Context, sk *Skill, path string) (string,
 		data, err := s.fromArchive(ctx, sk, uri)
 		return uri, data, err
 	}
-	data, err := s.read(ctx, uri)
+	var size int64 = -1
+	if want != nil {
+		size = want.Size
+	}
+	data, err := s.read(ctx, uri, size)
 	if err != nil {
 		return "", nil, err
 	}
@@ -442,7 +446,7 @@ func (s *Session) fromArchive(ctx context.Context, sk *Skill, uri string) ([]byt
 	a := s.archives[keyOf(sk)]
 	s.mu.Unlock()
 	if a == nil {
-		data, err := s.read(ctx, sk.archive.URI)
+		data, err := s.read(ctx, sk.archive.URI, -1)
 		if err != nil {
 			return nil, err
 		}
@@ -484,8 +488,10 @@ func (s *Session) fromArchive(ctx context.Context, sk *Skill, uri string) ([]byt
 	return data, nil
 }
 
-// read fetches one resource's bytes: text as UTF-8, a blob decoded; bounded.
-func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
+// read fetches one resource's bytes: text as UTF-8, a blob decoded; bounded. size is
+// the size listed for it (negative: none), a hint for the buffers it is read into.
+func (s *Session) read(ctx context.Context, uri string, size int64) ([]byte, error) {
+	ctx, sink := withSink(ctx, uri, size)
 	res, err := s.readResource(ctx, uri)
 	if err != nil {
 		return nil, s.callError("resources/read", err)
@@ -495,7 +501,9 @@ func (s *Session) read(ctx context.Context, uri string) ([]byte, error) {
 			continue // content for another resource is never taken for this one
 		}
 		var data []byte
-		if c.Blob != nil {
+		if d, ok := sink.take(); ok && len(c.Blob) == 0 && c.Text == "" {
+			data = d // decoded by the transport, and taken out of the result (see readbody.go)
+		} else if c.Blob != nil {
 			data = c.Blob
 		} else {
 			data = []byte(c.Text)
@@ -585,7 +593,7 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 	budget := s.newBudget()
 	const indexURI = "skill://index.json"
 	ictx, received := budget.measured(ctx)
-	index, indexErr := s.read(ictx, indexURI)
+	index, indexErr := s.read(ictx, indexURI, -1)
 	if err := budget.charge(indexURI, received(func() int64 { return int64(len(index)) })); err != nil {
 		return nil, err
 	}
@@ -658,7 +666,7 @@ func (s *Session) legacySkills(ctx context.Context) (*Listing, error) {
 			}
 		}
 		mctx, received := budget.measured(ctx)
-		data, err := s.read(mctx, r.URI)
+		data, err := s.read(mctx, r.URI, -1)
 		if budget.charge(r.URI, received(func() int64 { return int64(len(data)) })) != nil {
 			out.warn(fmt.Sprintf("FastMCP manifests: stopped at %s, past %d bytes in all (Options.MaxListBytes); it and the manifests after it are not used", quote(r.URI), s.opts.MaxListBytes))
 			break

@@ -10,6 +10,7 @@
 package skillserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -323,8 +325,9 @@ func (s *Server) read(sk *skill, f file) mcp.ResourceHandler {
 }
 
 // isText reports UTF-8 without NUL: such content goes as text, the rest as a blob.
+// It is asked of every file served, at every read: it copies nothing.
 func isText(b []byte) bool {
-	return !strings.ContainsRune(string(b), 0) && strings.ToValidUTF8(string(b), "\uFFFD") == string(b)
+	return bytes.IndexByte(b, 0) < 0 && utf8.Valid(b)
 }
 
 // Handler serves s over Streamable HTTP, stateless, so that both protocol 2026-07-28
