@@ -30,7 +30,7 @@ import (
 
 // Bounds of a scan.
 const (
-	cacheBytes        = 4 << 20 // HTTP cache budget (and, halved, the Client's other tiers'): a scan fetches each URL once
+	cacheBytes        = 1 << 20 // HTTP cache budget (and, halved, the Client's other tiers'): a scan fetches each URL once
 	maxScanLine       = 4 << 10 // longer input lines are reported as not an origin
 	maxOriginRequests = 3       // requests one origin's scan has in flight at most
 )
