@@ -30,9 +30,9 @@ type Cache interface {
 // responses, least recently used evicted first.
 const DefaultMemoryCacheBytes = 64 << 20
 
-// NewMemoryCache returns an in-memory [Cache] of maxBytes (keys and values; least
-// recently used entries go first), safe for concurrent use. 0:
-// DefaultMemoryCacheBytes.
+// NewMemoryCache returns an in-memory [Cache] of maxBytes (keys and values, least
+// recently used out first), safe for concurrent use; 0: DefaultMemoryCacheBytes. A Client
+// using it keeps at most half that in each other tier (parses, fresh answers, revalidation).
 func NewMemoryCache(maxBytes int64) Cache {
 	if maxBytes == 0 {
 		maxBytes = DefaultMemoryCacheBytes

@@ -81,8 +81,24 @@ func (b *cancelBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Close closes the body and ends the request's context.
+// Bounds of the read of an unwanted body's rest (see cancelBody.Close).
+const (
+	drainBytes = 4 << 10
+	drainWait  = 250 * time.Millisecond
+)
+
+// Close reads what is left of the body, up to drainBytes and for at most drainWait,
+// closes it and ends the request's context. A response read to its end gives its
+// connection back to the pool; closed unread (a 404's page, an HTML page nobody
+// wanted), the connection is torn down: every such answer costs a new one, and
+// net/http keeps each request's wait for an idle connection of its host until one
+// comes back, which for a host whose answers all go unread is never (a scan of many
+// origins answering 404 grew with them). The rest is read here, below the HTTP cache,
+// so that the cache never sees it: what was not wanted is not stored.
 func (b *cancelBody) Close() error {
+	stop := time.AfterFunc(drainWait, b.cancel) // a trickling body is not worth its connection
+	io.Copy(io.Discard, io.LimitReader(b.ReadCloser, drainBytes))
+	stop.Stop()
 	err := b.ReadCloser.Close()
 	b.cancel()
 	return err

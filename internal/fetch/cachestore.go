@@ -30,6 +30,22 @@ func (m *MemoryCache) Delete(key string) { m.c.Delete(key) }
 // Cost returns the bytes held.
 func (m *MemoryCache) Cost() int64 { return m.c.Cost() }
 
+// Budget returns the bytes it may hold.
+func (m *MemoryCache) Budget() int64 { return m.c.Budget() }
+
+// TierBytes returns the budget of one of a Client's other in-memory tiers (the parse
+// memo, the fast path, the copies kept for revalidation) beside the HTTP cache c: at
+// most def, and at most half of c's budget when c is a MemoryCache. A Client given a
+// small memory cache, as a scan of many origins that reads each document once, keeps
+// little beside it as well: its memory stays flat however many origins it visits. A
+// cache without a budget (on disk, the caller's own) leaves def.
+func TierBytes(c Cache, def int64) int64 {
+	if m, ok := c.(*MemoryCache); ok {
+		return max(1, min(def, m.Budget()/2))
+	}
+	return def
+}
+
 // DiskCache keeps responses as files under a directory (see the root's NewDiskCache).
 // Each entry is written to a temporary file and renamed into place, so a reader sees
 // a whole entry or the previous one, never a mix; and each entry is framed with its

@@ -52,7 +52,7 @@ type DocConfig struct {
 	Timeout   time.Duration // one document: every attempt and backoff
 	MaxStale  time.Duration // negative: never serve a last good copy
 	LastGood  Copies
-	MemoBytes int64 // the parse memo's budget
+	MemoBytes int64 // the parse memo's budget (at most TierBytes of the Fetcher's cache)
 
 	// FetchError builds the error of a document that could not be retrieved or used;
 	// HTTPError that of an unexpected status (retryAfter: a 429's or 503's wait).
@@ -96,7 +96,7 @@ type Documents struct {
 
 // NewDocuments returns the document layer over f.
 func NewDocuments(f *Fetcher, cfg DocConfig) *Documents {
-	return &Documents{f: f, cfg: cfg, parsed: lru.New[*parsed](cfg.MemoBytes)}
+	return &Documents{f: f, cfg: cfg, parsed: lru.New[*parsed](TierBytes(f.cfg.Cache, cfg.MemoBytes))}
 }
 
 // docFetch is one document fetch in progress.

@@ -73,7 +73,7 @@ type Config struct {
 	FleetLock      FleetLock         // nil: no fleet
 	FleetWait      time.Duration     // how long to wait for another process's fetch
 	Now            func() time.Time  // nil: time.Now
-	ValidatedBytes int64             // budget of the copies remembered for revalidation; 0: the default
+	ValidatedBytes int64             // budget of the copies remembered for revalidation; 0: the default; at most TierBytes of Cache
 
 	// ErrTooLarge is what a body over Request.Limit wraps (the root's sentinel).
 	ErrTooLarge error
@@ -134,6 +134,7 @@ func New(cfg Config) *Fetcher {
 	if cfg.ValidatedBytes <= 0 {
 		cfg.ValidatedBytes = validatedBytes
 	}
+	cfg.ValidatedBytes = TierBytes(cfg.Cache, cfg.ValidatedBytes)
 	f := &Fetcher{cfg: cfg}
 	// One cache partition per policy class, as for connection pools: a fresh copy a
 	// private origin fetched must never answer a public origin's request (a pointer or

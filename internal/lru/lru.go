@@ -91,6 +91,9 @@ func (c *Cache[V]) Cost() int64 {
 	return c.cost
 }
 
+// Budget returns the total cost the entries may reach.
+func (c *Cache[V]) Budget() int64 { return c.budget }
+
 func (c *Cache[V]) remove(e *list.Element) {
 	en := c.order.Remove(e).(*entry[V])
 	delete(c.items, en.key)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -15,12 +16,23 @@ import (
 // loopbackFleet serves every origin http://127.a.b.c:port of a scan from one server:
 // the scan's transport dials the server whatever address it is asked for, and the
 // server answers by Host (a quarter of the addresses publish skills.md, mcp.json and
-// an index; a quarter skills.md; a quarter mcp.json; the rest nothing).
+// an index; a quarter skills.md; a quarter mcp.json; the rest nothing). The documents
+// have the few KiB of real ones: whatever a scan kept of each would show in the heap.
 func loopbackFleet(t *testing.T) *http.Client {
 	t.Helper()
-	skills := "# Acme\n\nAgents may read tickets.\n\n## API\n\n- Base URL: /api/v1\n- Read a ticket: GET /api/v1/tickets/{id}\n\n## Safety\n\n- Ask before closing a ticket.\n"
-	mcp := `{"servers": [{"name": "tickets", "url": "https://mcp.acme.example/mcp", "transport": "http", "tools": ["get_ticket"]}]}`
-	index := `{"$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json", "skills": [{"name": "triage", "type": "skill-md", "description": "Triage tickets.", "url": "/.well-known/agent-skills/triage/SKILL.md", "digest": "sha256:` + strings.Repeat("0", 64) + `"}]}`
+	var sb, mb, ib strings.Builder
+	sb.WriteString("# Acme\n\nAgents may read tickets.\n\n## API\n\n- Base URL: /api/v1\n")
+	mb.WriteString(`{"servers": [`)
+	ib.WriteString(`{"$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json", "skills": [`)
+	for i := range 12 {
+		fmt.Fprintf(&sb, "- Read ticket kind %d: GET /api/v1/tickets/%d/{id} (its history, its assignee and its labels)\n", i, i)
+		fmt.Fprintf(&mb, `%s{"name": "tickets-%d", "url": "https://mcp.acme.example/mcp/%d", "transport": "http", "tools": ["get_ticket_%d", "list_tickets_%d"]}`, sep(i), i, i, i, i)
+		fmt.Fprintf(&ib, `%s{"name": "triage-%d", "type": "skill-md", "description": "Triage tickets of kind %d: read them, label them, assign them.", "url": "/.well-known/agent-skills/triage-%d/SKILL.md", "digest": "sha256:%s"}`, sep(i), i, i, i, strings.Repeat("0", 64))
+	}
+	sb.WriteString("\n## Safety\n\n- Ask before closing a ticket.\n")
+	mb.WriteString(`]}`)
+	ib.WriteString(`]}`)
+	skills, mcp, index := sb.String(), mb.String(), ib.String()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, _ := net.SplitHostPort(r.Host)
 		kind := 0
@@ -50,6 +62,13 @@ func loopbackFleet(t *testing.T) *http.Client {
 		},
 		MaxIdleConns: 100, MaxIdleConnsPerHost: 4, IdleConnTimeout: 90 * time.Second,
 	}}
+}
+
+func sep(i int) string {
+	if i == 0 {
+		return ""
+	}
+	return ", "
 }
 
 // origins returns n origins from the address 127.1.0.0 + from on, four ports each.
@@ -100,6 +119,9 @@ func TestScanMemoryFlat(t *testing.T) {
 	out := &heapProbe{at: []int{1000, n}}
 	var st Stats
 	werr, rerr := s.Run(t.Context(), strings.NewReader(origins(0, n)), out, NewResumeSet(), &st)
+	// The last measure is taken once the workers are done: without this, the Scanner
+	// and its Client could be collected by then, and what they keep would not count.
+	runtime.KeepAlive(s)
 	if werr != nil || rerr != nil {
 		t.Fatal(werr, rerr)
 	}

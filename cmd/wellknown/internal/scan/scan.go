@@ -30,7 +30,7 @@ import (
 
 // Bounds of a scan.
 const (
-	cacheBytes        = 4 << 20 // HTTP cache budget: a scan fetches each URL once, so keep it small
+	cacheBytes        = 1 << 20 // HTTP cache budget (and, halved, the Client's other tiers'): a scan fetches each URL once
 	maxScanLine       = 4 << 10 // longer input lines are reported as not an origin
 	maxOriginRequests = 3       // requests one origin's scan has in flight at most
 )
@@ -69,7 +69,8 @@ type Scanner struct {
 }
 
 // New returns a Scanner: its Client has no consent (nothing is ever granted, so no
-// prompt competes with the origins on stdin), a small HTTP cache, no last-good copies
+// prompt competes with the origins on stdin), a small HTTP cache (which bounds the
+// Client's parse memo, fast path and revalidation copies too), no last-good copies
 // (a scan sees each document once; the SDK's in-memory last-good store is not
 // bounded), one retry, and the per-host limit on every request.
 func New(opts *Options) (*Scanner, error) {
