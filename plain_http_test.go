@@ -32,8 +32,8 @@ func TestPlainHTTPHintOnEveryFetch(t *testing.T) {
 			`"type": "application/mcp-server-card+json", "url": "https://` + host + `/card/mcp/server-card.json"}]}`,
 	}))
 	c := newClient(t, tlsSite, &discovery.Options{MaxRetries: -1, Consent: discovery.AllowAll})
-	ix, err := agentskills.ParseIndex([]byte(`{"$schema": "` + agentskills.SchemaV020 + `", "skills": [{"name": "site", "type": "skill-md", ` +
-		`"description": "The site.", "url": "https://` + host + `/skill.md", "digest": "sha256:` + strings.Repeat("0", 64) + `"}]}`),
+	ix, err := agentskills.ParseIndex([]byte(`{"$schema": "`+agentskills.SchemaV020+`", "skills": [{"name": "site", "type": "skill-md", `+
+		`"description": "The site.", "url": "https://`+host+`/skill.md", "digest": "sha256:`+strings.Repeat("0", 64)+`"}]}`),
 		"https://"+host+agentskills.IndexPath, agentskills.Lenient)
 	if err != nil {
 		t.Fatal(err)
