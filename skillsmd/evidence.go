@@ -164,6 +164,12 @@ func (p *parser) explainTo(ev *Evidence) {
 			ev.Auth = append(ev.Auth, a)
 		}
 	}
+	if len(p.credAuth) > 0 && contains(d.Auth, p.credAuth[0]) {
+		for _, s := range p.credDropped {
+			ev.Auth = append(ev.Auth, AuthEvidence{Rule: s, Source: fromProse.String(),
+				Why: "it only mentions a key the API hands out; \"" + p.credAuth[0] + "\" says how to authenticate"})
+		}
+	}
 }
 
 // authSource is where the rule r of auth came from: a statement before a request
