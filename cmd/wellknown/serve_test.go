@@ -135,6 +135,55 @@ func TestServeApprovalTypeScript(t *testing.T) {
 	}
 }
 
+// TestServeConsentTypeScript: a consent request of the discovery client during a tool
+// call (a redirect of skills.md to another origin, during discover_site) reaches the
+// user of the official TypeScript client as an elicitation on a 2025-era protocol; a
+// client of protocol 2026-07-28, which forbids asking during a call, is never asked:
+// the redirect is refused, and the model and stderr are told to start serve with --yes.
+func TestServeConsentTypeScript(t *testing.T) {
+	t.Parallel()
+	node := interopNode(t)
+	a, _, ca := redirectingOrigin(t)
+	for _, tc := range []struct {
+		era, protocol string
+		asked         int
+		want, log     string
+	}{
+		{"legacy", "2025-", 1, "Moved Guide", "granted by the user (MCP elicitation)"},
+		{"auto", "2026-07-28", 0, "--yes", "cannot ask the user; run with --yes"},
+	} {
+		t.Run(tc.era, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, node, filepath.Join("..", "..", "interop", "elicit-client.mjs"),
+				"accept", tc.era, "discover_site", `{"origin": "`+a.URL+`"}`, "--",
+				builtBinary(t), "serve", "--allow-private")
+			cmd.Env = cliEnv(t, "WELLKNOWN_CA_FILE="+ca)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("elicit-client.mjs: %v\nstderr:\n%s", err, stderr.String())
+			}
+			var got elicitRun
+			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+				t.Fatalf("output %q: %v", stdout.String(), err)
+			}
+			if !strings.HasPrefix(got.Protocol, tc.protocol) {
+				t.Fatalf("protocol %q negotiated, want %s", got.Protocol, tc.protocol)
+			}
+			followed := tc.asked == 1
+			if len(got.Elicitations) != tc.asked || got.Result.IsError == followed || strings.Contains(got.Result.Text, "Moved Guide") != followed ||
+				!strings.Contains(got.Result.Text, tc.want) {
+				t.Errorf("discover_site: %d questions (want %d), isError=%v, text:\n%s", len(got.Elicitations), tc.asked, got.Result.IsError, got.Result.Text)
+			}
+			if !strings.Contains(stderr.String(), tc.log) {
+				t.Errorf("stderr: want %q in:\n%s", tc.log, stderr.String())
+			}
+		})
+	}
+}
+
 // TestServeOnTerminal: `wellknown serve` started by hand on a terminal says what it
 // is and that it waits for a client; a line a person types is ignored with a note
 // instead of ending the server, which still answers an MCP client afterwards and

@@ -72,7 +72,7 @@ func TestServeConsentThroughElicitation(t *testing.T) {
 		{"declined", "2025-11-25", &mcp.ElicitResult{Action: "decline"}, false, 1, "redirect to another origin: GET " + other.URL, "refused by the user"},
 		{"accepted unticked", "2025-11-25", &mcp.ElicitResult{Action: "accept", Content: map[string]any{consentField: false}}, false, 1, "redirect to another origin: GET " + other.URL, "refused by the user"},
 		{"no elicitation", "2025-11-25", nil, false, 0, "--yes", "cannot ask the user"},
-		{"2026-07-28", "", accept, false, 0, "--yes", "cannot ask the user"},
+		{"2026-07-28", "2026-07-28", accept, false, 0, "--yes", "cannot ask the user"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -111,6 +111,9 @@ func TestServeConsentThroughElicitation(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { cs.Close() })
+			if ir := cs.InitializeResult(); ir == nil || ir.ProtocolVersion != tc.version {
+				t.Fatalf("protocol negotiated: %+v, want %s", ir, tc.version)
+			}
 			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "discover_site", Arguments: map[string]any{"origin": first.URL}})
 			if err != nil {
 				t.Fatal(err)
