@@ -9,6 +9,7 @@ import (
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
+	"github.com/wellknown-dev/discovery/internal/elicit"
 )
 
 // consentKey is the context key under which a tool call's MCP session reaches the
@@ -54,7 +55,7 @@ func (a *app) consent(ctx context.Context, req *discovery.ConsentRequest) (bool,
 	case err != nil:
 		a.Notef("%s: denied: asking the user through the MCP client failed: %s", what, cmdutil.Clean(err.Error(), 512))
 		return false, fmt.Errorf("asking the user through the MCP client failed: %w", err)
-	case res.Action == "accept" && res.Content[consentField] == true:
+	case elicit.Yes(res, consentField):
 		a.Notef("%s: granted by the user (MCP elicitation)", what)
 		return true, nil
 	}
@@ -65,18 +66,14 @@ func (a *app) consent(ctx context.Context, req *discovery.ConsentRequest) (bool,
 }
 
 // canElicitDuringCall reports whether ss's client can be sent an elicitation request
-// during a tool call: it declared form elicitation (or elicitation without modes,
-// which predates them), on a protocol version before 2026-07-28.
+// during a tool call: it can be asked a yes/no question (elicit.CanAsk), on a protocol
+// version before 2026-07-28.
 func canElicitDuringCall(ss *mcp.ServerSession) bool {
 	if ss == nil {
 		return false
 	}
 	p := ss.InitializeParams()
-	if p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil || p.ProtocolVersion >= "2026-07-28" {
-		return false
-	}
-	e := p.Capabilities.Elicitation
-	return e.Form != nil || e.URL == nil
+	return p != nil && p.ProtocolVersion < "2026-07-28" && elicit.CanAsk(p.Capabilities)
 }
 
 // consentQuestion is the elicitation about req: what the model's tool call would do
@@ -84,19 +81,5 @@ func canElicitDuringCall(ss *mcp.ServerSession) bool {
 func consentQuestion(req *discovery.ConsentRequest) *mcp.ElicitParams {
 	msg := fmt.Sprintf("A tool call of the AI model (wellknown serve) needs your consent: %s. Allow it only if you trust where it goes.",
 		cmdutil.Clean(cmdutil.DescribeConsent(req), 1024))
-	return &mcp.ElicitParams{
-		Message: msg,
-		RequestedSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				consentField: map[string]any{
-					"type":        "boolean",
-					"title":       "Allow this",
-					"description": "Tick to allow; leave unticked, decline or cancel to refuse.",
-					"default":     false,
-				},
-			},
-			"required": []string{consentField},
-		},
-	}
+	return elicit.YesNo(msg, consentField, "Allow this", "allow")
 }
