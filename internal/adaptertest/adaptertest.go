@@ -147,21 +147,21 @@ func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
 
 // chatResult is the result of the model's call among the messages, or nil.
 func chatResult(req request) *Result {
-	var res *Result
-	for _, msg := range req.Messages {
-		if msg["role"] == "tool" && msg["tool_call_id"] == CallID {
-			res = &Result{ID: CallID, Text: fmt.Sprint(msg["content"])}
-		}
-	}
-	return res
+	return lastResult(req.Messages, "role", "tool", "tool_call_id", "content")
 }
 
 // responsesResult is the output of the model's call among the input items, or nil.
 func responsesResult(req request) *Result {
+	return lastResult(req.Input, "type", "function_call_output", "call_id", "output")
+}
+
+// lastResult is the last of items whose kind field is kind and whose id field is
+// CallID, as a Result of its text field, or nil.
+func lastResult(items []map[string]any, kindField, kind, idField, textField string) *Result {
 	var res *Result
-	for _, item := range req.Input {
-		if item["type"] == "function_call_output" && item["call_id"] == CallID {
-			res = &Result{ID: CallID, Text: fmt.Sprint(item["output"])}
+	for _, it := range items {
+		if it[kindField] == kind && it[idField] == CallID {
+			res = &Result{ID: CallID, Text: fmt.Sprint(it[textField])}
 		}
 	}
 	return res
