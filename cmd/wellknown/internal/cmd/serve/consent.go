@@ -35,34 +35,40 @@ const consentField = "allow"
 // forbids asking during a call; the question would have to be the call's result).
 var errConsentCannotAsk = errors.New("the MCP client cannot ask the user during this call; start wellknown serve with --yes to grant such requests (only for origins you trust)")
 
-// consent decides a discovery client's consent request (such as a redirect to another
+// consent is serve's ConsentFunc: it asks (ask) once for every redirect between the
+// same two origins, and once for each other request, for as long as serve runs.
+func (a *app) consent() discovery.ConsentFunc {
+	return discovery.RememberConsent(a.ask, discovery.NewConsentMemory())
+}
+
+// ask decides a discovery client's consent request (such as a redirect to another
 // origin) for serve: granted with --yes; otherwise the user is asked through the MCP
 // client that made the tool call, with an elicitation, when the client can be asked
 // during the call. Every decision is logged to stderr.
-func (a *app) consent(ctx context.Context, req *discovery.ConsentRequest) (bool, error) {
+func (a *app) ask(ctx context.Context, req *discovery.ConsentRequest) (discovery.ConsentAnswer, error) {
 	what := "consent to " + cmdutil.DescribeConsent(req)
 	if a.Yes {
 		a.Notef("%s: granted (--yes)", what)
-		return true, nil
+		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
 	}
 	ss, _ := ctx.Value(consentKey{}).(*mcp.ServerSession)
 	if !canElicitDuringCall(ss) {
 		a.Notef("%s: denied: the MCP client cannot ask the user; run with --yes to grant", what)
-		return false, errConsentCannotAsk
+		return discovery.ConsentAnswer{}, errConsentCannotAsk
 	}
 	res, err := ss.Elicit(ctx, consentQuestion(req))
 	switch {
 	case err != nil:
 		a.Notef("%s: denied: asking the user through the MCP client failed: %s", what, cmdutil.Clean(err.Error(), 512))
-		return false, fmt.Errorf("asking the user through the MCP client failed: %w", err)
+		return discovery.ConsentAnswer{}, fmt.Errorf("asking the user through the MCP client failed: %w", err)
 	case elicit.Yes(res, consentField):
 		a.Notef("%s: granted by the user (MCP elicitation)", what)
-		return true, nil
+		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
 	}
-	// A refusal is a plain denial (false, no error): the discovery client reports it as
-	// the request refused, such as a redirect to another origin.
+	// A refusal is a plain denial (no error): the discovery client reports it as the
+	// request refused, such as a redirect to another origin.
 	a.Notef("%s: refused by the user (MCP elicitation)", what)
-	return false, nil
+	return discovery.ConsentAnswer{Allow: false, Scope: discovery.ForSubject}, nil
 }
 
 // canElicitDuringCall reports whether ss's client can be sent an elicitation request

@@ -143,3 +143,60 @@ func TestServeConsentThroughElicitation(t *testing.T) {
 		})
 	}
 }
+
+// TestServeConsentAskedOncePerPairOfOrigins: when every document of a site redirects
+// to the same other origin (discover_site with structured reads skills.md, mcp.json,
+// the AI Catalog, the skills index, /skill.md), the user is asked once, and the answer
+// covers the other redirects of that pair.
+func TestServeConsentAskedOncePerPairOfOrigins(t *testing.T) {
+	t.Parallel()
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/.well-known/skills.md" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/markdown")
+		_, _ = io.WriteString(w, "# Moved Guide\n\nServed by the other origin.\n")
+	}))
+	t.Cleanup(other.Close)
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound) // every path
+	}))
+	t.Cleanup(first.Close)
+	a := &app{cmdutil.New(strings.NewReader(""), io.Discard, io.Discard, func(string) string { return "" })}
+	server, err := a.newMCPServer(t.Context(), serveFlags{allowPrivate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	asked := 0
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			asked++
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{consentField: true}}, nil
+		},
+	}).Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	for _, structured := range []bool{true, false} {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "discover_site", Arguments: map[string]any{"origin": first.URL, "structured": structured}})
+		if err != nil || res.IsError {
+			t.Fatalf("discover_site: %v %+v", err, res)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if asked != 1 {
+		t.Errorf("asked %d times, want once for the pair of origins", asked)
+	}
+}
