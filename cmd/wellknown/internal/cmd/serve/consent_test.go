@@ -33,15 +33,11 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// TestServeConsentThroughElicitation: a consent request of the discovery client during
-// a tool call (here a redirect of skills.md to another origin, during discover_site)
-// is asked of the user through the MCP client, with an elicitation, when the client
-// can be asked during the call (protocol before 2026-07-28, elicitation declared):
-// accepted, the redirect is followed; declined, it is refused and the model is told
-// that the redirect was refused. A client that cannot be asked gets a refusal naming --yes.
-func TestServeConsentThroughElicitation(t *testing.T) {
-	t.Parallel()
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// redirectingSite starts first, whose skills.md (every path, with all) redirects to
+// the same path on other, which serves skills.md only.
+func redirectingSite(t *testing.T, all bool) (first, other *httptest.Server) {
+	t.Helper()
+	other = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/.well-known/skills.md" {
 			http.NotFound(w, r)
 			return
@@ -50,14 +46,26 @@ func TestServeConsentThroughElicitation(t *testing.T) {
 		_, _ = io.WriteString(w, "# Moved Guide\n\nServed by the other origin.\n")
 	}))
 	t.Cleanup(other.Close)
-	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/.well-known/skills.md" {
+	first = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if all || r.URL.Path == "/.well-known/skills.md" {
 			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
 			return
 		}
 		http.NotFound(w, r)
 	}))
 	t.Cleanup(first.Close)
+	return first, other
+}
+
+// TestServeConsentThroughElicitation: a consent request of the discovery client during
+// a tool call (here a redirect of skills.md to another origin, during discover_site)
+// is asked of the user through the MCP client, with an elicitation, when the client
+// can be asked during the call (protocol before 2026-07-28, elicitation declared):
+// accepted, the redirect is followed; declined, it is refused and the model is told
+// that the redirect was refused. A client that cannot be asked gets a refusal naming --yes.
+func TestServeConsentThroughElicitation(t *testing.T) {
+	t.Parallel()
+	first, other := redirectingSite(t, false)
 
 	accept := &mcp.ElicitResult{Action: "accept", Content: map[string]any{consentField: true}}
 	for _, tc := range []struct {
@@ -150,19 +158,7 @@ func TestServeConsentThroughElicitation(t *testing.T) {
 // covers the other redirects of that pair.
 func TestServeConsentAskedOncePerPairOfOrigins(t *testing.T) {
 	t.Parallel()
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/.well-known/skills.md" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/markdown")
-		_, _ = io.WriteString(w, "# Moved Guide\n\nServed by the other origin.\n")
-	}))
-	t.Cleanup(other.Close)
-	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound) // every path
-	}))
-	t.Cleanup(first.Close)
+	first, _ := redirectingSite(t, true)
 	a := &app{cmdutil.New(strings.NewReader(""), io.Discard, io.Discard, func(string) string { return "" })}
 	server, err := a.newMCPServer(t.Context(), serveFlags{allowPrivate: true})
 	if err != nil {
