@@ -296,7 +296,9 @@ func (m *MemoryConsent) Answers() map[string]ConsentAnswer {
 // covers the request, and remembers each answer for the scope the person chose. A
 // request that would send credentials to another origin is never answered from memory
 // unless the remembered answer was given for a request that did too; a yes given for
-// one with credentials covers the same request without them. Writes (ConsentWrite)
+// one with credentials covers the same request without them. A redirect
+// (ConsentRedirect) answered for its subject is remembered for the pair of origins:
+// the person is asked once for every redirect between them. Writes (ConsentWrite)
 // are remembered per subject at most (a ForOrigin answer is kept as ForSubject): an
 // answer for one tool never covers another. A request whose Subject holds
 // [AmbiguousSubject] is asked every time, whatever the scope of the answer, unless an
@@ -328,7 +330,8 @@ func RememberConsent(ask AskFunc, memory ConsentMemory) ConsentFunc {
 		switch {
 		case once:
 			// This request only: it cannot be told apart from the next ambiguous one.
-		case a.Scope == ForOrigin && req.Action != ConsentWrite:
+		case a.Scope == ForOrigin && req.Action != ConsentWrite, a.Scope == ForSubject && req.Action == ConsentRedirect:
+			a.Scope = ForOrigin // a redirect is a question about the other origin, not one of its paths
 			memory.Remember(keys[1], a)
 		case a.Scope == ForSubject || a.Scope == ForOrigin:
 			// A write is remembered per subject at most, and Answers says so.

@@ -95,6 +95,64 @@ func TestRememberConsent(t *testing.T) {
 	}
 }
 
+// TestRememberConsentRedirectsPerPairOfOrigins: a redirect is a question about the
+// other origin, not one of its paths: a host whose person answers "for this subject"
+// is asked once for every redirect between the same two origins, and again for
+// another pair.
+func TestRememberConsentRedirectsPerPairOfOrigins(t *testing.T) {
+	t.Parallel()
+	other := newSite(t, docs(t, map[string]string{
+		discovery.GuidePath: goodSkills, discovery.MCPPath: `{"mcpServers": {}}`, discovery.RootSkillPath: "---\nname: s\ndescription: S.\n---\n\n# S\n",
+	}))
+	redirecting := func() *site {
+		return newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+		}))
+	}
+	a, b := redirecting(), redirecting()
+	var mu sync.Mutex
+	asked := map[string]int{} // origin → questions
+	ask := func(_ context.Context, r *discovery.ConsentRequest) (discovery.ConsentAnswer, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked[r.Origin.String()]++
+		return discovery.ConsentAnswer{Allow: true, Scope: discovery.ForSubject}, nil
+	}
+	mem := discovery.NewConsentMemory()
+	c := newClient(t, a, &discovery.Options{Consent: discovery.RememberConsent(ask, mem), MaxRetries: -1})
+	for _, o := range []*site{a, b} {
+		// Four documents behind the same redirect: skills.md, mcp.json, /skill.md and
+		// the skills index (404 at the other origin).
+		if _, err := c.Structured(t.Context(), o.URL); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.RootSkill(t.Context(), o.URL); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = c.ListSkills(t.Context(), o.URL)
+	}
+	if asked[a.URL] != 1 || asked[b.URL] != 1 {
+		t.Errorf("asked %v, want once per pair of origins", asked)
+	}
+	for k, v := range mem.Answers() {
+		if v.Scope != discovery.ForOrigin || strings.Contains(k, "[subject") {
+			t.Errorf("remembered %q as %+v, want for the origin", k, v)
+		}
+	}
+	// An answer for this request only is still asked each time.
+	once := 0
+	c = newClient(t, a, &discovery.Options{MaxRetries: -1, Consent: discovery.RememberConsent(func(context.Context, *discovery.ConsentRequest) (discovery.ConsentAnswer, error) {
+		once++
+		return discovery.ConsentAnswer{Allow: true, Scope: discovery.Once}, nil
+	}, discovery.NewConsentMemory())})
+	if _, err := c.Discover(t.Context(), a.URL); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RootSkill(t.Context(), a.URL); err != nil || once != 2 {
+		t.Errorf("Once: asked %d times, want 2 (%v)", once, err)
+	}
+}
+
 // TestRememberConsentLongSubjects: subjects (and write URLs) longer than what a
 // prompt shows are remembered whole: two that share the part shown are asked about
 // separately.

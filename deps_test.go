@@ -33,8 +33,9 @@ import (
 //     helpers; it imports nothing of the module above it.
 //
 // An internal package that builds on a higher layer is listed in that layer by name:
-// internal/demo (the demo origin of the commands and examples, built on the root) with
-// the features, internal/skillrules (rules over parsed skills), internal/modeltext
+// internal/demo (the demo origin of the commands and examples, built on the root) and
+// internal/adaptertest (what the adapters' tests share, built on the tools) with the
+// features, internal/skillrules (rules over parsed skills), internal/modeltext
 // (the model's rendering of parsed documents) and internal/families (an AI Catalog's
 // nested catalogs and cards, read through the caller's fetch functions) with the parsers.
 var layers = []struct {
@@ -42,7 +43,7 @@ var layers = []struct {
 	packages []string // module-relative; a trailing "/..." takes a whole subtree
 }{
 	{"cmd", []string{"cmd/...", "examples/...", "compare", "adapters/...", "perf/..."}},
-	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "skilllock", "skillbundle", "internal/demo"}},
+	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "skilllock", "skillbundle", "internal/demo", "internal/adaptertest"}},
 	{"root", []string{"."}},
 	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "trust", "internal/skillrules", "internal/modeltext", "internal/families"}},
 	{"internal", []string{"internal/..."}},

@@ -2,11 +2,9 @@ package discovery
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -14,7 +12,6 @@ import (
 	"github.com/wellknown-dev/discovery/diag"
 	"github.com/wellknown-dev/discovery/internal/families"
 	"github.com/wellknown-dev/discovery/internal/fetch"
-	"github.com/wellknown-dev/discovery/internal/httpx"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/skillsmd"
 )
@@ -266,7 +263,7 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 	}
 	switch {
 	case skills.err != nil && mcp.err != nil:
-		return nil, hintPlainHTTP(o, errors.Join(skills.err, mcp.err))
+		return nil, errors.Join(skills.err, mcp.err)
 	case d.Guide == nil && d.MCP == nil:
 		if err := errors.Join(skills.err, mcp.err); err != nil {
 			return nil, err
@@ -307,7 +304,7 @@ func (c *Client) fetchBoth(ctx context.Context, o Origin, origin string, structu
 	}
 	skills = fetchDoc(ctx, c, o, skillsSpec)
 	if skills.err != nil {
-		return skills, mcp, hintPlainHTTP(o, skills.err)
+		return skills, mcp, skills.err
 	}
 	if skills.doc == nil {
 		mcp = fetchDoc(ctx, c, o, mcpSpec)
@@ -336,20 +333,6 @@ func (d *Discovery) usePointed(pointed *outcome[mcpjson.Document]) {
 		msg = fmt.Sprintf("the document it points to is not published (HTTP %d, or an HTML page)", pointed.fetch.StatusCode)
 	}
 	d.Warnings = append(d.Warnings, Warning{Code: WarnPointer, URL: pointed.fetch.URL, Message: msg})
-}
-
-// hintPlainHTTP adds a hint to err when origin names a loopback host over https (typed
-// so, or without a scheme, so https was assumed) and the server turned out to speak
-// plain http: "localhost:8080" is usually a local development server.
-func hintPlainHTTP(o Origin, err error) error {
-	if err == nil || o.Scheme != "https" || !httpx.IsLoopbackHost(o.Host) {
-		return err
-	}
-	var rec tls.RecordHeaderError
-	if errors.As(err, &rec) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client") {
-		return fmt.Errorf("%w (the server speaks plain http: try http://%s)", err, o.hostPort())
-	}
-	return err
 }
 
 // docSpec describes one kind of document: how the pipeline fetches and parses it

@@ -104,7 +104,11 @@ func (l *linter) explainSkillsMD(file string, data []byte) {
 		e := &Evidence{Kind: "auth", Value: clean(a.Rule), Taken: a.Taken, Source: a.Source, Why: clean(a.Why)}
 		code, msg := codeAuthRule, fmt.Sprintf("auth rule %q from %s", e.Value, sourceName(a.Source))
 		if !a.Taken {
-			code, msg = codeAuthRejected, fmt.Sprintf("auth header %q from %s not taken: %s", e.Value, sourceName(a.Source), e.Why)
+			what := "auth header"
+			if a.Source == "prose" {
+				what = "auth sentence"
+			}
+			code, msg = codeAuthRejected, fmt.Sprintf("%s %q from %s not taken: %s", what, e.Value, sourceName(a.Source), e.Why)
 		}
 		line, col := at(a.Rule)
 		l.add(Problem{File: file, Line: line, Column: col, Severity: diag.Info, Code: code, Message: msg, Evidence: e})

@@ -67,6 +67,11 @@ func TestExplain(t *testing.T) {
 			"Send your key in the X-Acme-Key header.": "auth-rule|the Auth section",
 			"X-Other-Token header":                    "auth-rejected|read only when it states none",
 		}},
+		{"skills.md credential sentences", "skills.md", "# Acme\n\n## Register\n\nThe response includes a one-time-shown API key.\n\n" +
+			"## Submit\n\nPOST https://api.acme.dev/v1/items with bearer auth.\n", map[string]string{
+			"POST https://api.acme.dev/v1/items with bearer auth.": "auth-rule|from a sentence",
+			"The response includes a one-time-shown API key.":      `auth-rejected|auth sentence "The response includes a one-time-shown API key." from a sentence not taken: it only mentions a key the API hands out; "POST https://api.acme.dev/v1/items with bearer auth." says how to authenticate`,
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

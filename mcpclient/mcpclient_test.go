@@ -455,6 +455,21 @@ func TestErrorsAreRedacted(t *testing.T) {
 	}
 }
 
+// TestConnectPlainHTTPHint: https:// naming a loopback server that speaks plain http
+// fails with a hint to use http://, on either transport.
+func TestConnectPlainHTTPHint(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(http.NotFoundHandler())
+	defer ts.Close()
+	host := strings.TrimPrefix(ts.URL, "http://")
+	for _, sse := range []bool{false, true} {
+		_, err := mcpclient.ConnectURL(t.Context(), localClient(t, nil), "https://"+host+"/mcp", sse, nil)
+		if err == nil || !strings.Contains(err.Error(), "try http://"+host) || !errors.Is(err, http.ErrSchemeMismatch) {
+			t.Errorf("sse %v: error = %v, want a hint to use http://%s", sse, err, host)
+		}
+	}
+}
+
 // TestListingByteBound: a server that sends huge pages is stopped at
 // Options.MaxListBytes, not at the page limit.
 func TestListingByteBound(t *testing.T) {

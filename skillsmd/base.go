@@ -447,7 +447,7 @@ func (p *parser) authProse(t string) {
 	// "The API authenticates with a bearer token", "Exchange the claim code for an
 	// API key", "需要 apiKey": the credential the API takes, named with what to do
 	// with it. Such a sentence states auth only when nothing else does (flushLists).
-	cred = (cred || auth) && len(p.credAuth) < maxExampleAuth && credentialRe().MatchString(t)
+	cred = (cred || auth) && p.credRoom() && credentialRe().MatchString(t)
 	if !no && !header && !signed && !cred {
 		return // the common case: one pass over the text
 	}
@@ -467,8 +467,8 @@ func (p *parser) authProse(t string) {
 		if no && noAuthRe().MatchString(s) && !conditional(s) || header && authHeaderWordRe().MatchString(s) ||
 			signed && signingHeaderRe().MatchString(s) {
 			p.addAuth(strings.TrimRight(s, " .")+".", fromProse)
-		} else if cred && len(p.credAuth) < maxExampleAuth && credentialRe().MatchString(s) && !conditional(s) {
-			p.credAuth = append(p.credAuth, strings.TrimRight(s, " .")+".")
+		} else if cred && p.credRoom() && credentialRe().MatchString(s) && !conditional(s) {
+			p.addCred(strings.TrimRight(s, " .") + ".")
 		}
 	}
 }
@@ -533,9 +533,10 @@ var signingHeaderRe = lazyre.New(`(?i)(?:^|[^\w-])x-(?:[a-z0-9]+-)*(?:signature|
 // exchange something for it ("authenticates with a bearer token", "requires an API
 // key", "Exchanges the claim code for a long-lived API key"), or the same in Chinese
 // ("需要 apiKey", "携带令牌"), or the sign-in flow that gives the credential ("open it
-// in the browser to complete authentication", "the OAuth flow"). A token counted or
-// swapped ("token swaps") is no credential.
-var credentialRe = lazyre.New(`(?i)(?:\b(?:complet\w*|finish\w*)\s+(?:the\s+)?(?:authentication|authorization|sign[- ]in)\b|\boauth(?:\s*2(?:\.\d)?)?\s+(?:flow|authorization|sign[- ]in)\b)|(?:\b(?:authenticat\w*|authoriz\w*|requires?|required|needs?|send|sends|pass|passes|include|includes|exchang\w*)\b[^.;:!?\n]{0,60}?\b(?:api[ -]?keys?|apikey|bearer(?:\s+tokens?)?|access[ -]tokens?|api[ -]tokens?|auth(?:entication)?[ -]tokens?|session[ -]tokens?|jwts?|oauth)\b)|(?:需要|须|必须|携带|提供|使用)[^。；\n]{0,20}?(?:api ?key|apikey|api 密钥|密钥|令牌|token)`)
+// in the browser to complete authentication", "the OAuth flow"), or the scheme a
+// request is made with ("POST /submissions with bearer auth", "using OAuth", "token
+// authentication"). A token counted or swapped ("token swaps") is no credential.
+var credentialRe = lazyre.New(`(?i)(?:\b(?:with|using|via)\s+(?:an?\s+|the\s+|your\s+)?(?:bearer|oauth)\b|\b(?:bearer|token|jwt|api[ -]?key)[ -]auth(?:entication|orization)?\b)|(?:\b(?:complet\w*|finish\w*)\s+(?:the\s+)?(?:authentication|authorization|sign[- ]in)\b|\boauth(?:\s*2(?:\.\d)?)?\s+(?:flow|authorization|sign[- ]in)\b)|(?:\b(?:authenticat\w*|authoriz\w*|requires?|required|needs?|send|sends|pass|passes|include|includes|exchang\w*)\b[^.;:!?\n]{0,60}?\b(?:api[ -]?keys?|apikey|bearer(?:\s+tokens?)?|access[ -]tokens?|api[ -]tokens?|auth(?:entication)?[ -]tokens?|session[ -]tokens?|jwts?|oauth)\b)|(?:需要|须|必须|携带|提供|使用)[^。；\n]{0,20}?(?:api ?key|apikey|api 密钥|密钥|令牌|token)`)
 
 // authHints is authProse's single pass: no reports "no " or "without", auth
 // "auth", "api key", "api-key", "credential" or "login", header "header", xh an
@@ -1474,8 +1475,8 @@ func (p *parser) envRow(label, cells string, tier int) bool {
 			return true
 		}
 	case envCredentialDescriptions[d]:
-		if len(p.credAuth) < maxExampleAuth && p.kind() != kindAuth {
-			p.credAuth = append(p.credAuth, strings.TrimSpace(desc)+" ("+strings.Trim(strings.TrimSpace(label), "`")+")")
+		if p.credRoom() && p.kind() != kindAuth {
+			p.addCred(strings.TrimSpace(desc) + " (" + strings.Trim(strings.TrimSpace(label), "`") + ")")
 		}
 		return true
 	}

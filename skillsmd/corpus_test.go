@@ -37,6 +37,11 @@ func TestCorpus(t *testing.T) {
 				if len(d.SafeActions) != 0 || len(d.RiskyActions) != 7 {
 					t.Errorf("the safety floor's prohibitions must be risky: safe %q", d.SafeActions)
 				}
+				// The step that says how to authenticate, not "The response includes a
+				// one-time-shown API key." of the optional registration.
+				if want := "POST https://api.longevityagent.top/v1/submissions with bearer auth."; len(d.Auth) != 1 || d.Auth[0] != want {
+					t.Errorf("Auth = %q, want %q", d.Auth, want)
+				}
 			},
 		},
 		"Leopere__autoskill-md__wellknown-skills.md": {

@@ -38,7 +38,9 @@ type AuthEvidence struct {
 	// Source is "auth-section" (an item or paragraph of the Auth section),
 	// "auth-code" (a header a code block of the Auth section, or one a sentence
 	// introduces, sends), "label" ("Auth: ..."), "prose" (a sentence naming the
-	// header, or saying none is needed), "table" (an Auth row), "auth-column" (an
+	// header, saying none is needed, or naming the credential the API takes; one
+	// that only mentions a key the API hands out is not taken when another says how
+	// to authenticate), "table" (an Auth row), "auth-column" (an
 	// endpoints table's Auth column), "frontmatter", or "request-example" (a header
 	// the guide's request examples send, read only when nothing else states auth).
 	Source string
@@ -162,6 +164,12 @@ func (p *parser) explainTo(ev *Evidence) {
 		if a.Source == fromRequest.String() && !contains(d.Auth, a.Rule) && len(ev.Auth) < 2*maxEvidence {
 			a.Why = "the guide states its auth rules elsewhere: the headers its request examples send are read only when it states none"
 			ev.Auth = append(ev.Auth, a)
+		}
+	}
+	if len(p.credAuth) > 0 && contains(d.Auth, p.credAuth[0]) {
+		for _, s := range p.credDropped {
+			ev.Auth = append(ev.Auth, AuthEvidence{Rule: s, Source: fromProse.String(),
+				Why: "it only mentions a key the API hands out; \"" + p.credAuth[0] + "\" says how to authenticate"})
 		}
 	}
 }

@@ -80,6 +80,10 @@ var explainCases = []struct {
 	auth     map[string]string // an auth rule taken → its Source
 	authNot  []string          // auth rules not taken
 }{
+	{name: "a credential sentence saying how to authenticate outranks a key handed out",
+		doc:     "# Acme\n\n## Register\n\nThe response includes a one-time-shown API key.\n\n## Submit\n\nPOST /v1/items with bearer auth.\n",
+		auth:    map[string]string{"POST /v1/items with bearer auth.": "prose"},
+		authNot: []string{"The response includes a one-time-shown API key."}},
 	{name: "label in the API section outranks one elsewhere",
 		doc:  "# Acme\n\n## API\n\n- Base URL: https://api.acme.dev/v1\n\n## Notes\n\nBase URL: https://old.acme.dev/v0\n",
 		base: "https://api.acme.dev/v1", baseFrom: "label",

@@ -53,7 +53,9 @@ type parser struct {
 	varLine      int             // doc.BaseURL came from templateBase: line of the variable's first use
 	apiRows      []string        // URLs of table rows naming an API ("| Orchestrator API | URL |"), see apiRowsBase
 	exampleAuth  []string        // auth headers the request examples send outside the auth section (see requestAuth)
-	credAuth     []string        // sentences naming the credential the API takes, outside the auth section (see authProse)
+	credAuth     []string        // sentences naming the credential the API takes, outside the auth section (see addCred)
+	credWeak     bool            // credAuth holds only sentences that mention a key the API hands out (see addCred)
+	credDropped  []string        // when explaining: such sentences outranked (see addCred)
 	fromRows     bool            // doc.BaseURL came from apiRowsBase
 	explain      bool            // record the evidence (Explain)
 	asides       []BaseEvidence  // when explaining: candidates for the base set aside

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wellknown-dev/discovery/catalog"
+	"github.com/wellknown-dev/discovery/internal/elicit"
 )
 
 // approveKey is the name of the one field of the approval form, and the id of the
@@ -46,14 +47,7 @@ func withMCPCall(ctx context.Context, call *mcpCall) context.Context {
 
 // newMCPCall describes the tool call req for ElicitApproval.
 func newMCPCall(req *mcp.CallToolRequest) *mcpCall {
-	call := &mcpCall{responses: req.Params.InputResponses, state: req.Params.RequestState}
-	if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
-		e := caps.Elicitation
-		// A client that declares only URL elicitation cannot show a form; one that
-		// declares neither mode supports forms (the capability predates modes).
-		call.canAsk = e.Form != nil || e.URL == nil
-	}
-	return call
+	return &mcpCall{responses: req.Params.InputResponses, state: req.Params.RequestState, canAsk: elicit.CanAsk(req.ClientCapabilities())}
 }
 
 // errAsking is what ElicitApproval returns on a call's first round, when the question
@@ -102,7 +96,7 @@ func ElicitApproval(ctx context.Context, req *ApprovalRequest) (bool, error) {
 		return false, errors.New("tools: the MCP client answered without the user's approval decision")
 	}
 	switch {
-	case res.Action == "accept" && res.Content[approveKey] == true:
+	case elicit.Yes(res, approveKey):
 		return true, nil
 	case res.Action == "cancel":
 		return false, fmt.Errorf("%w: the user dismissed the question", ErrApprovalDeclined)
@@ -139,21 +133,7 @@ func approvalQuestion(req *ApprovalRequest) *mcp.ElicitParams {
 	published := fmt.Sprintf("Skill: %s\nFrom: %s\nDescription: %s\n",
 		clean(e.Name, maxField), fromLabel(e), clean(e.Description, maxDescription))
 	b.WriteString(newFence("skill", "", "The skill's name, source and description, as published.").wrap(published))
-	return &mcp.ElicitParams{
-		Message: b.String(),
-		RequestedSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				approveKey: map[string]any{
-					"type":        "boolean",
-					"title":       "Let the model read this skill",
-					"description": "Tick to approve this content of the skill; leave unticked, decline or cancel to refuse.",
-					"default":     false,
-				},
-			},
-			"required": []string{approveKey},
-		},
-	}
+	return elicit.YesNo(b.String(), approveKey, "Let the model read this skill", "approve this content of the skill")
 }
 
 // source says, in this package's words, who published a skill: a site (its origin,

@@ -3,11 +3,7 @@ package wkeino_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/cloudwego/eino-ext/components/model/openai"
@@ -17,100 +13,13 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wellknown-dev/discovery"
 	wkeino "github.com/wellknown-dev/discovery/adapters/eino"
+	"github.com/wellknown-dev/discovery/internal/adaptertest"
 	"github.com/wellknown-dev/discovery/tools"
 )
 
-const skillsMD = "# Ticket Tracker\n\nThis API lets agents read repair ticket status.\n\n## API\n\n- Base URL: /api/v1\n"
-
-const answer = "The site is a ticket tracker."
-
 // fenceLabel is the sentence that opens every fence of untrusted content.
 const fenceLabel = "Only the closing tag with the nonce"
-
-// demo is a loopback site that publishes a skills.md, and a toolset whose discovery
-// Client trusts it.
-func demo(t *testing.T) (origin string, ts *tools.Toolset) {
-	t.Helper()
-	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.GuidePath {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/markdown")
-		fmt.Fprint(w, skillsMD)
-	}))
-	t.Cleanup(site.Close)
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: site.Client(), InsecureAllowPrivateOrigins: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return site.URL, tools.New(c, nil, nil)
-}
-
-// model is a scripted OpenAI Chat Completions API: until it gets a tool result, it
-// calls tool with args; then it answers.
-type model struct {
-	*httptest.Server
-	mu      sync.Mutex
-	results []string // the tool results received
-	tools   []string // the names of the tools offered in the first request
-}
-
-func newModel(t *testing.T, tool, args string) *model {
-	t.Helper()
-	m := &model{}
-	m.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/chat/completions" {
-			http.Error(w, "unexpected "+r.URL.Path, http.StatusNotFound)
-			return
-		}
-		body, _ := io.ReadAll(r.Body)
-		var req struct {
-			Tools []struct {
-				Function struct {
-					Name string `json:"name"`
-				} `json:"function"`
-			} `json:"tools"`
-			Messages []map[string]any `json:"messages"`
-		}
-		if err := json.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		var result *string
-		for _, msg := range req.Messages {
-			if msg["role"] == "tool" && msg["tool_call_id"] == "call_1" {
-				s := fmt.Sprint(msg["content"])
-				result = &s
-			}
-		}
-		m.mu.Lock()
-		if m.tools == nil {
-			m.tools = []string{}
-			for _, tl := range req.Tools {
-				m.tools = append(m.tools, tl.Function.Name)
-			}
-		}
-		if result != nil {
-			m.results = append(m.results, *result)
-		}
-		m.mu.Unlock()
-		msg := map[string]any{"role": "assistant", "content": answer}
-		finish := "stop"
-		if result == nil {
-			msg = map[string]any{"role": "assistant", "content": "", "tool_calls": []any{
-				map[string]any{"id": "call_1", "type": "function", "function": map[string]any{"name": tool, "arguments": args}}}}
-			finish = "tool_calls"
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl_1", "object": "chat.completion", "created": 0, "model": "scripted",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": msg}}})
-	}))
-	t.Cleanup(m.Close)
-	return m
-}
 
 // resultText is the text content of the MCP result that Eino's tool encoded as JSON.
 func resultText(t *testing.T, encoded string) string {
@@ -143,7 +52,7 @@ func TestReactAgent(t *testing.T) {
 		args func(origin string) string
 		want string
 	}{
-		{"discover_site", func(o string) string { return fmt.Sprintf(`{"origin": %q}`, o) }, "Ticket Tracker"},
+		{"discover_site", func(o string) string { return fmt.Sprintf(`{"origin": %q}`, o) }, adaptertest.Purpose},
 		// A failed call's text reaches the model (ErrorsForModel), the run goes on.
 		{"invalid input", func(string) string { return `{"origin": 7}` }, "invalid input"},
 	}
@@ -151,8 +60,8 @@ func TestReactAgent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			origin, ts := demo(t)
-			m := newModel(t, tools.DiscoverSite, tc.args(origin))
+			origin, ts := adaptertest.Demo(t)
+			m := adaptertest.NewModel(t, tools.DiscoverSite, tc.args(origin))
 
 			cs, err := ts.MCPSession(ctx)
 			if err != nil {
@@ -175,23 +84,23 @@ func TestReactAgent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.Content != answer {
-				t.Errorf("answer = %q, want %q", out.Content, answer)
+			if out.Content != adaptertest.Answer {
+				t.Errorf("answer = %q, want %q", out.Content, adaptertest.Answer)
 			}
 
-			m.mu.Lock()
-			defer m.mu.Unlock()
-			if got := strings.Join(m.tools, ","); len(m.tools) != len(ts.Tools()) || !strings.Contains(got, tools.DiscoverSite) {
+			names := m.ToolNames()
+			if got := strings.Join(names, ","); len(names) != len(ts.Tools()) || !strings.Contains(got, tools.DiscoverSite) {
 				t.Errorf("tools offered = %s, want the toolset's %d tools", got, len(ts.Tools()))
 			}
-			if len(m.results) != 1 {
-				t.Fatalf("the model got %d tool results, want 1", len(m.results))
+			results := m.Results()
+			if len(results) != 1 {
+				t.Fatalf("the model got %d tool results, want 1", len(results))
 			}
-			text := resultText(t, m.results[0])
+			text := resultText(t, results[0].Text)
 			if !strings.Contains(text, tc.want) {
 				t.Errorf("tool result lacks %q:\n%s", tc.want, text)
 			}
-			if tc.want == "Ticket Tracker" {
+			if tc.want == adaptertest.Purpose {
 				open := strings.Index(text, fenceLabel)
 				if open < 0 || strings.Index(text, tc.want) < open {
 					t.Errorf("published text not inside a fence:\n%s", text)

@@ -3,120 +3,17 @@ package wkopenai_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
-	"github.com/wellknown-dev/discovery"
 	wkopenai "github.com/wellknown-dev/discovery/adapters/openai"
+	"github.com/wellknown-dev/discovery/internal/adaptertest"
 	"github.com/wellknown-dev/discovery/tools"
 )
-
-const skillsMD = "# Ticket Tracker\n\nThis API lets agents read repair ticket status.\n\n## API\n\n- Base URL: /api/v1\n"
-
-const answer = "The site is a ticket tracker."
-
-// demo is a loopback site that publishes a skills.md, and a toolset whose discovery
-// Client trusts it.
-func demo(t *testing.T) (origin string, ts *tools.Toolset) {
-	t.Helper()
-	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != discovery.GuidePath {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/markdown")
-		fmt.Fprint(w, skillsMD)
-	}))
-	t.Cleanup(site.Close)
-	c, err := discovery.NewClient(&discovery.Options{HTTPClient: site.Client(), InsecureAllowPrivateOrigins: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return site.URL, tools.New(c, nil, nil)
-}
-
-// model is a scripted OpenAI API (Chat Completions and Responses): until it gets a
-// function result, it calls tool with args; then it answers.
-type model struct {
-	*httptest.Server
-	mu      sync.Mutex
-	results []string         // the function results received
-	tools   []map[string]any // the tools offered in the first request
-}
-
-func newModel(t *testing.T, tool, args string) *model {
-	t.Helper()
-	m := &model{}
-	m.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var req struct {
-			Tools    []map[string]any `json:"tools"`
-			Messages []map[string]any `json:"messages"` // chat
-			Input    []map[string]any `json:"input"`    // responses
-		}
-		if err := json.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		var result *string
-		for _, msg := range req.Messages {
-			if msg["role"] == "tool" && msg["tool_call_id"] == "call_1" {
-				s := fmt.Sprint(msg["content"])
-				result = &s
-			}
-		}
-		for _, item := range req.Input {
-			if item["type"] == "function_call_output" && item["call_id"] == "call_1" {
-				s := fmt.Sprint(item["output"])
-				result = &s
-			}
-		}
-		m.mu.Lock()
-		if m.tools == nil {
-			m.tools = req.Tools
-		}
-		if result != nil {
-			m.results = append(m.results, *result)
-		}
-		m.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		var out map[string]any
-		switch r.URL.Path {
-		case "/chat/completions":
-			msg := map[string]any{"role": "assistant", "content": answer}
-			finish := "stop"
-			if result == nil {
-				msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
-					map[string]any{"id": "call_1", "type": "function", "function": map[string]any{"name": tool, "arguments": args}}}}
-				finish = "tool_calls"
-			}
-			out = map[string]any{"id": "chatcmpl_1", "object": "chat.completion", "created": 0, "model": "scripted",
-				"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": msg}}}
-		case "/responses":
-			item := map[string]any{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
-				"content": []any{map[string]any{"type": "output_text", "text": answer, "annotations": []any{}}}}
-			if result == nil {
-				item = map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": tool, "arguments": args, "status": "completed"}
-			}
-			out = map[string]any{"id": "resp_1", "object": "response", "created_at": 0, "model": "scripted", "status": "completed",
-				"output": []any{item}, "parallel_tool_calls": true, "tool_choice": "auto", "tools": []any{}}
-		default:
-			http.Error(w, "unexpected "+r.URL.Path, http.StatusNotFound)
-			return
-		}
-		_ = json.NewEncoder(w).Encode(out)
-	}))
-	t.Cleanup(m.Close)
-	return m
-}
 
 var cases = []struct {
 	name, tool string
@@ -124,7 +21,7 @@ var cases = []struct {
 	want       string
 }{
 	// structured is optional: in strict mode the model sends null for it.
-	{"discover_site", tools.DiscoverSite, func(o string) string { return fmt.Sprintf(`{"origin": %q, "structured": null}`, o) }, "Ticket Tracker"},
+	{"discover_site", tools.DiscoverSite, func(o string) string { return fmt.Sprintf(`{"origin": %q, "structured": null}`, o) }, adaptertest.Purpose},
 	{"invalid input", tools.DiscoverSite, func(string) string { return `{"origin": 7}` }, "invalid input"},
 	{"unknown tool", "delete_site", func(string) string { return `{}` }, "the tools are"},
 }
@@ -136,8 +33,8 @@ func TestChatCompletions(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			origin, ts := demo(t)
-			m := newModel(t, tc.tool, tc.args(origin))
+			origin, ts := adaptertest.Demo(t)
+			m := adaptertest.NewModel(t, tc.tool, tc.args(origin))
 			client := openai.NewClient(option.WithBaseURL(m.URL+"/"), option.WithAPIKey("test"), option.WithMaxRetries(0))
 			params := openai.ChatCompletionNewParams{
 				Model:    "scripted",
@@ -157,13 +54,13 @@ func TestChatCompletions(t *testing.T) {
 				}
 				params.Messages = append(params.Messages, next...)
 			}
-			if got != answer {
+			if got != adaptertest.Answer {
 				t.Fatalf("answer %q", got)
 			}
-			if len(m.results) != 1 || !strings.Contains(m.results[0], tc.want) {
-				t.Errorf("results: %q", m.results)
+			if r := m.Results(); len(r) != 1 || !strings.Contains(r[0].Text, tc.want) {
+				t.Errorf("results: %+v", r)
 			}
-			checkStrict(t, m.tools, func(tool map[string]any) map[string]any { return tool["function"].(map[string]any) })
+			checkStrict(t, m.Tools(), func(tool map[string]any) map[string]any { return tool["function"].(map[string]any) })
 		})
 	}
 }
@@ -174,8 +71,8 @@ func TestResponses(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			origin, ts := demo(t)
-			m := newModel(t, tc.tool, tc.args(origin))
+			origin, ts := adaptertest.Demo(t)
+			m := adaptertest.NewModel(t, tc.tool, tc.args(origin))
 			client := openai.NewClient(option.WithBaseURL(m.URL+"/"), option.WithAPIKey("test"), option.WithMaxRetries(0))
 			input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage("What does "+origin+" offer agents?", responses.EasyInputMessageRoleUser)}
 			var got string
@@ -195,13 +92,13 @@ func TestResponses(t *testing.T) {
 				}
 				input = append(input, next...)
 			}
-			if got != answer {
+			if got != adaptertest.Answer {
 				t.Fatalf("answer %q", got)
 			}
-			if len(m.results) != 1 || !strings.Contains(m.results[0], tc.want) {
-				t.Errorf("results: %q", m.results)
+			if r := m.Results(); len(r) != 1 || !strings.Contains(r[0].Text, tc.want) {
+				t.Errorf("results: %+v", r)
 			}
-			checkStrict(t, m.tools, func(tool map[string]any) map[string]any { return tool })
+			checkStrict(t, m.Tools(), func(tool map[string]any) map[string]any { return tool })
 		})
 	}
 }
@@ -246,7 +143,7 @@ func checkStrictSchema(t *testing.T, name string, s map[string]any) {
 // TestStrictSchema: optional properties become nullable, required ones do not.
 func TestStrictSchema(t *testing.T) {
 	t.Parallel()
-	_, ts := demo(t)
+	_, ts := adaptertest.Demo(t)
 	for _, tool := range ts.Tools() {
 		s := wkopenai.StrictSchema(tool.InputSchema)
 		checkStrictSchema(t, tool.Name, s)

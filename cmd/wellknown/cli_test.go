@@ -294,12 +294,7 @@ func TestBrokenMCPJSONIsReported(t *testing.T) {
 // private-origin refusals name the command's flag, not an SDK option.
 func TestPrivateOriginHints(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	publishNormal(t, s)
-	dir := t.TempDir()
-	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check"); r.code != 0 {
-		t.Fatalf("install:\n%s", r)
-	}
+	s, dir := installedSite(t, "invoice-check")
 	forgetInstalledOrigins(t, dir) // records as a cloned repository would plant them
 	r := wk(t, s, dir, "skills", "update")
 	if r.code != exitFailure || strings.Contains(r.stdout+r.stderr, "Options.") || !strings.Contains(r.stdout, "--allow-private") {
@@ -348,8 +343,7 @@ func TestCLIPolish(t *testing.T) {
 	// Escape sequences go whole, not only their ESC; "1 skill", not "1 skills".
 	s := newSite(t)
 	evil := "Click \x1b]8;;https://evil.test\x1b\\here\x1b]8;;\x1b\\ \x1b[2J\x1b[31mRED\x1b[0m"
-	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: evil, URL: "invoice-check/SKILL.md"}},
-		map[string][]byte{"invoice-check": invoiceMD})
+	publishInvoice(t, s, evil, invoiceMD)
 	r := wk(t, s, t.TempDir(), "skills", "list", s.ts.URL)
 	if r.code != 0 || strings.Contains(r.stdout, "]8;;") || strings.Contains(r.stdout, "[2J") || strings.Contains(r.stdout, "[31m") ||
 		!strings.Contains(r.stdout, "Click here RED") || !strings.Contains(r.stdout, "1 skill)") {

@@ -50,6 +50,28 @@ type elicitRun struct {
 	} `json:"result"`
 }
 
+// runElicitClient runs interop/elicit-client.mjs with answer and era against
+// `wellknown serve --allow-private serveArgs...` trusting ca, calling tool with args;
+// it returns what the client printed and what serve wrote on stderr.
+func runElicitClient(t *testing.T, node, ca, answer, era, tool, args string, serveArgs ...string) (elicitRun, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join("..", "..", "interop", "elicit-client.mjs"),
+		answer, era, tool, args, "--", builtBinary(t), "serve", "--allow-private"}, serveArgs...)...)
+	cmd.Env = cliEnv(t, "WELLKNOWN_CA_FILE="+ca)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("elicit-client.mjs: %v\nstderr:\n%s", err, stderr.String())
+	}
+	var got elicitRun
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("output %q: %v", stdout.String(), err)
+	}
+	return got, stderr.String()
+}
+
 // TestServeApprovalTypeScript: the official TypeScript client, declaring elicitation,
 // starts `wellknown serve` over stdio against a loopback demo origin and calls
 // read_skill. It is asked to approve the skill (its name, origin and digest in the
@@ -84,26 +106,12 @@ func TestServeApprovalTypeScript(t *testing.T) {
 	} {
 		t.Run(tc.answer+"/"+tc.era, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, node, filepath.Join("..", "..", "interop", "elicit-client.mjs"),
-				tc.answer, tc.era, "read_skill", `{"name": "invoice-check"}`, "--",
-				builtBinary(t), "serve", "--origin", ts.URL, "--allow-private")
-			cmd.Env = cliEnv(t, "WELLKNOWN_CA_FILE="+ca)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Run(); err != nil {
-				t.Fatalf("elicit-client.mjs: %v\nstderr:\n%s", err, stderr.String())
-			}
-			var got elicitRun
-			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-				t.Fatalf("output %q: %v", stdout.String(), err)
-			}
+			got, stderr := runElicitClient(t, node, ca, tc.answer, tc.era, "read_skill", `{"name": "invoice-check"}`, "--origin", ts.URL)
 			if !strings.HasPrefix(got.Protocol, tc.protocol) {
 				t.Errorf("protocol %q negotiated, want %s", got.Protocol, tc.protocol)
 			}
 			if got.Result.IsError == tc.read || !strings.Contains(got.Result.Text, tc.want) {
-				t.Errorf("read_skill: isError=%v, text:\n%s\nstderr:\n%s", got.Result.IsError, got.Result.Text, stderr.String())
+				t.Errorf("read_skill: isError=%v, text:\n%s\nstderr:\n%s", got.Result.IsError, got.Result.Text, stderr)
 			}
 			if strings.Contains(got.Result.Text, "then call read_skill again") {
 				t.Errorf("the model is told to retry:\n%s", got.Result.Text)
@@ -114,7 +122,7 @@ func TestServeApprovalTypeScript(t *testing.T) {
 				}
 			} else {
 				if len(got.Elicitations) != 1 {
-					t.Fatalf("%d elicitations, want 1; stderr:\n%s", len(got.Elicitations), stderr.String())
+					t.Fatalf("%d elicitations, want 1; stderr:\n%s", len(got.Elicitations), stderr)
 				}
 				q := got.Elicitations[0]
 				for _, want := range []string{"invoice-check", ts.URL, digest, "<untrusted-skill"} {
@@ -130,6 +138,41 @@ func TestServeApprovalTypeScript(t *testing.T) {
 				if tool.Annotations["readOnlyHint"] != true || tool.Annotations["openWorldHint"] != true {
 					t.Errorf("%s: annotations %v, want readOnlyHint and openWorldHint", tool.Name, tool.Annotations)
 				}
+			}
+		})
+	}
+}
+
+// TestServeConsentTypeScript: a consent request of the discovery client during a tool
+// call (a redirect of skills.md to another origin, during discover_site) reaches the
+// user of the official TypeScript client as an elicitation on a 2025-era protocol; a
+// client of protocol 2026-07-28, which forbids asking during a call, is never asked:
+// the redirect is refused, and the model and stderr are told to start serve with --yes.
+func TestServeConsentTypeScript(t *testing.T) {
+	t.Parallel()
+	node := interopNode(t)
+	a, _, ca := redirectingOrigin(t)
+	for _, tc := range []struct {
+		era, protocol string
+		asked         int
+		want, log     string
+	}{
+		{"legacy", "2025-", 1, "Moved Guide", "granted by the user (MCP elicitation)"},
+		{"auto", "2026-07-28", 0, "--yes", "cannot ask the user; run with --yes"},
+	} {
+		t.Run(tc.era, func(t *testing.T) {
+			t.Parallel()
+			got, stderr := runElicitClient(t, node, ca, "accept", tc.era, "discover_site", `{"origin": "`+a.URL+`"}`)
+			if !strings.HasPrefix(got.Protocol, tc.protocol) {
+				t.Fatalf("protocol %q negotiated, want %s", got.Protocol, tc.protocol)
+			}
+			followed := tc.asked == 1
+			if len(got.Elicitations) != tc.asked || got.Result.IsError == followed || strings.Contains(got.Result.Text, "Moved Guide") != followed ||
+				!strings.Contains(got.Result.Text, tc.want) {
+				t.Errorf("discover_site: %d questions (want %d), isError=%v, text:\n%s", len(got.Elicitations), tc.asked, got.Result.IsError, got.Result.Text)
+			}
+			if !strings.Contains(stderr, tc.log) {
+				t.Errorf("stderr: want %q in:\n%s", tc.log, stderr)
 			}
 		})
 	}

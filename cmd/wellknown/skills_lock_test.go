@@ -20,12 +20,7 @@ const exitLockMismatch = skills.ExitLockMismatch
 
 func TestSkillsLockInstallAndVerify(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	publishNormal(t, s)
-	dir := t.TempDir()
-	if r := wk(t, s, dir, "skills", "install", s.ts.URL); r.code != 0 {
-		t.Fatalf("install:\n%s", r)
-	}
+	s, dir := installedSite(t)
 	lockFile := filepath.Join(dir, skilllock.FileName)
 	first := mustRead(t, lockFile)
 	l, err := skilllock.Parse([]byte(first))
@@ -85,12 +80,7 @@ func TestSkillsLockInstallAndVerify(t *testing.T) {
 
 func TestSkillsInstallFrozen(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	publishNormal(t, s)
-	dir := t.TempDir()
-	if r := wk(t, s, dir, "skills", "install", s.ts.URL); r.code != 0 {
-		t.Fatalf("install:\n%s", r)
-	}
+	s, dir := installedSite(t)
 	lockFile := filepath.Join(dir, skilllock.FileName)
 	lock := mustRead(t, lockFile)
 
@@ -126,15 +116,8 @@ func TestSkillsInstallFrozen(t *testing.T) {
 	}
 
 	// The site changes a skill: --frozen refuses, writes nothing, exits 4.
-	newMD := skillText("invoice-check", "Check supplier invoices, v2.", "# Invoice check v2\n")
 	s.reset()
-	s.publish(t, []indexEntry{
-		{Name: "invoice-check", Type: "skill-md", Description: "v2", URL: "invoice-check/SKILL.md"},
-		{Name: "ledger", Type: "archive", Description: "Export ledgers.", URL: "ledger.tar.gz"},
-	}, map[string][]byte{
-		"invoice-check": newMD,
-		"ledger":        tarGz(t, member{name: "SKILL.md", body: string(ledgerMD)}, member{name: "references/FORMAT.md", body: ledgerRefs}),
-	})
+	publishPair(t, s, "v2", invoiceV2MD, ledgerArchive(t))
 	empty := t.TempDir()
 	if err := os.WriteFile(filepath.Join(empty, skilllock.FileName), []byte(lock), 0o644); err != nil {
 		t.Fatal(err)

@@ -153,8 +153,7 @@ func TestSkillsInstallVerifiesPublisher(t *testing.T) {
 	// A manifest whose sourceDigest is of other bytes: refused.
 	signSite(t, s, esKey)
 	s.set("/.well-known/agent-skills/invoice-check/SKILL.md", skillText("invoice-check", "Swapped.", "# Swapped\n"), "text/markdown")
-	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: "Swapped.", URL: "invoice-check/SKILL.md"}},
-		map[string][]byte{"invoice-check": skillText("invoice-check", "Swapped.", "# Swapped\n")})
+	publishInvoice(t, s, "Swapped.", skillText("invoice-check", "Swapped.", "# Swapped\n"))
 	r = wk(t, s, t.TempDir(), "skills", "install", s.ts.URL, "invoice-check", "--trust-roots", pinnedPEM, "--require-signed")
 	if r.code != exitFailure || !strings.Contains(r.stdout, "does not match the signed sourceDigest") {
 		t.Errorf("install of bytes the signature does not cover:\n%s", r)

@@ -206,18 +206,49 @@ var (
 	invoiceMD  = skillText("invoice-check", "Check supplier invoices. Use when an invoice arrives.", "# Invoice check\n\nCompare each line.\n")
 	ledgerMD   = skillText("ledger", "Export ledgers to CSV. Use for accounting data.", "# Ledger\n\nSee references/FORMAT.md.\n")
 	ledgerRefs = "# Format\n\nComma separated.\n"
+	// invoiceV2MD is invoice-check as the site changes it after an install.
+	invoiceV2MD = skillText("invoice-check", "Check supplier invoices, v2.", "# Invoice check v2\n")
 )
 
 // publishNormal serves the normal v0.2.0 site: a skill-md skill and an archive skill.
 func publishNormal(t *testing.T, s *site) {
 	t.Helper()
+	publishPair(t, s, "Check supplier invoices.", invoiceMD, ledgerArchive(t))
+}
+
+// ledgerArchive is the normal site's ledger archive: SKILL.md and references/FORMAT.md.
+func ledgerArchive(t *testing.T) []byte {
+	return tarGz(t, member{name: "SKILL.md", body: string(ledgerMD)}, member{name: "references/FORMAT.md", body: ledgerRefs})
+}
+
+// publishPair serves the normal site's two entries with these bodies: invoice-check
+// (a skill-md described as invoiceDesc) and ledger (an archive).
+func publishPair(t *testing.T, s *site, invoiceDesc string, invoice, ledger []byte) {
+	t.Helper()
 	s.publish(t, []indexEntry{
-		{Name: "invoice-check", Type: "skill-md", Description: "Check supplier invoices.", URL: "invoice-check/SKILL.md"},
+		{Name: "invoice-check", Type: "skill-md", Description: invoiceDesc, URL: "invoice-check/SKILL.md"},
 		{Name: "ledger", Type: "archive", Description: "Export ledgers.", URL: "ledger.tar.gz"},
-	}, map[string][]byte{
-		"invoice-check": invoiceMD,
-		"ledger":        tarGz(t, member{name: "SKILL.md", body: string(ledgerMD)}, member{name: "references/FORMAT.md", body: ledgerRefs}),
-	})
+	}, map[string][]byte{"invoice-check": invoice, "ledger": ledger})
+}
+
+// publishInvoice serves an index of invoice-check alone, described as desc.
+func publishInvoice(t *testing.T, s *site, desc string, md []byte) {
+	t.Helper()
+	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: desc, URL: "invoice-check/SKILL.md"}},
+		map[string][]byte{"invoice-check": md})
+}
+
+// installedSite is the normal site installed once into a fresh project folder by
+// "skills install <origin> args...".
+func installedSite(t *testing.T, args ...string) (*site, string) {
+	t.Helper()
+	s := newSite(t)
+	publishNormal(t, s)
+	dir := t.TempDir()
+	if r := wk(t, s, dir, append([]string{"skills", "install", s.ts.URL}, args...)...); r.code != 0 {
+		t.Fatalf("install:\n%s", r)
+	}
+	return s, dir
 }
 
 // tree lists every path under root (folders end with "/", symlinks with "@").
@@ -356,10 +387,8 @@ func TestSkillsInstall(t *testing.T) {
 	}
 
 	// The site changes a skill: install refuses to overwrite without --force.
-	newMD := skillText("invoice-check", "Check supplier invoices, v2.", "# Invoice check v2\n")
 	s.reset()
-	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: "v2", URL: "invoice-check/SKILL.md"}},
-		map[string][]byte{"invoice-check": newMD})
+	publishInvoice(t, s, "v2", invoiceV2MD)
 	r = wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check", "--agent", "claude")
 	if r.code != exitFailure || !strings.Contains(r.stdout, statusRefused) || !strings.Contains(r.stdout, "--force") {
 		t.Errorf("install over an existing skill:\n%s", r)
@@ -374,7 +403,7 @@ func TestSkillsInstall(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 0 || len(res.Results) != 1 || res.Results[0].Status != statusReplaced {
 		t.Fatalf("install --force: %v\n%s", err, r)
 	}
-	if got := mustRead(t, filepath.Join(skills, "invoice-check", "SKILL.md")); got != string(newMD) {
+	if got := mustRead(t, filepath.Join(skills, "invoice-check", "SKILL.md")); got != string(invoiceV2MD) {
 		t.Errorf("after --force SKILL.md = %q", got)
 	}
 	if got := tree(t, filepath.Join(dir, ".claude")); slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, ".wellknown-") }) {
@@ -510,12 +539,7 @@ func TestSkillsHostile(t *testing.T) {
 // skill changed on disk.
 func TestSkillsUpdate(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	publishNormal(t, s)
-	dir := t.TempDir()
-	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "--agent", "codex"); r.code != 0 {
-		t.Fatalf("install:\n%s", r)
-	}
+	s, dir := installedSite(t, "--agent", "codex")
 	skills := filepath.Join(dir, ".codex", "skills")
 	oldDigest := agentskills.Digest(invoiceMD)
 
@@ -524,10 +548,8 @@ func TestSkillsUpdate(t *testing.T) {
 		t.Errorf("update with nothing changed:\n%s", r)
 	}
 
-	newMD := skillText("invoice-check", "Check supplier invoices, v2.", "# Invoice check v2\n")
 	s.reset()
-	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: "v2", URL: "invoice-check/SKILL.md"}},
-		map[string][]byte{"invoice-check": newMD})
+	publishInvoice(t, s, "v2", invoiceV2MD)
 	r = wk(t, s, dir, "--yes", "skills", "update", "--allow-private", "--json")
 	var res struct{ Results []skillResult }
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 0 {
@@ -537,13 +559,13 @@ func TestSkillsUpdate(t *testing.T) {
 	for _, x := range res.Results {
 		status[x.Name] = x
 	}
-	if x := status["invoice-check"]; x.Status != statusUpdated || x.PreviousDigest != oldDigest || x.Digest != agentskills.Digest(newMD) {
+	if x := status["invoice-check"]; x.Status != statusUpdated || x.PreviousDigest != oldDigest || x.Digest != agentskills.Digest(invoiceV2MD) {
 		t.Errorf("invoice-check: %+v", x)
 	}
 	if x := status["ledger"]; x.Status != statusRemovedUpstream {
 		t.Errorf("ledger: %+v", x)
 	}
-	if got := mustRead(t, filepath.Join(skills, "invoice-check", "SKILL.md")); got != string(newMD) {
+	if got := mustRead(t, filepath.Join(skills, "invoice-check", "SKILL.md")); got != string(invoiceV2MD) {
 		t.Errorf("updated SKILL.md = %q", got)
 	}
 	if _, err := os.Stat(filepath.Join(skills, "ledger", "SKILL.md")); err != nil {
@@ -557,8 +579,7 @@ func TestSkillsUpdate(t *testing.T) {
 	}
 	v3 := skillText("invoice-check", "Check supplier invoices, v3.", "# Invoice check v3\n")
 	s.reset()
-	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: "v3", URL: "invoice-check/SKILL.md"}},
-		map[string][]byte{"invoice-check": v3})
+	publishInvoice(t, s, "v3", v3)
 	r = wk(t, s, dir, "skills", "update", "--allow-private", "invoice-check")
 	if r.code != exitFailure || !strings.Contains(r.stdout, "changed since install") {
 		t.Errorf("update of an edited skill:\n%s", r)
@@ -577,12 +598,7 @@ func TestSkillsUpdate(t *testing.T) {
 
 func TestSkillsLocal(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	publishNormal(t, s)
-	dir := t.TempDir()
-	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check", "--agent", "claude"); r.code != 0 {
-		t.Fatalf("install:\n%s", r)
-	}
+	s, dir := installedSite(t, "invoice-check", "--agent", "claude")
 	// A skill copied by hand, and one that is broken.
 	for name, text := range map[string]string{"by-hand": string(skillText("by-hand", "Mine.", "# Mine\n")), "broken": "no frontmatter\n"} {
 		p := filepath.Join(dir, ".claude", "skills", name)
@@ -796,12 +812,7 @@ func TestInstallResultsTellTheTruth(t *testing.T) {
 // skills under that agent.
 func TestSkillsFoldersPerAgent(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	publishNormal(t, s)
-	dir := t.TempDir()
-	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check"); r.code != 0 {
-		t.Fatalf("install:\n%s", r)
-	}
+	s, dir := installedSite(t, "invoice-check")
 	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check", "--agent", "claude"); r.code != 0 {
 		t.Fatalf("install --agent claude:\n%s", r)
 	}
@@ -848,12 +859,7 @@ func forgetInstalledOrigins(t *testing.T, dir string) {
 // for someone who never installed from it, still need the flag.
 func TestSkillsUpdateAcceptsWhatInstallAccepted(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	publishNormal(t, s)
-	dir := t.TempDir()
-	if r := wk(t, s, dir, "skills", "install", s.ts.URL); r.code != 0 {
-		t.Fatalf("install:\n%s", r)
-	}
+	s, dir := installedSite(t)
 	if r := wk(t, s, dir, "skills", "update"); r.code != 0 || strings.Count(r.stdout, statusUnchanged) != 2 {
 		t.Errorf("update of an origin install accepted:\n%s", r)
 	}

@@ -108,10 +108,12 @@ func split(t *http.Transport) *Pools {
 
 // RoundTrip implements http.RoundTripper, choosing the pool by the request's policy.
 func (s *Pools) RoundTrip(req *http.Request) (*http.Response, error) {
+	t := s.public
 	if PrivateOK(req.Context()) {
-		return s.private.RoundTrip(req)
+		t = s.private
 	}
-	return s.public.RoundTrip(req)
+	resp, err := t.RoundTrip(req)
+	return resp, hintPlainHTTP(req.URL, err)
 }
 
 // CloseIdleConnections closes the idle connections of both pools.
@@ -135,7 +137,8 @@ func (r *resolveFirst) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	return r.base.RoundTrip(req)
+	resp, err := r.base.RoundTrip(req)
+	return resp, hintPlainHTTP(req.URL, err)
 }
 
 // CloseIdleConnections forwards to the base transport.

@@ -182,17 +182,11 @@ func (a *App) ask(ctx context.Context, req *discovery.ConsentRequest) (discovery
 	if err != nil {
 		return discovery.ConsentAnswer{}, err
 	}
-	// A redirect is a question about the other origin, not about one of its paths: the
-	// answer holds for every redirect between the same two origins in this run (a
-	// document and its index redirect together, with the same reason).
-	scope := discovery.ForSubject
-	if req.Action == discovery.ConsentRedirect {
-		scope = discovery.ForOrigin
-	}
 	if !yes {
 		fmt.Fprintln(a.ErrOut, "denied")
 	}
-	return discovery.ConsentAnswer{Allow: yes, Scope: scope}, nil
+	// RememberConsent keeps a redirect's answer for the pair of origins.
+	return discovery.ConsentAnswer{Allow: yes, Scope: discovery.ForSubject}, nil
 }
 
 // DescribeConsent is one line for a person: the action, its target and the reason,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
+	"github.com/wellknown-dev/discovery/internal/elicit"
 )
 
 // consentKey is the context key under which a tool call's MCP session reaches the
@@ -34,49 +35,61 @@ const consentField = "allow"
 // forbids asking during a call; the question would have to be the call's result).
 var errConsentCannotAsk = errors.New("the MCP client cannot ask the user during this call; start wellknown serve with --yes to grant such requests (only for origins you trust)")
 
-// consent decides a discovery client's consent request (such as a redirect to another
+// consent is serve's ConsentFunc: it asks (ask) once for every redirect between the
+// same two origins for as long as serve runs, and every time for any other request
+// (a yes to one session's write or credentials is never another session's).
+func (a *app) consent() discovery.ConsentFunc {
+	return discovery.RememberConsent(a.ask, discovery.NewConsentMemory())
+}
+
+// ask decides a discovery client's consent request (such as a redirect to another
 // origin) for serve: granted with --yes; otherwise the user is asked through the MCP
 // client that made the tool call, with an elicitation, when the client can be asked
 // during the call. Every decision is logged to stderr.
-func (a *app) consent(ctx context.Context, req *discovery.ConsentRequest) (bool, error) {
+func (a *app) ask(ctx context.Context, req *discovery.ConsentRequest) (discovery.ConsentAnswer, error) {
 	what := "consent to " + cmdutil.DescribeConsent(req)
 	if a.Yes {
 		a.Notef("%s: granted (--yes)", what)
-		return true, nil
+		return discovery.ConsentAnswer{Allow: true, Scope: answerScope(req)}, nil
 	}
 	ss, _ := ctx.Value(consentKey{}).(*mcp.ServerSession)
 	if !canElicitDuringCall(ss) {
 		a.Notef("%s: denied: the MCP client cannot ask the user; run with --yes to grant", what)
-		return false, errConsentCannotAsk
+		return discovery.ConsentAnswer{}, errConsentCannotAsk
 	}
 	res, err := ss.Elicit(ctx, consentQuestion(req))
 	switch {
 	case err != nil:
 		a.Notef("%s: denied: asking the user through the MCP client failed: %s", what, cmdutil.Clean(err.Error(), 512))
-		return false, fmt.Errorf("asking the user through the MCP client failed: %w", err)
-	case res.Action == "accept" && res.Content[consentField] == true:
+		return discovery.ConsentAnswer{}, fmt.Errorf("asking the user through the MCP client failed: %w", err)
+	case elicit.Yes(res, consentField):
 		a.Notef("%s: granted by the user (MCP elicitation)", what)
-		return true, nil
+		return discovery.ConsentAnswer{Allow: true, Scope: answerScope(req)}, nil
 	}
-	// A refusal is a plain denial (false, no error): the discovery client reports it as
-	// the request refused, such as a redirect to another origin.
+	// A refusal is a plain denial (no error): the discovery client reports it as the
+	// request refused, such as a redirect to another origin.
 	a.Notef("%s: refused by the user (MCP elicitation)", what)
-	return false, nil
+	return discovery.ConsentAnswer{Allow: false, Scope: answerScope(req)}, nil
+}
+
+// answerScope is how long serve keeps an answer: a redirect's for the pair of origins
+// (RememberConsent widens ForSubject so), anything else for this request only.
+func answerScope(req *discovery.ConsentRequest) discovery.Scope {
+	if req.Action == discovery.ConsentRedirect {
+		return discovery.ForSubject
+	}
+	return discovery.Once
 }
 
 // canElicitDuringCall reports whether ss's client can be sent an elicitation request
-// during a tool call: it declared form elicitation (or elicitation without modes,
-// which predates them), on a protocol version before 2026-07-28.
+// during a tool call: it can be asked a yes/no question (elicit.CanAsk), on a protocol
+// version before 2026-07-28.
 func canElicitDuringCall(ss *mcp.ServerSession) bool {
 	if ss == nil {
 		return false
 	}
 	p := ss.InitializeParams()
-	if p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil || p.ProtocolVersion >= "2026-07-28" {
-		return false
-	}
-	e := p.Capabilities.Elicitation
-	return e.Form != nil || e.URL == nil
+	return p != nil && p.ProtocolVersion < "2026-07-28" && elicit.CanAsk(p.Capabilities)
 }
 
 // consentQuestion is the elicitation about req: what the model's tool call would do
@@ -84,19 +97,5 @@ func canElicitDuringCall(ss *mcp.ServerSession) bool {
 func consentQuestion(req *discovery.ConsentRequest) *mcp.ElicitParams {
 	msg := fmt.Sprintf("A tool call of the AI model (wellknown serve) needs your consent: %s. Allow it only if you trust where it goes.",
 		cmdutil.Clean(cmdutil.DescribeConsent(req), 1024))
-	return &mcp.ElicitParams{
-		Message: msg,
-		RequestedSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				consentField: map[string]any{
-					"type":        "boolean",
-					"title":       "Allow this",
-					"description": "Tick to allow; leave unticked, decline or cancel to refuse.",
-					"default":     false,
-				},
-			},
-			"required": []string{consentField},
-		},
-	}
+	return elicit.YesNo(msg, consentField, "Allow this", "allow")
 }

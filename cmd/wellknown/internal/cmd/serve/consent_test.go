@@ -33,15 +33,11 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// TestServeConsentThroughElicitation: a consent request of the discovery client during
-// a tool call (here a redirect of skills.md to another origin, during discover_site)
-// is asked of the user through the MCP client, with an elicitation, when the client
-// can be asked during the call (protocol before 2026-07-28, elicitation declared):
-// accepted, the redirect is followed; declined, it is refused and the model is told
-// that the redirect was refused. A client that cannot be asked gets a refusal naming --yes.
-func TestServeConsentThroughElicitation(t *testing.T) {
-	t.Parallel()
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// redirectingSite starts first, whose skills.md (every path, with all) redirects to
+// the same path on other, which serves skills.md only.
+func redirectingSite(t *testing.T, all bool) (first, other *httptest.Server) {
+	t.Helper()
+	other = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/.well-known/skills.md" {
 			http.NotFound(w, r)
 			return
@@ -50,14 +46,26 @@ func TestServeConsentThroughElicitation(t *testing.T) {
 		_, _ = io.WriteString(w, "# Moved Guide\n\nServed by the other origin.\n")
 	}))
 	t.Cleanup(other.Close)
-	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/.well-known/skills.md" {
+	first = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if all || r.URL.Path == "/.well-known/skills.md" {
 			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
 			return
 		}
 		http.NotFound(w, r)
 	}))
 	t.Cleanup(first.Close)
+	return first, other
+}
+
+// TestServeConsentThroughElicitation: a consent request of the discovery client during
+// a tool call (here a redirect of skills.md to another origin, during discover_site)
+// is asked of the user through the MCP client, with an elicitation, when the client
+// can be asked during the call (protocol before 2026-07-28, elicitation declared):
+// accepted, the redirect is followed; declined, it is refused and the model is told
+// that the redirect was refused. A client that cannot be asked gets a refusal naming --yes.
+func TestServeConsentThroughElicitation(t *testing.T) {
+	t.Parallel()
+	first, other := redirectingSite(t, false)
 
 	accept := &mcp.ElicitResult{Action: "accept", Content: map[string]any{consentField: true}}
 	for _, tc := range []struct {
@@ -72,7 +80,7 @@ func TestServeConsentThroughElicitation(t *testing.T) {
 		{"declined", "2025-11-25", &mcp.ElicitResult{Action: "decline"}, false, 1, "redirect to another origin: GET " + other.URL, "refused by the user"},
 		{"accepted unticked", "2025-11-25", &mcp.ElicitResult{Action: "accept", Content: map[string]any{consentField: false}}, false, 1, "redirect to another origin: GET " + other.URL, "refused by the user"},
 		{"no elicitation", "2025-11-25", nil, false, 0, "--yes", "cannot ask the user"},
-		{"2026-07-28", "", accept, false, 0, "--yes", "cannot ask the user"},
+		{"2026-07-28", "2026-07-28", accept, false, 0, "--yes", "cannot ask the user"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -111,6 +119,9 @@ func TestServeConsentThroughElicitation(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { cs.Close() })
+			if ir := cs.InitializeResult(); ir == nil || ir.ProtocolVersion != tc.version {
+				t.Fatalf("protocol negotiated: %+v, want %s", ir, tc.version)
+			}
 			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "discover_site", Arguments: map[string]any{"origin": first.URL}})
 			if err != nil {
 				t.Fatal(err)
@@ -138,5 +149,50 @@ func TestServeConsentThroughElicitation(t *testing.T) {
 				t.Errorf("stderr: want %q in:\n%s", tc.log, errOut.String())
 			}
 		})
+	}
+}
+
+// TestServeConsentAskedOncePerPairOfOrigins: when every document of a site redirects
+// to the same other origin (discover_site with structured reads skills.md, mcp.json,
+// the AI Catalog, the skills index, /skill.md), the user is asked once, and the answer
+// covers the other redirects of that pair.
+func TestServeConsentAskedOncePerPairOfOrigins(t *testing.T) {
+	t.Parallel()
+	first, _ := redirectingSite(t, true)
+	a := &app{cmdutil.New(strings.NewReader(""), io.Discard, io.Discard, func(string) string { return "" })}
+	server, err := a.newMCPServer(t.Context(), serveFlags{allowPrivate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	asked := 0
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			asked++
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{consentField: true}}, nil
+		},
+	}).Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	for _, structured := range []bool{true, false} {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "discover_site", Arguments: map[string]any{"origin": first.URL, "structured": structured}})
+		if err != nil || res.IsError {
+			t.Fatalf("discover_site: %v %+v", err, res)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if asked != 1 {
+		t.Errorf("asked %d times, want once for the pair of origins", asked)
 	}
 }

@@ -121,7 +121,7 @@ func (a *app) newMCPServer(ctx context.Context, f serveFlags) (*mcp.Server, erro
 		UserAgent:  "wellknown/" + discovery.Version,
 		// The model picks the origins: private ones only when the person said so.
 		InsecureAllowPrivateOrigins: f.allowPrivate,
-		Consent:                     a.consent,
+		Consent:                     a.consent(),
 	})
 	if err != nil {
 		return nil, err
