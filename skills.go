@@ -168,7 +168,7 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	}
 	sk.Files = files
 	if len(c.trustRoots) > 0 || c.requireSigned {
-		if sk.Publisher, err = c.verifyPublisher(ctx, budget, ix.Origin, entry, files); err != nil && c.requireSigned {
+		if sk.Publisher, err = c.verifyPublisher(ctx, budget, ix, entry, files, sk.Verified); err != nil && c.requireSigned {
 			return nil, fmt.Errorf("discovery: skill %q: %w", entry.Name, err)
 		}
 	}
@@ -259,19 +259,19 @@ func (c *Client) skillFiles(ctx context.Context, budget *fetch.Budget, o Origin,
 	return files, nil
 }
 
-// verifyPublisher checks the Trust Manifest published beside e's artifact (package
-// trust, web convention) against the bytes fetched: the SKILL.md, or the archive
-// through its verified digest. Manifest and keys are fetched as artifacts are.
-func (c *Client) verifyPublisher(ctx context.Context, budget *fetch.Budget, o Origin, e *agentskills.IndexEntry, files []agentskills.File) (*trust.Result, error) {
-	exp := trust.Expect{Origin: o.String(), ArtifactDigest: e.Digest}
+// verifyPublisher checks the Trust Manifest beside e's artifact, else beside the index
+// (trust.VerifyListed; checked: the bytes matched the index's digests), against the bytes
+// fetched. Manifests and keys are fetched as artifacts are.
+func (c *Client) verifyPublisher(ctx context.Context, budget *fetch.Budget, ix *SkillsIndex, e *agentskills.IndexEntry, files []agentskills.File, checked bool) (*trust.Result, error) {
+	l := trust.Listed{ArtifactURL: e.URL, Origin: ix.Origin.String(), ArtifactDigest: e.Digest, IndexURL: ix.Index.URL, IndexDigest: ix.Index.Digest, Checked: checked}
 	if e.Type != agentskills.TypeArchive {
-		exp.Artifact = files[0].Data
+		l.Artifact = files[0].Data
 	}
 	get := func(ctx context.Context, u string) ([]byte, error) {
-		data, _, err := c.fetchArtifact(ctx, budget, o, u, trust.MaxKeySetBytes)
+		data, _, err := c.fetchArtifact(ctx, budget, ix.Origin, u, trust.MaxKeySetBytes)
 		return data, err
 	}
-	return trust.VerifyPublished(ctx, e.URL, exp, &trust.Options{Roots: c.trustRoots, Fetch: get})
+	return trust.VerifyListed(ctx, l, &trust.Options{Roots: c.trustRoots, Fetch: get})
 }
 
 // verifiable reports whether everything GetSkill fetches for e is checked against a

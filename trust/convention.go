@@ -57,6 +57,6 @@ func VerifyPublished(ctx context.Context, artifactURL string, exp Expect, opts *
 			return Verify(ctx, data, exp, opts)
 		}
 	}
-	e := &VerifyError{Err: ErrUnsigned, Detail: fmt.Sprintf("no trust manifest at %s", clip(mu)), Cause: cause}
+	e := &VerifyError{Err: ErrUnsigned, Detail: fmt.Sprintf("no trust manifest at %s", clip(mu)), Cause: notPublished{cause}}
 	return &Result{Reason: e.Error()}, e
 }

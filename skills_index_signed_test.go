@@ -1,0 +1,216 @@
+package discovery_test
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"strings"
+	"testing"
+
+	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/trust"
+)
+
+// forgedSignature returns a compact detached JWS over payload with any header, signed
+// by signFn (nil for an empty signature).
+func forgedSignature(header map[string]any, payload []byte, signFn func([]byte) []byte) string {
+	h, _ := json.Marshal(header)
+	hb := base64.RawURLEncoding.EncodeToString(h)
+	var sig []byte
+	if signFn != nil {
+		sig = signFn([]byte(hb + "." + base64.RawURLEncoding.EncodeToString(payload)))
+	}
+	return hb + ".." + base64.RawURLEncoding.EncodeToString(sig)
+}
+
+// withManifestSignature returns the manifest with "signature" set to sig.
+func withManifestSignature(t *testing.T, manifest []byte, sig string) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(manifest, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["signature"] = sig
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// canonicalManifest is the JCS form of an unsigned manifest: what a signature covers.
+func canonicalManifest(t *testing.T, identity, digest string) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(signedManifest(t, identity, digest, signingKey(t, true)), &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "signature")
+	b, _ := json.Marshal(m) // encoding/json sorts keys; these values are JCS-stable
+	return b
+}
+
+// TestGetSkillSignedIndex: a manifest beside the index (index URL + ".trust.json",
+// identity the index URL, sourceDigest the digest of the index bytes as served) makes
+// every skill whose bytes match the signed index publisher-verified without a manifest
+// of its own; each refusal of the Trust Manifest rules holds end to end on loopback.
+func TestGetSkillSignedIndex(t *testing.T) {
+	t.Parallel()
+	const ixPath = agentskills.IndexPath
+	var files map[string][]byte
+	s := skillsSite(t, true, nil, func(f map[string][]byte) { files = f })
+	indexURL := s.URL + ixPath
+	es, ed, other := signingKey(t, false), signingKey(t, true), signingKey(t, false)
+	signIndex := func(k *trust.SigningKey) {
+		files[ixPath+trust.ManifestSuffix] = signedManifest(t, indexURL, agentskills.Digest(files[ixPath]), k)
+	}
+	signIndex(es)
+	files["/keys-ed.json"] = publicJWKS(t, ed)
+	files["/keys-es.json"] = publicJWKS(t, es)
+	get := func(t *testing.T, roots []trust.Root, require bool, name string) (*discovery.Skill, error) {
+		t.Helper()
+		c := newClient(t, s, &discovery.Options{TrustRoots: roots, RequireSignedSkills: require})
+		ix, err := c.ListSkills(t.Context(), s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ix.Index.Digest != agentskills.Digest(files[ixPath]) {
+			t.Fatalf("Index.Digest = %q, want the digest of the bytes served", ix.Index.Digest)
+		}
+		return c.GetSkill(t.Context(), ix, name)
+	}
+	pinnedES := []trust.Root{{Publisher: "Example Corp", Origin: s.URL, JWKS: publicJWKS(t, es)}}
+
+	for _, tc := range []struct {
+		name  string
+		key   *trust.SigningKey
+		roots []trust.Root
+		alg   string
+	}{
+		{"ES256 pinned", es, pinnedES, "ES256"},
+		{"ES256 from a JWKS URL", es, []trust.Root{{Publisher: "Example Corp", Origin: s.URL, JWKSURL: s.URL + "/keys-es.json"}}, "ES256"},
+		{"Ed25519 pinned", ed, []trust.Root{{Publisher: "Example Corp", Identity: indexURL, JWKS: publicJWKS(t, ed)}}, "EdDSA"},
+		{"Ed25519 from a JWKS URL", ed, []trust.Root{{Publisher: "Example Corp", Origin: s.URL, JWKSURL: s.URL + "/keys-ed.json"}}, "EdDSA"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			signIndex(tc.key)
+			defer signIndex(es)
+			for _, name := range []string{"invoice-check", "ledger"} {
+				sk, err := get(t, tc.roots, true, name)
+				if err != nil || sk.Publisher == nil || !sk.Publisher.Verified || sk.Publisher.Publisher != "Example Corp" ||
+					sk.Publisher.Algorithm != tc.alg || sk.Publisher.Identity != indexURL {
+					t.Fatalf("GetSkill(%s) = %+v, %v", name, sk, err)
+				}
+			}
+		})
+	}
+
+	// The refusals. Each manifest is built from the canonical payload of a manifest of
+	// the index; forged ones reuse the real key's kid.
+	rawES, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	der, _ := x509.MarshalPKCS8PrivateKey(rawES)
+	esRaw, err := trust.ParseSigningKey(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinnedRaw := []trust.Root{{Origin: s.URL, JWKS: publicJWKS(t, esRaw)}}
+	digest := func() string { return agentskills.Digest(files[ixPath]) }
+	hmacKey := []byte("0123456789abcdef0123456789abcdef")
+	octJWKS, _ := json.Marshal(map[string]any{"keys": []any{map[string]any{"kty": "oct", "kid": esRaw.KeyID, "k": base64.RawURLEncoding.EncodeToString(hmacKey)}}})
+	refusals := []struct {
+		name     string
+		roots    []trust.Root
+		manifest func() []byte
+		want     error
+	}{
+		{"wrong key", pinnedRaw, func() []byte { return signedManifest(t, indexURL, digest(), other) }, trust.ErrUnknownKey},
+		{"alg none", pinnedRaw, func() []byte {
+			u := canonicalManifest(t, indexURL, digest())
+			return withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "none", "kid": esRaw.KeyID}, u, nil))
+		}, trust.ErrAlgorithm},
+		{"HMAC HS256", []trust.Root{{Origin: s.URL, JWKS: octJWKS}}, func() []byte {
+			u := canonicalManifest(t, indexURL, digest())
+			return withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "HS256", "kid": esRaw.KeyID}, u, func(in []byte) []byte {
+				m := hmac.New(sha256.New, hmacKey)
+				m.Write(in)
+				return m.Sum(nil)
+			}))
+		}, trust.ErrAlgorithm},
+		{"identity is not the index URL", pinnedRaw, func() []byte {
+			return signedManifest(t, s.URL+"/.well-known/skills/index.json", digest(), esRaw)
+		}, trust.ErrIdentity},
+		{"sourceDigest of other bytes", pinnedRaw, func() []byte {
+			return signedManifest(t, indexURL, agentskills.Digest([]byte(`{"skills":[]}`)), esRaw)
+		}, trust.ErrDigestMismatch},
+		{"signature over a non-canonical form", pinnedRaw, func() []byte {
+			u := canonicalManifest(t, indexURL, digest())
+			indented := []byte(strings.ReplaceAll(string(u), ",", ", "))
+			signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: rawES}, (&jose.SignerOptions{}).WithHeader("kid", esRaw.KeyID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj, err := signer.Sign(indented)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sig, _ := obj.DetachedCompactSerialize()
+			return withManifestSignature(t, indented, sig)
+		}, trust.ErrBadSignature},
+		{"unknown kid", pinnedRaw, func() []byte {
+			u := canonicalManifest(t, indexURL, digest())
+			return withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "ES256", "kid": "nope"}, u, func([]byte) []byte { return make([]byte, 64) }))
+		}, trust.ErrUnknownKey},
+	}
+	for _, tc := range refusals {
+		t.Run(tc.name, func(t *testing.T) {
+			files[ixPath+trust.ManifestSuffix] = tc.manifest()
+			defer signIndex(es)
+			sk, err := get(t, tc.roots, false, "invoice-check")
+			if err != nil || sk.Publisher == nil || sk.Publisher.Verified || sk.Publisher.Reason == "" {
+				t.Fatalf("GetSkill() = %+v, %v; want an unverified skill", sk, err)
+			}
+			if _, err := get(t, tc.roots, true, "invoice-check"); !errors.Is(err, tc.want) {
+				t.Fatalf("GetSkill(RequireSignedSkills) error = %v, want %v", err, tc.want)
+			}
+		})
+	}
+
+	t.Run("an artifact's own failing manifest is final", func(t *testing.T) {
+		const mdPath = "/.well-known/agent-skills/invoice-check/SKILL.md"
+		files[mdPath+trust.ManifestSuffix] = signedManifest(t, s.URL+mdPath, agentskills.Digest(files[mdPath]), other)
+		defer delete(files, mdPath+trust.ManifestSuffix)
+		if _, err := get(t, pinnedES, true, "invoice-check"); !errors.Is(err, trust.ErrUnknownKey) {
+			t.Fatalf("GetSkill() error = %v, want the artifact manifest's ErrUnknownKey", err)
+		}
+	})
+}
+
+// TestGetSkillSignedIndexNeedsListedDigests: a signed v0.1.0 index lists no digests, so
+// its manifest vouches for nothing the skill's files hold.
+func TestGetSkillSignedIndexNeedsListedDigests(t *testing.T) {
+	t.Parallel()
+	es := signingKey(t, false)
+	var files map[string][]byte
+	s := skillsSite(t, false, nil, func(f map[string][]byte) { files = f })
+	ixPath := agentskills.LegacyIndexPath
+	files[ixPath+trust.ManifestSuffix] = signedManifest(t, s.URL+ixPath, agentskills.Digest(files[ixPath]), es)
+	c := newClient(t, s, &discovery.Options{TrustRoots: []trust.Root{{Origin: s.URL, JWKS: publicJWKS(t, es)}}})
+	ix, err := c.ListSkills(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := c.GetSkill(t.Context(), ix, "invoice-check")
+	if err == nil && (sk.Publisher == nil || sk.Publisher.Verified || !strings.Contains(sk.Publisher.Reason, "not checked against a digest")) {
+		t.Fatalf("GetSkill() publisher = %+v, want unverified: not checked against the index", sk.Publisher)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
