@@ -55,20 +55,20 @@ const maxRecordBytes = 1 << 20
 
 // InstallRecord is the content of .wellknown.json.
 type InstallRecord struct {
-	Format       int        `json:"format"`        // recordFormat
-	Name         string     `json:"name"`          // the skill's name: its folder's name
-	Origin       string     `json:"origin"`        // the origin the index was read from, as "https://host[:port]"
-	IndexURL     string     `json:"index_url"`     // the index that listed the skill
-	IndexVersion string     `json:"index_version"` // "0.2.0", "0.1.0" or "0.2.0-interim"
+	Format       int        `json:"format"`                 // recordFormat
+	Name         string     `json:"name"`                   // the skill's name: its folder's name
+	Origin       string     `json:"origin"`                 // the origin the index was read from, as "https://host[:port]"
+	IndexURL     string     `json:"index_url"`              // the index that listed the skill
+	IndexVersion string     `json:"index_version"`          // "0.2.0", "0.1.0" or "0.2.0-interim"
 	IndexDigest  string     `json:"index_digest,omitempty"` // the digest of the index bytes as served; absent in records of older versions
-	Type         string     `json:"type"`          // "skill-md" or "archive"
-	URL          string     `json:"url"`           // the artifact (SKILL.md or archive); for v0.1.0, the SKILL.md
-	Digest       string     `json:"digest"`        // the index's digest of the artifact, verified; "" for v0.1.0 (none published)
-	Verified     bool       `json:"verified"`      // the content was checked against published digests
-	Size         int64      `json:"size"`          // total bytes of the files installed
-	Files        []FileJSON `json:"files"`         // every file installed, with size and sha256 digest
-	InstalledAt  time.Time  `json:"installed_at"`  // UTC
-	Tool         string     `json:"tool"`          // "wellknown/<version>"
+	Type         string     `json:"type"`                   // "skill-md" or "archive"
+	URL          string     `json:"url"`                    // the artifact (SKILL.md or archive); for v0.1.0, the SKILL.md
+	Digest       string     `json:"digest"`                 // the index's digest of the artifact, verified; "" for v0.1.0 (none published)
+	Verified     bool       `json:"verified"`               // the content was checked against published digests
+	Size         int64      `json:"size"`                   // total bytes of the files installed
+	Files        []FileJSON `json:"files"`                  // every file installed, with size and sha256 digest
+	InstalledAt  time.Time  `json:"installed_at"`           // UTC
+	Tool         string     `json:"tool"`                   // "wellknown/<version>"
 	// Publisher is the publisher signature check (--trust-roots); absent when none was
 	// configured.
 	Publisher *PublisherJSON `json:"publisher,omitempty"`
