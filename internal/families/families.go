@@ -17,6 +17,7 @@ import (
 	"github.com/wellknown-dev/discovery/internal/fetch"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/servercard"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // Bounds on the cards of one discovery: a catalog of thousands of card entries costs
@@ -36,6 +37,7 @@ type Card struct {
 	Inline     bool             // read from the entry's "data"
 	Card       *servercard.Card // nil when Err is set
 	Err        error
+	Publisher  *trust.Result // the entry's Trust Manifest checked against the card's bytes; nil without a Verifier
 }
 
 // Result is what Read found.
@@ -47,9 +49,10 @@ type Result struct {
 }
 
 // Read walks root's nested catalogs through catalog (nil: inline ones only) and reads
-// its card entries: inline ones with servercard.Parse, the others through card. It
-// returns an error only when ctx is done.
-func Read(ctx context.Context, root *aicatalog.Catalog, catalog func(ctx context.Context, url string) (*Doc, error), card CardFunc) (*Result, error) {
+// its card entries: inline ones with servercard.Parse, the others through card; with
+// verify, the Trust Manifest of each card read (Card.Publisher). It returns an error
+// only when ctx is done.
+func Read(ctx context.Context, root *aicatalog.Catalog, catalog func(ctx context.Context, url string) (*Doc, error), card CardFunc, verify Verifier) (*Result, error) {
 	var fetch aicatalog.FetchFunc
 	if catalog != nil {
 		fetch = func(ctx context.Context, u string) ([]byte, error) {
@@ -87,6 +90,12 @@ func Read(ctx context.Context, root *aicatalog.Catalog, catalog func(ctx context
 		}
 		if c.Err != nil {
 			c.Card = nil
+		} else if verify != nil {
+			digest := c.Card.Digest
+			if c.Inline {
+				digest = agentskills.Digest(f.Entry.Data)
+			}
+			c.Publisher = verify(ctx, f.Entry, digest)
 		}
 		res.Cards = append(res.Cards, c)
 	}
@@ -190,6 +199,9 @@ func CardKind(typeOK func(string) bool) fetch.Kind {
 		Name: "server-card", Accept: aicatalog.TypeMCPServerCard + ", application/json;q=0.9", TypeOK: typeOK,
 		Parse: func(data []byte, docURL string) (any, []fetch.Warning, error) {
 			c, err := servercard.Parse(data, servercard.Options{URL: docURL})
+			if c != nil {
+				c.Digest = agentskills.Digest(data)
+			}
 			return c, nil, err
 		},
 	}
