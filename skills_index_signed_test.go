@@ -250,3 +250,66 @@ func TestListSkillsSignedIndexPublisher(t *testing.T) {
 		t.Errorf("ListSkills() with another key: Publisher = %+v", ix.Publisher)
 	}
 }
+
+// TestGetSkillSignedIndexHostile: hostile manifests and key sets served on loopback are
+// refused with a clear error and within the bounds: a JWK Set over the size bound, one
+// with thousands of keys, a manifest nested thousands deep, a signature of absurd size.
+func TestGetSkillSignedIndexHostile(t *testing.T) {
+	t.Parallel()
+	es := signingKey(t, false)
+	var many []string
+	for i := range 3000 {
+		many = append(many, `{"kty":"EC","kid":"k`+strings.Repeat("x", i%7)+`"}`)
+	}
+	tests := []struct {
+		name     string
+		manifest func(indexURL, digest string) []byte
+		jwks     []byte // served at /keys.json, the root's JWKSURL
+		want     []error
+	}{
+		{"JWK Set over the size bound", nil, []byte(`{"keys":[],"pad":"` + strings.Repeat("x", trust.MaxKeySetBytes) + `"}`), []error{trust.ErrUnknownKey}},
+		{"thousands of keys", nil, []byte(`{"keys":[` + strings.Join(many, ",") + `]}`), []error{trust.ErrTooLarge}},
+		{"manifest nested thousands deep", func(u, _ string) []byte {
+			return []byte(`{"identity":"` + u + `","x":` + strings.Repeat("[", 30000) + strings.Repeat("]", 30000) + `,"signature":"a..b"}`)
+		}, nil, []error{trust.ErrMalformed}},
+		{"signature over its bound", func(u, d string) []byte {
+			return withManifestSignature(t, canonicalManifest(t, u, d), strings.Repeat("A", 20<<10)+"..AAAA")
+		}, nil, []error{trust.ErrTooLarge}},
+		{"manifest of absurd size", func(u, d string) []byte {
+			return withManifestSignature(t, canonicalManifest(t, u, d), strings.Repeat("A", 4<<20)+"..AAAA")
+		}, nil, []error{trust.ErrUnsigned}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var files map[string][]byte
+			s := skillsSite(t, true, nil, func(f map[string][]byte) { files = f })
+			ixPath := agentskills.IndexPath
+			u, d := s.URL+ixPath, agentskills.Digest(files[ixPath])
+			files[ixPath+trust.ManifestSuffix] = signedManifest(t, u, d, es)
+			if tc.manifest != nil {
+				files[ixPath+trust.ManifestSuffix] = tc.manifest(u, d)
+			}
+			files["/keys.json"] = publicJWKS(t, es)
+			if tc.jwks != nil {
+				files["/keys.json"] = tc.jwks
+			}
+			c := newClient(t, s, &discovery.Options{TrustRoots: []trust.Root{{Origin: s.URL, JWKSURL: s.URL + "/keys.json"}}, RequireSignedSkills: true})
+			ix, err := c.ListSkills(t.Context(), s.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ix.Publisher == nil || ix.Publisher.Verified || ix.Publisher.Reason == "" {
+				t.Errorf("SkillsIndex.Publisher = %+v, want unverified with a reason", ix.Publisher)
+			}
+			_, err = c.GetSkill(t.Context(), ix, "invoice-check")
+			ok := false
+			for _, w := range tc.want {
+				ok = ok || errors.Is(err, w)
+			}
+			if !ok || len(err.Error()) > 2048 {
+				t.Fatalf("GetSkill() error = %.300v, want one of %v, short", err, tc.want)
+			}
+		})
+	}
+}

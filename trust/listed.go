@@ -3,6 +3,7 @@ package trust
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Listed describes a skill artifact listed in a well-known index, for [VerifyListed].
@@ -60,9 +61,12 @@ func VerifyListed(ctx context.Context, l Listed, opts *Options) (*Result, error)
 		return &Result{Reason: e.Error()}, e
 	}
 	ires, ierr := VerifyPublished(ctx, l.IndexURL, Expect{Origin: l.Origin, ArtifactDigest: l.IndexDigest}, opts)
-	var ve *VerifyError
-	if errors.As(ierr, &ve) && ve.Err == ErrUnsigned && unpublished(ve) && res != nil {
-		return res, err // neither is published: report the artifact's own absence
+	var ive, ave *VerifyError
+	if errors.As(ierr, &ive) && ive.Err == ErrUnsigned && unpublished(ive) && errors.As(err, &ave) {
+		// Neither could be fetched: say why for both (absent, or refused as too large).
+		e := &VerifyError{Err: ErrUnsigned, Detail: "no trust manifest for the artifact or its index",
+			Cause: notPublished{fmt.Errorf("%w; %w", ave.Cause, ive.Cause)}}
+		return &Result{Reason: e.Error()}, e
 	}
 	if ierr == nil && !l.Checked {
 		e := &VerifyError{Err: ErrDigestMismatch, Identity: ires.Identity, KeyID: ires.KeyID,
