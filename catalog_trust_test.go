@@ -101,10 +101,18 @@ func TestDiscoverAllCatalogTrustManifests(t *testing.T) {
 		roots func(s *site) []trust.Root
 		alg   string
 	}{
-		{"ES256 pinned", es, func(s *site) []trust.Root { return []trust.Root{{Publisher: "Example", Origin: s.URL, JWKS: publicJWKS(t, es)}} }, "ES256"},
-		{"ES256 from a JWKS URL", es, func(s *site) []trust.Root { return []trust.Root{{Publisher: "Example", Origin: s.URL, JWKSURL: s.URL + "/keys-es.json"}} }, "ES256"},
-		{"Ed25519 pinned", ed, func(s *site) []trust.Root { return []trust.Root{{Publisher: "Example", Origin: s.URL, JWKS: publicJWKS(t, ed)}} }, "EdDSA"},
-		{"Ed25519 from a JWKS URL", ed, func(s *site) []trust.Root { return []trust.Root{{Publisher: "Example", Origin: s.URL, JWKSURL: s.URL + "/keys-ed.json"}} }, "EdDSA"},
+		{"ES256 pinned", es, func(s *site) []trust.Root {
+			return []trust.Root{{Publisher: "Example", Origin: s.URL, JWKS: publicJWKS(t, es)}}
+		}, "ES256"},
+		{"ES256 from a JWKS URL", es, func(s *site) []trust.Root {
+			return []trust.Root{{Publisher: "Example", Origin: s.URL, JWKSURL: s.URL + "/keys-es.json"}}
+		}, "ES256"},
+		{"Ed25519 pinned", ed, func(s *site) []trust.Root {
+			return []trust.Root{{Publisher: "Example", Origin: s.URL, JWKS: publicJWKS(t, ed)}}
+		}, "EdDSA"},
+		{"Ed25519 from a JWKS URL", ed, func(s *site) []trust.Root {
+			return []trust.Root{{Publisher: "Example", Origin: s.URL, JWKSURL: s.URL + "/keys-ed.json"}}
+		}, "EdDSA"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
