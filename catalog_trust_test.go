@@ -1,21 +1,10 @@
 package discovery_test
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"crypto/x509"
-	"encoding/base64"
-	"encoding/json"
-	"encoding/pem"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
-
-	jose "github.com/go-jose/go-jose/v4"
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
@@ -132,69 +121,28 @@ func TestDiscoverAllCatalogTrustManifests(t *testing.T) {
 		})
 	}
 
-	// The refusals, each on the card fetched by URL (the others are signed well).
-	rawES, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	der, _ := x509.MarshalPKCS8PrivateKey(rawES)
-	esRaw, err := trust.ParseSigningKey(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The refusals, each on the card fetched by URL (the others are signed well). The
+	// catalog reader drops a manifest of another identity: unsigned.
 	const id = "urn:air:test:mcp:byurl"
-	d := digests[id]
-	hmacKey := []byte("0123456789abcdef0123456789abcdef")
-	octJWKS, _ := json.Marshal(map[string]any{"keys": []any{map[string]any{"kty": "oct", "kid": esRaw.KeyID, "k": base64.RawURLEncoding.EncodeToString(hmacKey)}}})
-	refusals := []struct {
-		name     string
-		manifest func() []byte
-		keys     []byte
-		want     error
-	}{
-		{"wrong key", func() []byte { return signedManifest(t, id, d, es) }, nil, trust.ErrUnknownKey},
-		{"alg none", func() []byte {
-			u := canonicalManifest(t, id, d)
-			return withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "none", "kid": esRaw.KeyID}, u, nil))
-		}, nil, trust.ErrAlgorithm},
-		{"HMAC HS256", func() []byte {
-			u := canonicalManifest(t, id, d)
-			return withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "HS256", "kid": esRaw.KeyID}, u, func(in []byte) []byte {
-				m := hmac.New(sha256.New, hmacKey)
-				m.Write(in)
-				return m.Sum(nil)
-			}))
-		}, octJWKS, trust.ErrAlgorithm},
-		{"identity is not the entry's identifier", func() []byte { return signedManifest(t, "urn:air:test:mcp:inline", d, esRaw) }, nil, trust.ErrUnsigned},
-		{"sourceDigest of other bytes", func() []byte { return signedManifest(t, id, digests["urn:air:test:mcp:inline"], esRaw) }, nil, trust.ErrDigestMismatch},
-		{"signature over a non-canonical form", func() []byte {
-			u := []byte(strings.ReplaceAll(string(canonicalManifest(t, id, d)), ",", ", "))
-			signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: rawES}, (&jose.SignerOptions{}).WithHeader("kid", esRaw.KeyID))
-			if err != nil {
-				t.Fatal(err)
-			}
-			obj, _ := signer.Sign(u)
-			sig, _ := obj.DetachedCompactSerialize()
-			return withManifestSignature(t, u, sig)
-		}, nil, trust.ErrBadSignature},
-		{"unknown kid", func() []byte {
-			u := canonicalManifest(t, id, d)
-			return withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "ES256", "kid": "nope"}, u, func([]byte) []byte { return make([]byte, 64) }))
-		}, nil, trust.ErrUnknownKey},
+	f := newForger(t)
+	refusals := f.refusals(t, id, "urn:air:test:mcp:inline", digests[id], digests["urn:air:test:mcp:inline"], es)
+	for i := range refusals {
+		if refusals[i].name == "identity of another artifact" {
+			refusals[i].want = trust.ErrUnsigned
+		}
 	}
 	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := catalogTrustSite(t, extra, func(*site) map[string][]byte {
-				out := signAll(esRaw)(nil)
-				out[id] = tc.manifest()
+				out := signAll(f.key)(nil)
+				out[id] = tc.manifest
 				return out
 			})
-			keys := tc.keys
-			if keys == nil {
-				keys = publicJWKS(t, esRaw)
-			}
-			d := check(t, s, []trust.Root{{Origin: s.URL, JWKS: keys}})
+			d := check(t, s, []trust.Root{{Origin: s.URL, JWKS: f.keys(t, tc)}})
 			for _, c := range d.Cards {
 				switch {
-				case c.Identifier != id && tc.keys == nil && (c.Publisher == nil || !c.Publisher.Verified):
+				case c.Identifier != id && !tc.hmac && (c.Publisher == nil || !c.Publisher.Verified):
 					t.Errorf("card %s: Publisher = %+v, want verified", c.Identifier, c.Publisher)
 				case c.Identifier == id && (c.Publisher == nil || c.Publisher.Verified || !strings.HasPrefix(c.Publisher.Reason, tc.want.Error())):
 					t.Errorf("card %s: Publisher = %+v, want unverified: %v", c.Identifier, c.Publisher, tc.want)

@@ -112,71 +112,19 @@ func TestGetSkillSignedIndex(t *testing.T) {
 		})
 	}
 
-	// The refusals. Each manifest is built from the canonical payload of a manifest of
-	// the index; forged ones reuse the real key's kid.
-	rawES, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	der, _ := x509.MarshalPKCS8PrivateKey(rawES)
-	esRaw, err := trust.ParseSigningKey(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pinnedRaw := []trust.Root{{Origin: s.URL, JWKS: publicJWKS(t, esRaw)}}
-	digest := func() string { return agentskills.Digest(files[ixPath]) }
-	hmacKey := []byte("0123456789abcdef0123456789abcdef")
-	octJWKS, _ := json.Marshal(map[string]any{"keys": []any{map[string]any{"kty": "oct", "kid": esRaw.KeyID, "k": base64.RawURLEncoding.EncodeToString(hmacKey)}}})
-	refusals := []struct {
-		name     string
-		roots    []trust.Root
-		manifest func() []byte
-		want     error
-	}{
-		{"wrong key", pinnedRaw, func() []byte { return signedManifest(t, indexURL, digest(), other) }, trust.ErrUnknownKey},
-		{"alg none", pinnedRaw, func() []byte {
-			u := canonicalManifest(t, indexURL, digest())
-			return withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "none", "kid": esRaw.KeyID}, u, nil))
-		}, trust.ErrAlgorithm},
-		{"HMAC HS256", []trust.Root{{Origin: s.URL, JWKS: octJWKS}}, func() []byte {
-			u := canonicalManifest(t, indexURL, digest())
-			return withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "HS256", "kid": esRaw.KeyID}, u, func(in []byte) []byte {
-				m := hmac.New(sha256.New, hmacKey)
-				m.Write(in)
-				return m.Sum(nil)
-			}))
-		}, trust.ErrAlgorithm},
-		{"identity is not the index URL", pinnedRaw, func() []byte {
-			return signedManifest(t, s.URL+"/.well-known/skills/index.json", digest(), esRaw)
-		}, trust.ErrIdentity},
-		{"sourceDigest of other bytes", pinnedRaw, func() []byte {
-			return signedManifest(t, indexURL, agentskills.Digest([]byte(`{"skills":[]}`)), esRaw)
-		}, trust.ErrDigestMismatch},
-		{"signature over a non-canonical form", pinnedRaw, func() []byte {
-			u := canonicalManifest(t, indexURL, digest())
-			indented := []byte(strings.ReplaceAll(string(u), ",", ", "))
-			signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: rawES}, (&jose.SignerOptions{}).WithHeader("kid", esRaw.KeyID))
-			if err != nil {
-				t.Fatal(err)
-			}
-			obj, err := signer.Sign(indented)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sig, _ := obj.DetachedCompactSerialize()
-			return withManifestSignature(t, indented, sig)
-		}, trust.ErrBadSignature},
-		{"unknown kid", pinnedRaw, func() []byte {
-			u := canonicalManifest(t, indexURL, digest())
-			return withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "ES256", "kid": "nope"}, u, func([]byte) []byte { return make([]byte, 64) }))
-		}, trust.ErrUnknownKey},
-	}
+	// The refusals, forged for the index by a key of the test's own.
+	f := newForger(t)
+	refusals := f.refusals(t, indexURL, s.URL+"/.well-known/skills/index.json", agentskills.Digest(files[ixPath]), agentskills.Digest([]byte(`{"skills":[]}`)), other)
 	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {
-			files[ixPath+trust.ManifestSuffix] = tc.manifest()
+			files[ixPath+trust.ManifestSuffix] = tc.manifest
 			defer signIndex(es)
-			sk, err := get(t, tc.roots, false, "invoice-check")
+			roots := []trust.Root{{Origin: s.URL, JWKS: f.keys(t, tc)}}
+			sk, err := get(t, roots, false, "invoice-check")
 			if err != nil || sk.Publisher == nil || sk.Publisher.Verified || sk.Publisher.Reason == "" {
 				t.Fatalf("GetSkill() = %+v, %v; want an unverified skill", sk, err)
 			}
-			if _, err := get(t, tc.roots, true, "invoice-check"); !errors.Is(err, tc.want) {
+			if _, err := get(t, roots, true, "invoice-check"); !errors.Is(err, tc.want) {
 				t.Fatalf("GetSkill(RequireSignedSkills) error = %v, want %v", err, tc.want)
 			}
 		})
@@ -311,5 +259,73 @@ func TestGetSkillSignedIndexHostile(t *testing.T) {
 				t.Fatalf("GetSkill() error = %.300v, want one of %v, short", err, tc.want)
 			}
 		})
+	}
+}
+
+// refusal is a manifest a verifier must refuse, and the sentinel it must refuse it with.
+type refusal struct {
+	name     string
+	manifest []byte
+	hmac     bool // to be checked against a key set holding the HMAC key
+	want     error
+}
+
+// forger holds a key the tests pin (its JWK Set, or an HMAC "oct" set of the same kid)
+// and forges, for one identity, the manifests the Trust Manifest rules refuse.
+type forger struct {
+	raw     *ecdsa.PrivateKey
+	key     *trust.SigningKey
+	hmacKey []byte
+}
+
+func newForger(t *testing.T) *forger {
+	t.Helper()
+	raw, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	der, _ := x509.MarshalPKCS8PrivateKey(raw)
+	key, err := trust.ParseSigningKey(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &forger{raw: raw, key: key, hmacKey: []byte("0123456789abcdef0123456789abcdef")}
+}
+
+// keys is the key set to pin for tc.
+func (f *forger) keys(t *testing.T, tc refusal) []byte {
+	if !tc.hmac {
+		return publicJWKS(t, f.key)
+	}
+	b, _ := json.Marshal(map[string]any{"keys": []any{map[string]any{"kty": "oct", "kid": f.key.KeyID, "k": base64.RawURLEncoding.EncodeToString(f.hmacKey)}}})
+	return b
+}
+
+// refusals are the manifests for identity (of an artifact whose digest is digest) that
+// must be refused: signed by other, "alg": "none", HMAC, for otherIdentity, of
+// otherDigest, over a non-canonical form, with an unknown kid.
+func (f *forger) refusals(t *testing.T, identity, otherIdentity, digest, otherDigest string, other *trust.SigningKey) []refusal {
+	t.Helper()
+	u := canonicalManifest(t, identity, digest)
+	nonCanonical := []byte(strings.ReplaceAll(string(u), ",", ", "))
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: f.raw}, (&jose.SignerOptions{}).WithHeader("kid", f.key.KeyID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, err := signer.Sign(nonCanonical)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, _ := obj.DetachedCompactSerialize()
+	hs256 := func(in []byte) []byte {
+		m := hmac.New(sha256.New, f.hmacKey)
+		m.Write(in)
+		return m.Sum(nil)
+	}
+	return []refusal{
+		{"wrong key", signedManifest(t, identity, digest, other), false, trust.ErrUnknownKey},
+		{"alg none", withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "none", "kid": f.key.KeyID}, u, nil)), false, trust.ErrAlgorithm},
+		{"HMAC HS256", withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "HS256", "kid": f.key.KeyID}, u, hs256)), true, trust.ErrAlgorithm},
+		{"identity of another artifact", signedManifest(t, otherIdentity, digest, f.key), false, trust.ErrIdentity},
+		{"sourceDigest of other bytes", signedManifest(t, identity, otherDigest, f.key), false, trust.ErrDigestMismatch},
+		{"signature over a non-canonical form", withManifestSignature(t, nonCanonical, sig), false, trust.ErrBadSignature},
+		{"unknown kid", withManifestSignature(t, u, forgedSignature(map[string]any{"alg": "ES256", "kid": "nope"}, u, func([]byte) []byte { return make([]byte, 64) })), false, trust.ErrUnknownKey},
 	}
 }

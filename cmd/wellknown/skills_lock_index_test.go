@@ -52,13 +52,7 @@ func TestSkillsLockIndexDigest(t *testing.T) {
 	}
 
 	// The index changes (a description), the files do not: --frozen refuses.
-	s.publish(t, []indexEntry{
-		{Name: "invoice-check", Type: "skill-md", Description: "Check supplier invoices, reworded.", URL: "invoice-check/SKILL.md"},
-		{Name: "ledger", Type: "archive", Description: "Export ledgers.", URL: "ledger.tar.gz"},
-	}, map[string][]byte{
-		"invoice-check": invoiceMD,
-		"ledger":        tarGz(t, member{name: "SKILL.md", body: string(ledgerMD)}, member{name: "references/FORMAT.md", body: ledgerRefs}),
-	})
+	publishReworded(t, s)
 	fresh := t.TempDir()
 	if err := os.WriteFile(filepath.Join(fresh, skilllock.FileName), []byte(lock), 0o644); err != nil {
 		t.Fatal(err)
@@ -70,4 +64,17 @@ func TestSkillsLockIndexDigest(t *testing.T) {
 	if got := tree(t, fresh); len(got) != 1 {
 		t.Errorf("install --frozen of a changed index wrote %v", got)
 	}
+}
+
+// publishReworded publishes the normal site's skills, the same bytes, under an index
+// that words a description otherwise: the index changes, the skills do not.
+func publishReworded(t *testing.T, s *site) {
+	t.Helper()
+	s.publish(t, []indexEntry{
+		{Name: "invoice-check", Type: "skill-md", Description: "Check supplier invoices, reworded.", URL: "invoice-check/SKILL.md"},
+		{Name: "ledger", Type: "archive", Description: "Export ledgers.", URL: "ledger.tar.gz"},
+	}, map[string][]byte{
+		"invoice-check": invoiceMD,
+		"ledger":        tarGz(t, member{name: "SKILL.md", body: string(ledgerMD)}, member{name: "references/FORMAT.md", body: ledgerRefs}),
+	})
 }

@@ -70,13 +70,7 @@ func TestSkillsSignedIndex(t *testing.T) {
 	}
 
 	// The index changes after signing: its manifest no longer signs what is served.
-	s.publish(t, []indexEntry{
-		{Name: "invoice-check", Type: "skill-md", Description: "Reworded.", URL: "invoice-check/SKILL.md"},
-		{Name: "ledger", Type: "archive", Description: "Export ledgers.", URL: "ledger.tar.gz"},
-	}, map[string][]byte{
-		"invoice-check": invoiceMD,
-		"ledger":        tarGz(t, member{name: "SKILL.md", body: string(ledgerMD)}, member{name: "references/FORMAT.md", body: ledgerRefs}),
-	})
+	publishReworded(t, s)
 	empty := t.TempDir()
 	r = wk(t, s, empty, "skills", "install", s.ts.URL, "--trust-roots", roots, "--require-signed")
 	if r.code != exitFailure || strings.Count(r.stdout, statusRefused) != 2 || !strings.Contains(r.stdout, "artifact digest does not match") {
