@@ -70,11 +70,5 @@ func TestSkillsLockIndexDigest(t *testing.T) {
 // that words a description otherwise: the index changes, the skills do not.
 func publishReworded(t *testing.T, s *site) {
 	t.Helper()
-	s.publish(t, []indexEntry{
-		{Name: "invoice-check", Type: "skill-md", Description: "Check supplier invoices, reworded.", URL: "invoice-check/SKILL.md"},
-		{Name: "ledger", Type: "archive", Description: "Export ledgers.", URL: "ledger.tar.gz"},
-	}, map[string][]byte{
-		"invoice-check": invoiceMD,
-		"ledger":        tarGz(t, member{name: "SKILL.md", body: string(ledgerMD)}, member{name: "references/FORMAT.md", body: ledgerRefs}),
-	})
+	publishNormalAs(t, s, "Check supplier invoices, reworded.")
 }

@@ -211,8 +211,14 @@ var (
 // publishNormal serves the normal v0.2.0 site: a skill-md skill and an archive skill.
 func publishNormal(t *testing.T, s *site) {
 	t.Helper()
+	publishNormalAs(t, s, "Check supplier invoices.")
+}
+
+// publishNormalAs is publishNormal with invoice-check's description in the index.
+func publishNormalAs(t *testing.T, s *site, invoiceDescription string) {
+	t.Helper()
 	s.publish(t, []indexEntry{
-		{Name: "invoice-check", Type: "skill-md", Description: "Check supplier invoices.", URL: "invoice-check/SKILL.md"},
+		{Name: "invoice-check", Type: "skill-md", Description: invoiceDescription, URL: "invoice-check/SKILL.md"},
 		{Name: "ledger", Type: "archive", Description: "Export ledgers.", URL: "ledger.tar.gz"},
 	}, map[string][]byte{
 		"invoice-check": invoiceMD,
