@@ -11,8 +11,10 @@ import (
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/aicatalog"
 	"github.com/wellknown-dev/discovery/internal/families"
+	"github.com/wellknown-dev/discovery/internal/fetch"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/servercard"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // Family names, in [Family.Name].
@@ -39,6 +41,7 @@ type Card struct {
 	Inline     bool             // read from the catalog entry's "data"
 	Card       *servercard.Card // nil when Err is set
 	Err        error            // why the card could not be read (not published, consent refused, not a card)
+	Publisher  *trust.Result    // with Options.TrustRoots, the entry's trustManifest checked against the card's bytes
 }
 
 // Servers returns the card's connectable remotes for [Client.ConnectEndpoint].
@@ -50,7 +53,7 @@ var (
 )
 
 // readCatalog reads o's AI Catalog, nested catalogs and cards into d; true if published.
-func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery) (bool, error) {
+func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery, v families.Verifier) (bool, error) {
 	root := fetchDoc(ctx, c, o, catalogSpec)
 	d.addFetch(root.fetch, root.warnings, root.err)
 	if root.doc == nil {
@@ -62,7 +65,7 @@ func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery) (bool,
 	cards := func(ctx context.Context, u string) (*servercard.Card, error) {
 		return fetchOther(ctx, c, o, d, u, cardSpec)
 	}
-	res, err := families.Read(ctx, families.WalkTimeouts*c.docTimeout, root.doc.Catalog, catalogs, cards)
+	res, err := families.Read(ctx, families.WalkTimeouts*c.docTimeout, root.doc.Catalog, catalogs, cards, v)
 	p := d.All
 	if err != nil {
 		return true, err
@@ -154,7 +157,8 @@ func (c *Client) discoverRest(ctx context.Context, o Origin, origin string, d *D
 	if d.MCP != nil {
 		p.Families = append(p.Families, Family{Name: FamilyMCP, URL: d.MCPURL, Via: families.ViaWellKnown})
 	}
-	found, cerr := c.readCatalog(ctx, o, d)
+	v := families.TrustVerifier(o.String(), c.keyFetcher(fetch.NewBudget(c.skillTimeout), o)) // nil without roots
+	found, cerr := c.readCatalog(ctx, o, d, v)
 	if cerr != nil {
 		return nil, cerr
 	}
@@ -168,7 +172,9 @@ func (c *Client) discoverRest(ctx context.Context, o Origin, origin string, d *D
 		d.Warnings = append(d.Warnings, ix.Warnings...)
 		p.Families = append(p.Families, Family{Name: FamilyAgentSkills, URL: ix.URL, Via: families.Via(o.String(), ix.URL, agentskills.IndexPath, agentskills.LegacyIndexPath)})
 	}
-	p.Skills = ix
+	if p.Skills = ix; ix != nil {
+		ix.Publisher = families.IndexPublisher(ctx, p.Catalog, ix.Index.URL, ix.Index.Digest, ix.Publisher, v)
+	}
 	sk, fs, serr := c.rootSkill(ctx, o, origin)
 	d.Fetches = append(d.Fetches, fs...)
 	if sk != nil {

@@ -66,13 +66,7 @@ func (d *Discovery) ForModel(opts *ModelOptions) string {
 		}
 	}
 	if o.Skills != nil && o.Skills.Index != nil {
-		for _, e := range o.Skills.Index.Skills {
-			line := e.Name + ": " + e.Description
-			if !verifiable(&e) {
-				line += " (unverified)"
-			}
-			in.Skills = append(in.Skills, line)
-		}
+		in.Skills = modeltext.SkillLines(o.Skills.Index, o.Skills.Publisher)
 	}
 	return modeltext.Render(in, max(o.Budget, 1024))
 }

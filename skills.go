@@ -24,6 +24,10 @@ type SkillsIndex struct {
 	URL      string    // the index used: under the path the caller gave, or at the origin's root
 	Fetches  []Fetch   // the index paths probed, in order
 	Warnings []Warning // the index's diagnostics, stale answers
+	// Publisher is the check of the Trust Manifest beside the index (Options.TrustRoots):
+	// verified, it vouches for every skill checked against the index's digests. nil:
+	// no check was configured.
+	Publisher *trust.Result
 }
 
 // Skill is a skill fetched with [Client.GetSkill], verified against its digest when
@@ -45,7 +49,9 @@ type Skill struct {
 // ("/docs/.well-known/agent-skills/index.json", as docs platforms serve them for
 // scoped installers), then at the origin's root; SkillsIndex.URL says which was used.
 // The same HTTPS, origin, consent, retry, cache and last-good rules apply as for
-// [Client.Discover]. It returns [ErrNotPublished] when no path is published.
+// [Client.Discover]. With Options.TrustRoots the Trust Manifest beside the index is
+// checked too (SkillsIndex.Publisher). It returns [ErrNotPublished] when no path is
+// published.
 func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, error) {
 	o, err := c.checkCall(ctx, origin)
 	if err != nil {
@@ -56,7 +62,11 @@ func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, e
 	case out.err != nil:
 		return nil, out.err
 	case out.doc != nil:
-		return &SkillsIndex{Origin: o, Index: out.doc, URL: out.fetch.URL, Fetches: fs, Warnings: ws}, nil
+		ix := &SkillsIndex{Origin: o, Index: out.doc, URL: out.fetch.URL, Fetches: fs, Warnings: ws}
+		if len(c.trustRoots) > 0 { // unverified is a result, not an error: GetSkill decides
+			ix.Publisher, _ = trust.VerifyPublished(ctx, ix.Index.URL, trust.Expect{Origin: o.String(), ArtifactDigest: ix.Index.Digest}, c.keyFetcher(fetch.NewBudget(c.skillTimeout), o))
+		}
+		return ix, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -158,7 +168,7 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	if entry == nil {
 		return nil, fmt.Errorf("discovery: the index lists no skill %q", name)
 	}
-	sk := &Skill{Entry: *entry, Verified: verifiable(entry)}
+	sk := &Skill{Entry: *entry, Verified: families.Verifiable(entry)}
 	// The whole call is bounded by SkillTimeout of network time: each request gets what
 	// is left, and time spent waiting for the user's consent is not counted.
 	budget := fetch.NewBudget(c.skillTimeout)
@@ -168,7 +178,7 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	}
 	sk.Files = files
 	if len(c.trustRoots) > 0 || c.requireSigned {
-		if sk.Publisher, err = c.verifyPublisher(ctx, budget, ix.Origin, entry, files); err != nil && c.requireSigned {
+		if sk.Publisher, err = c.verifyPublisher(ctx, budget, ix, entry, files, sk.Verified); err != nil && c.requireSigned {
 			return nil, fmt.Errorf("discovery: skill %q: %w", entry.Name, err)
 		}
 	}
@@ -259,36 +269,23 @@ func (c *Client) skillFiles(ctx context.Context, budget *fetch.Budget, o Origin,
 	return files, nil
 }
 
-// verifyPublisher checks the Trust Manifest published beside e's artifact (package
-// trust, web convention) against the bytes fetched: the SKILL.md, or the archive
-// through its verified digest. Manifest and keys are fetched as artifacts are.
-func (c *Client) verifyPublisher(ctx context.Context, budget *fetch.Budget, o Origin, e *agentskills.IndexEntry, files []agentskills.File) (*trust.Result, error) {
-	exp := trust.Expect{Origin: o.String(), ArtifactDigest: e.Digest}
-	if e.Type != agentskills.TypeArchive { // a file list: only its SKILL.md is signed
-		exp.Artifact, exp.UncoveredFiles = files[0].Data, len(files)-1
+// verifyPublisher checks the Trust Manifest beside e's artifact, else beside the index
+// (trust.VerifyListed; checked: the bytes matched the index's digests), against the bytes
+// fetched. Manifests and keys are fetched as artifacts are.
+func (c *Client) verifyPublisher(ctx context.Context, budget *fetch.Budget, ix *SkillsIndex, e *agentskills.IndexEntry, files []agentskills.File, checked bool) (*trust.Result, error) {
+	l := trust.Listed{ArtifactURL: e.URL, Origin: ix.Origin.String(), ArtifactDigest: e.Digest, IndexURL: ix.Index.URL, IndexDigest: ix.Index.Digest, Checked: checked}
+	if e.Type != agentskills.TypeArchive {
+		l.Artifact, l.UncoveredFiles = files[0].Data, len(files)-1 // a file list: only its SKILL.md is signed
 	}
-	get := func(ctx context.Context, u string) ([]byte, error) {
-		data, _, err := c.fetchArtifact(ctx, budget, o, u, trust.MaxKeySetBytes)
-		return data, err
-	}
-	return trust.VerifyPublished(ctx, e.URL, exp, &trust.Options{Roots: c.trustRoots, Fetch: get})
+	return trust.VerifyListed(ctx, l, c.keyFetcher(budget, ix.Origin))
 }
 
-// verifiable reports whether everything GetSkill fetches for e is checked against a
-// digest the index publishes: each file of a file list, or the one artifact of a
-// skill-md or archive entry. IndexEntry.HasDigests is not enough: it is true for an
-// interim file list whose SKILL.md has a digest even when a lenient read dropped
-// another file's placeholder, and that file is fetched unchecked.
-func verifiable(e *agentskills.IndexEntry) bool {
-	if len(e.Files) > 0 {
-		for _, f := range e.Files {
-			if f.Digest == "" {
-				return false
-			}
-		}
-		return true
-	}
-	return e.Digest != ""
+// keyFetcher is what trust verification fetches manifests and keys with: the artifact path.
+func (c *Client) keyFetcher(budget *fetch.Budget, o Origin) *trust.Options {
+	return &trust.Options{Roots: c.trustRoots, Fetch: func(ctx context.Context, u string) ([]byte, error) {
+		data, _, err := c.fetchArtifact(ctx, budget, o, u, trust.MaxKeySetBytes)
+		return data, err
+	}}
 }
 
 // fetchArtifact GETs a skill artifact through the Client's stack, capped at limit,

@@ -28,6 +28,9 @@ type Entry struct {
 	Frontmatter map[string]any // as published; compared field by field with the file
 	Dynamic     bool           // resources is "dynamic": no manifest, content unverified
 	Resources   []Resource     // every file of the skill, SKILL.md included (nil when Dynamic)
+	// Meta is the entry's "_meta" object, each member verbatim (a Trust Manifest under
+	// trust.MCPMetaKey, for one); nil when absent or not an object.
+	Meta map[string]json.RawMessage
 }
 
 // Resource is one file of a skill entry.
@@ -50,6 +53,7 @@ type rawEntryMCP struct {
 	URI         string          `json:"uri"`
 	Frontmatter map[string]any  `json:"frontmatter"`
 	Resources   json.RawMessage `json:"resources"`
+	Meta        json.RawMessage `json:"_meta"`
 }
 
 // unwrapResult accepts a bare result or a JSON-RPC response and returns the result.
@@ -144,6 +148,9 @@ func parseEntry(m json.RawMessage, at string) (*Entry, []Diagnostic) {
 		return bad("frontmatter has no description")
 	}
 	e := &Entry{URI: u, Frontmatter: r.Frontmatter}
+	if json.Unmarshal(r.Meta, &e.Meta) != nil {
+		e.Meta = nil // not an object: ignored, as an unknown member would be
+	}
 	res := bytes.TrimSpace(r.Resources)
 	switch {
 	case len(res) == 0 || bytes.Equal(res, []byte("null")):

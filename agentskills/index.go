@@ -40,8 +40,12 @@ const (
 // Index is a parsed well-known skills index. Every string in it was published by the
 // site: untrusted data, to show as such, never instructions.
 type Index struct {
-	URL         string // the index URL, the base every entry URL was resolved against
-	Version     string // V010, V020 or V020Interim
+	URL     string // the index URL, the base every entry URL was resolved against
+	Version string // V010, V020 or V020Interim
+	// Digest is the digest ([Digest]) of the index bytes as served: what a lock records
+	// and what a Trust Manifest beside the index signs. ParseIndex leaves it ""; the
+	// discovery Client sets it on the indexes it fetches.
+	Digest      string
 	Skills      []IndexEntry
 	Diagnostics []Diagnostic // entries skipped, fields ignored, versions guessed; at most maxDiagsPerCode of a code, then one that counts the rest
 

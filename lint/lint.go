@@ -816,6 +816,7 @@ func (l *linter) lintIndex(file string, data []byte, dir string) error {
 		}
 		l.add(p)
 	}
+	l.checkIndexTrust(file, data, dir)
 	return l.checkArtifacts(file, data, pos, ix, origin, dir)
 }
 

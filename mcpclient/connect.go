@@ -21,6 +21,7 @@ import (
 	"github.com/wellknown-dev/discovery/internal/fence"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/servercard"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // Defaults used when the corresponding [Options] field is zero.
@@ -112,6 +113,17 @@ type Options struct {
 	// disagreement is a warning in Session.Warnings: a card is advisory, never trust.
 	// nil: no comparison.
 	Card *servercard.Card
+
+	// TrustRoots turns on the publisher check of skills: [Session.ReadSkill] verifies
+	// the Trust Manifest a skill's listing entry carries in "_meta" under
+	// trust.MCPMetaKey (identity: the SKILL.md URI; provenance: the digest of every
+	// file read) against these roots, and reports it in SkillContent.Publisher. nil:
+	// no check, and Publisher is nil.
+	TrustRoots []trust.Root
+	// KeyFetcher retrieves the JWK Sets and DID documents of TrustRoots that do not
+	// pin their keys, under the caller's own HTTPS and origin policy. nil: only pinned
+	// keys (Root.JWKS) verify.
+	KeyFetcher trust.KeyFetcher
 
 	// Timeout bounds connecting (discover or initialize), and each call of a Session
 	// (ListSkills with all its pages, GetSkill, ReadFile, ReadDirectory) on top of the

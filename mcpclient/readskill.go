@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // DefaultMaxInFlight is how many files [Session.ReadSkill] reads at once when
@@ -44,6 +45,10 @@ type SkillContent struct {
 	// Files holds every file: SKILL.md first, then the others in the order the
 	// entry lists them.
 	Files []SkillFile
+	// Publisher is the publisher check (Options.TrustRoots) of the Trust Manifest the
+	// skill's entry carries in "_meta": verified with publisher and key when it signs
+	// every file read, else unverified and why. nil: no roots were configured.
+	Publisher *trust.Result
 }
 
 // SkillFile is one file of a skill as read.
@@ -114,11 +119,12 @@ func (s *Session) ReadSkill(ctx context.Context, sk *Skill, opts *ReadSkillOptio
 	if r.onFile == nil {
 		r.out = make([]SkillFile, len(files))
 	}
+	r.digests = make([]string, len(files))
 	r.run(ctx, min(inFlight, len(files)))
 	if r.err != nil {
 		return nil, r.err
 	}
-	return &SkillContent{Skill: sk, Files: r.out}, nil
+	return &SkillContent{Skill: sk, Files: r.out, Publisher: s.skillPublisher(ctx, sk, r.digests)}, nil
 }
 
 // skillFiles returns the files ReadSkill reads for sk, SKILL.md first. Only the size
@@ -162,6 +168,9 @@ type skillReader struct {
 	files  []agentskills.Resource
 	onFile func(SkillFile) error
 	out    []SkillFile // out[i] is files[i] once read (nil with onFile)
+	// digests[i] is the digest of files[i] once read, for the publisher check; each
+	// worker writes only the entries of the files it read.
+	digests []string
 
 	next  atomic.Int64 // the index of the next file to read
 	total atomic.Int64 // bytes read so far
@@ -244,5 +253,6 @@ func (r *skillReader) read(ctx context.Context, i int) (SkillFile, error) {
 		return SkillFile{}, fmt.Errorf("%w: skill %s: more than %d bytes in all (Options.MaxSkillBytes)", ErrTooMany, quote(r.sk.URI), r.s.opts.MaxSkillBytes)
 	}
 	rel, _ := strings.CutPrefix(f.URI, r.sk.root+"/")
+	r.digests[i] = agentskills.Digest(data)
 	return SkillFile{URI: f.URI, Path: rel, Data: data}, nil
 }

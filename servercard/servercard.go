@@ -73,6 +73,10 @@ type Card struct {
 	PostInstallInstructions string
 	Meta                    json.RawMessage // the "_meta" object, verbatim; nil when absent
 	Diagnostics             []Diagnostic
+	// Digest is the digest ("sha256:<hex>") of the card's bytes as served, what a
+	// catalog entry's Trust Manifest signs. Parse leaves it ""; the discovery Client
+	// sets it on the cards it fetches.
+	Digest string
 }
 
 // Repository says where the server's source code is.

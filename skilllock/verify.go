@@ -140,8 +140,10 @@ func HashFiles(files map[string][]byte) (map[string]string, error) {
 // reproduce the lock exactly (--frozen). served holds records built from the fetched
 // skills (Files from [Digest] of each fetched file). For every locked skill it reports
 // the skill missing from served, a changed Source, and each changed, missing or extra
-// file; skills in served that the lock lacks are reported as Extra. IndexDigest and
-// Publisher are not compared.
+// file; skills in served that the lock lacks are reported as Extra. IndexDigest is
+// compared when both record one: an index served with other bytes than the lock
+// records is a change, even when the skill's own files are the same. Publisher is not
+// compared.
 func Compare(locked, served *Lock) []Problem {
 	var out []Problem
 	for _, s := range lockSkills(locked) {
@@ -152,6 +154,9 @@ func Compare(locked, served *Lock) []Problem {
 		}
 		if now.Source != s.Source {
 			out = append(out, Problem{Skill: s.Name, Kind: Changed, Detail: "source URL changed"})
+		}
+		if s.IndexDigest != "" && now.IndexDigest != "" && now.IndexDigest != s.IndexDigest {
+			out = append(out, Problem{Skill: s.Name, Kind: Changed, Detail: "the index is served with other bytes (" + now.IndexDigest + ")"})
 		}
 		out = append(out, diffFiles(s.Name, s.Files, now.Files)...)
 	}

@@ -13,8 +13,9 @@ import (
 // documentation.
 const ManifestSuffix = ".trust.json"
 
-// MCPMetaKey is the "_meta" member under which an MCP server carries a skill resource's
-// Trust Manifest in its resource listing. See the package documentation.
+// MCPMetaKey is the "_meta" member under which an MCP server carries a skill's Trust
+// Manifest in the skill's listing entry (skills/list, skills/get). See the package
+// documentation.
 const MCPMetaKey = "dev.wellknown/trustManifest"
 
 // ManifestURL returns the URL of the Trust Manifest published beside the artifact at
@@ -57,6 +58,6 @@ func VerifyPublished(ctx context.Context, artifactURL string, exp Expect, opts *
 			return Verify(ctx, data, exp, opts)
 		}
 	}
-	e := &VerifyError{Err: ErrUnsigned, Detail: fmt.Sprintf("no trust manifest at %s", clip(mu)), Cause: cause}
+	e := &VerifyError{Err: ErrUnsigned, Detail: fmt.Sprintf("no trust manifest at %s", clip(mu)), Cause: notPublished{cause}}
 	return &Result{Reason: e.Error()}, e
 }

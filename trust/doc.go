@@ -73,16 +73,17 @@
 //     Skills index): the manifest is served at the skill document's URL with
 //     [ManifestSuffix] appended ([ManifestURL]); its identity is the skill document's
 //     absolute URL, and its sourceDigest the digest of that document's bytes.
-//   - A skill served by an MCP server as a resource: the manifest object is carried in
-//     the resource listing entry's "_meta" under [MCPMetaKey]; its identity is the
-//     resource URI and its sourceDigest the digest of the resource's contents.
+//   - A skill served by an MCP server (Skills Extension): the manifest object is
+//     carried in the skill's listing entry's "_meta" under [MCPMetaKey]; its identity
+//     is the skill's SKILL.md URI, and its provenance lists the digest of every file
+//     of the skill ([Expect.FileDigests]), so the signature covers all of them.
+//   - A well-known index: the manifest is served at the index URL with
+//     [ManifestSuffix] appended, its identity is the index URL and its sourceDigest
+//     the digest of the index bytes as served. It vouches for every skill whose bytes
+//     match the digests the signed index lists ([VerifyListed]).
 //
-// An index or listing may itself be signed the same way, with its own URL as identity
-// and the digest of the index bytes as sourceDigest; the per-file digests an Agent
-// Skills index lists are then covered by that signature. The artifact is always the
-// bytes fetched: the SKILL.md document, or the archive of a skill published as one. In
-// every case the manifest is the catalog's format unchanged, so one verifier serves all
-// three.
+// In every case the manifest is the catalog's format unchanged, so one verifier serves
+// all of them.
 //
 // # Errors and concurrency
 //

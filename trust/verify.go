@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -101,6 +102,11 @@ type Expect struct {
 	// when it vouches for every byte of it, so Verify fails with [ErrUnsigned] when it
 	// is not 0. Negative is an error.
 	UncoveredFiles int
+	// FileDigests are the digests ([Digest]) of the other files installed with the
+	// artifact, such as the files of an MCP skill beside its SKILL.md: each must also be
+	// a provenance sourceDigest of the manifest, so that the signature covers every
+	// file, not only the first. nil: none.
+	FileDigests []string
 }
 
 // Result is the outcome of [Verify]: plain data, safe to store (it has JSON tags) and to
@@ -253,6 +259,11 @@ func checkArtifact(m *manifest, exp Expect) error {
 	if exp.Artifact == nil {
 		if _, _, err := splitDigest(exp.ArtifactDigest); err != nil {
 			return fmt.Errorf("%w: Expect.ArtifactDigest: %v", ErrDigestMismatch, err)
+		}
+	}
+	for i, fd := range exp.FileDigests {
+		if !slices.Contains(m.digests, fd) {
+			return fmt.Errorf("%w: no provenance sourceDigest is the digest of file %d (%s)", ErrDigestMismatch, i+1, clip(fd))
 		}
 	}
 	for _, d := range m.digests {

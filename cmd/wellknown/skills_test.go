@@ -216,6 +216,12 @@ func publishNormal(t *testing.T, s *site) {
 	publishPair(t, s, "Check supplier invoices.", invoiceMD, ledgerArchive(t))
 }
 
+// publishNormalAs is publishNormal with invoice-check's description in the index.
+func publishNormalAs(t *testing.T, s *site, invoiceDescription string) {
+	t.Helper()
+	publishPair(t, s, invoiceDescription, invoiceMD, ledgerArchive(t))
+}
+
 // ledgerArchive is the normal site's ledger archive: SKILL.md and references/FORMAT.md.
 func ledgerArchive(t *testing.T) []byte {
 	return tarGz(t, member{name: "SKILL.md", body: string(ledgerMD)}, member{name: "references/FORMAT.md", body: ledgerRefs})

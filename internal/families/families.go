@@ -18,6 +18,7 @@ import (
 	"github.com/wellknown-dev/discovery/internal/fetch"
 	"github.com/wellknown-dev/discovery/mcpjson"
 	"github.com/wellknown-dev/discovery/servercard"
+	"github.com/wellknown-dev/discovery/trust"
 )
 
 // Bounds on the cards of one discovery: a catalog of thousands of card entries costs
@@ -41,6 +42,7 @@ type Card struct {
 	Inline     bool             // read from the entry's "data"
 	Card       *servercard.Card // nil when Err is set
 	Err        error
+	Publisher  *trust.Result // the entry's Trust Manifest checked against the card's bytes; nil without a Verifier
 }
 
 // Result is what Read found.
@@ -84,11 +86,12 @@ func (w walkClock) explain(err error) error {
 }
 
 // Read walks root's nested catalogs through catalog (nil: inline ones only) and reads
-// its card entries: inline ones with servercard.Parse, the others through card. The
-// fetches of nested catalogs and cards have budget in all (0: no bound of Read's
-// own); what the budget leaves unfetched is reported with ErrWalkTime. It returns an
-// error only when ctx is done.
-func Read(ctx context.Context, budget time.Duration, root *aicatalog.Catalog, catalog func(ctx context.Context, url string) (*Doc, error), card CardFunc) (*Result, error) {
+// its card entries: inline ones with servercard.Parse, the others through card; with
+// verify, the Trust Manifest of each card read (Card.Publisher). The fetches of nested
+// catalogs and cards have budget in all (0: no bound of Read's own); what the budget
+// leaves unfetched is reported with ErrWalkTime. It returns an error only when ctx is
+// done.
+func Read(ctx context.Context, budget time.Duration, root *aicatalog.Catalog, catalog func(ctx context.Context, url string) (*Doc, error), card CardFunc, verify Verifier) (*Result, error) {
 	clock := walkClock{parent: ctx, ctx: ctx}
 	if budget > 0 {
 		var cancel context.CancelFunc
@@ -142,6 +145,12 @@ func Read(ctx context.Context, budget time.Duration, root *aicatalog.Catalog, ca
 		}
 		if c.Err != nil {
 			c.Card = nil
+		} else if verify != nil {
+			digest := c.Card.Digest
+			if c.Inline {
+				digest = agentskills.Digest(f.Entry.Data)
+			}
+			c.Publisher = verify(ctx, f.Entry, digest)
 		}
 		res.Cards = append(res.Cards, c)
 	}
@@ -253,6 +262,9 @@ func CardKind(typeOK func(string) bool) fetch.Kind {
 		Name: "server-card", Accept: aicatalog.TypeMCPServerCard + ", application/json;q=0.9", TypeOK: typeOK,
 		Parse: func(data []byte, docURL string) (any, []fetch.Warning, error) {
 			c, err := servercard.Parse(data, servercard.Options{URL: docURL})
+			if c != nil {
+				c.Digest = agentskills.Digest(data)
+			}
 			return c, nil, err
 		},
 	}

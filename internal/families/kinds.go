@@ -78,6 +78,7 @@ func IndexKind(u string) fetch.Kind {
 			if err != nil {
 				return nil, nil, err
 			}
+			ix.Digest = agentskills.Digest(data)
 			var ws []fetch.Warning
 			for _, d := range ix.Diagnostics {
 				ws = append(ws, fetch.Warning{Code: "skills-index", Message: d.String()})

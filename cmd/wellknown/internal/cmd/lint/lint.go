@@ -33,7 +33,9 @@ strictly against the JSON Schema of its spec_version), SKILL.md or a folder hold
 one, and a skills index (index.json). A folder without a SKILL.md is searched for
 those documents, also under .well-known/. A skills index is checked deeply: every
 artifact it lists next to it is read, its size and digest verified, each SKILL.md
-linted and its name compared with the index entry. An AI Catalog (ai-catalog.json,
+linted and its name compared with the index entry; the trust manifest beside it
+(index.json.trust.json) must sign the index as it is and, with --trust-roots,
+verify. An AI Catalog (ai-catalog.json,
 *.ai-catalog.json, or a document with specVersion and entries) and an MCP Server
 Card (server-card.json, *.server-card.json, or a document whose $schema is the
 card's) are checked strictly against their schemas, with the cards a catalog holds

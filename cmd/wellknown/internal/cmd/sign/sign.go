@@ -36,12 +36,20 @@ the rest, made with KEY (PEM PKCS #8 "PRIVATE KEY" or a private JWK: P-256 gives
 P-384 ES384, Ed25519 EdDSA, RSA PS256). Publish the manifest at the artifact's URL with
 .trust.json appended: that is where "wellknown skills install --trust-roots" looks.
 
+Signing the index (.well-known/agent-skills/index.json, exactly the bytes served)
+vouches for every skill it lists with a digest: a host verifies a skill without a
+manifest of its own through the index's manifest (index.json.trust.json), as long as
+the skill's bytes match the digest the signed index lists. Sign the index again after
+every change to it.
+
 --identity names the one ARTIFACT's URL. With --base-url, each ARTIFACT's identity is
 the base URL followed by its path relative to --root (default: the current folder), so
 a whole published tree signs in one run:
 
   wellknown sign --key key.pem --base-url https://example.com --root public \
       public/.well-known/agent-skills/*/SKILL.md public/.well-known/agent-skills/*.tar.gz
+  wellknown sign --key key.pem --base-url https://example.com --root public \
+      public/.well-known/agent-skills/index.json
 
 --jwks-out FILE writes the public key as a JWK Set, for hosts to pin (in their
 --trust-roots file) or for you to publish at a JWKS URL. A manifest proves that the

@@ -70,7 +70,7 @@ func relFolder(base, dir string) string {
 // lockSkill is the lock's record of the skill installed in dir/name, built from its
 // install record: the digests are those of the verified files as written.
 func lockSkill(base, dir string, rec *InstallRecord) skilllock.Skill {
-	s := skilllock.Skill{Name: rec.Name, Folder: relFolder(base, dir), Source: lockSource(rec.URL),
+	s := skilllock.Skill{Name: rec.Name, Folder: relFolder(base, dir), Source: lockSource(rec.URL), IndexDigest: rec.IndexDigest,
 		Files: make(map[string]string, len(rec.Files)), Publisher: rec.Publisher.trustResult()}
 	for _, f := range rec.Files {
 		s.Files[f.Path] = f.Digest
@@ -184,6 +184,7 @@ func verifyInstalled(base, def string, l *skilllock.Lock, linksOK bool) ([]skill
 			}
 			out = append(out, p)
 		}
+		out = append(out, recordedIndexes(root, sub)...)
 	}
 	return out, nil
 }
@@ -276,8 +277,9 @@ func sortedProblems(ps []skilllock.Problem) []skilllock.Problem {
 
 // frozenCheck compares what the site serves for the fetched skills with the lock, for
 // install --frozen: each difference, one per line, or nil when it serves exactly the
-// lock's files. fetched maps a skill's name to its files as fetched.
-func frozenCheck(locked *skilllock.Lock, fetched map[string]*discovery.Skill) []skilllock.Problem {
+// lock's files and index. fetched maps a skill's name to its files as fetched;
+// indexDigest is the digest of the index they were listed in, as served now.
+func frozenCheck(locked *skilllock.Lock, fetched map[string]*discovery.Skill, indexDigest string) []skilllock.Problem {
 	served := &skilllock.Lock{}
 	for name, sk := range fetched {
 		files := map[string][]byte{}
@@ -288,7 +290,7 @@ func frozenCheck(locked *skilllock.Lock, fetched map[string]*discovery.Skill) []
 		if err != nil {
 			return []skilllock.Problem{{Skill: name, Kind: skilllock.Changed, Detail: err.Error()}}
 		}
-		served.Put(skilllock.Skill{Name: name, Source: lockSource(sk.Entry.URL), Files: digests})
+		served.Put(skilllock.Skill{Name: name, Source: lockSource(sk.Entry.URL), IndexDigest: indexDigest, Files: digests})
 	}
 	sub := &skilllock.Lock{Version: locked.Version}
 	for _, s := range locked.Skills {
@@ -316,7 +318,7 @@ func (in *installer) frozenGate(entries []*agentskills.IndexEntry, todo []bool, 
 			fetched[e.Name] = skills[i]
 		}
 	}
-	problems := frozenCheck(in.frozen, fetched)
+	problems := frozenCheck(in.frozen, fetched, in.ix.Index.Digest)
 	if len(problems) == 0 && !failed {
 		return true
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
+	"github.com/wellknown-dev/discovery/internal/families"
 	"github.com/wellknown-dev/discovery/internal/skillrules"
 )
 
@@ -57,6 +58,9 @@ type ListJSON struct {
 	Version  string           `json:"version"`
 	Skills   []skillEntryJSON `json:"skills"`
 	Warnings []string         `json:"warnings"`
+	// Publisher is, with --trust-roots, the check of the Trust Manifest beside the
+	// index, which vouches for every skill whose content the index's digests cover.
+	Publisher *PublisherJSON `json:"publisher,omitempty"`
 }
 
 // skillEntryJSON is one index entry, cleaned.
@@ -68,10 +72,14 @@ type skillEntryJSON struct {
 	Digest      string `json:"digest"`   // "" for v0.1.0 entries, which have none
 	Verified    bool   `json:"verified"` // the index publishes digests for all of the skill's content
 	ValidName   bool   `json:"valid_name"`
+	// Publisher is, with --trust-roots, the index's publisher check as it applies to
+	// this skill: the index's result when its digests cover the skill, else unverified.
+	Publisher *PublisherJSON `json:"publisher,omitempty"`
 }
 
 func skillsListCommand(a *app) *cobra.Command {
 	var asJSON bool
+	var tf trustFlags
 	cmd := &cobra.Command{
 		Use:   "list ORIGIN",
 		Short: "List the skills an origin's well-known index publishes (reads only the index)",
@@ -79,7 +87,11 @@ func skillsListCommand(a *app) *cobra.Command {
   wellknown skills list https://docs.example.org --json`,
 		Args: cmdutil.ArgsN(1, "ORIGIN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.Client(nil)
+			opts, err := tf.options()
+			if err != nil {
+				return err
+			}
+			c, err := a.Client(opts)
 			if err != nil {
 				return err
 			}
@@ -91,13 +103,18 @@ func skillsListCommand(a *app) *cobra.Command {
 			}
 			l := ListJSON{Origin: ix.Origin.String(), IndexURL: cmdutil.Clean(ix.Index.URL, 1024),
 				Version: cmdutil.Clean(ix.Index.Version, 64), Skills: []skillEntryJSON{}, Warnings: warningStrings(ix.Warnings)}
+			l.Publisher = publisherJSON(ix.Publisher)
 			for _, e := range ix.Index.Skills {
 				l.Skills = append(l.Skills, entryJSON(e))
+				l.Skills[len(l.Skills)-1].Publisher = listedPublisher(l.Publisher, families.Verifiable(&e))
 			}
 			if asJSON {
 				return a.PrintJSON(l)
 			}
 			fmt.Fprintf(a.Out, "%s (index v%s, %s)\n", l.IndexURL, l.Version, cmdutil.Plural(len(l.Skills), "skill"))
+			if l.Publisher != nil {
+				fmt.Fprintf(a.Out, "index publisher %s\n", l.Publisher)
+			}
 			fmt.Fprintln(a.Out, a.Style(cmdutil.ColorDim, "descriptions are the site's words, not instructions"))
 			for _, s := range l.Skills {
 				mark := ""
@@ -107,6 +124,9 @@ func skillsListCommand(a *app) *cobra.Command {
 				if !s.ValidName {
 					mark += " " + a.Style(cmdutil.ColorYellow, "(invalid name: cannot be installed)")
 				}
+				if s.Publisher != nil && s.Publisher.Verified {
+					mark += " " + a.Style(cmdutil.ColorGreen, "(publisher "+s.Publisher.String()+")")
+				}
 				fmt.Fprintf(a.Out, "  %s  %s%s\n      %s\n", a.Style(cmdutil.ColorBold, s.Name), s.Type, mark, s.Description)
 			}
 			a.printWarnings(l.Warnings)
@@ -114,6 +134,7 @@ func skillsListCommand(a *app) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&tf.file, "trust-roots", "", "a JSON or YAML file of trusted publishers and their keys: the index's signature (index.json.trust.json) is verified and shown")
 	return cmd
 }
 

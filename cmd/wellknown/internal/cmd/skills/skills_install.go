@@ -55,19 +55,20 @@ const maxRecordBytes = 1 << 20
 
 // InstallRecord is the content of .wellknown.json.
 type InstallRecord struct {
-	Format       int        `json:"format"`        // recordFormat
-	Name         string     `json:"name"`          // the skill's name: its folder's name
-	Origin       string     `json:"origin"`        // the origin the index was read from, as "https://host[:port]"
-	IndexURL     string     `json:"index_url"`     // the index that listed the skill
-	IndexVersion string     `json:"index_version"` // "0.2.0", "0.1.0" or "0.2.0-interim"
-	Type         string     `json:"type"`          // "skill-md" or "archive"
-	URL          string     `json:"url"`           // the artifact (SKILL.md or archive); for v0.1.0, the SKILL.md
-	Digest       string     `json:"digest"`        // the index's digest of the artifact, verified; "" for v0.1.0 (none published)
-	Verified     bool       `json:"verified"`      // the content was checked against published digests
-	Size         int64      `json:"size"`          // total bytes of the files installed
-	Files        []FileJSON `json:"files"`         // every file installed, with size and sha256 digest
-	InstalledAt  time.Time  `json:"installed_at"`  // UTC
-	Tool         string     `json:"tool"`          // "wellknown/<version>"
+	Format       int        `json:"format"`                 // recordFormat
+	Name         string     `json:"name"`                   // the skill's name: its folder's name
+	Origin       string     `json:"origin"`                 // the origin the index was read from, as "https://host[:port]"
+	IndexURL     string     `json:"index_url"`              // the index that listed the skill
+	IndexVersion string     `json:"index_version"`          // "0.2.0", "0.1.0" or "0.2.0-interim"
+	IndexDigest  string     `json:"index_digest,omitempty"` // the digest of the index bytes as served; absent in records of older versions
+	Type         string     `json:"type"`                   // "skill-md" or "archive"
+	URL          string     `json:"url"`                    // the artifact (SKILL.md or archive); for v0.1.0, the SKILL.md
+	Digest       string     `json:"digest"`                 // the index's digest of the artifact, verified; "" for v0.1.0 (none published)
+	Verified     bool       `json:"verified"`               // the content was checked against published digests
+	Size         int64      `json:"size"`                   // total bytes of the files installed
+	Files        []FileJSON `json:"files"`                  // every file installed, with size and sha256 digest
+	InstalledAt  time.Time  `json:"installed_at"`           // UTC
+	Tool         string     `json:"tool"`                   // "wellknown/<version>"
 	// Publisher is the publisher signature check (--trust-roots); absent when none was
 	// configured.
 	Publisher *PublisherJSON `json:"publisher,omitempty"`
@@ -531,7 +532,7 @@ func fetchFailure(r Result, err error) Result {
 // whether a folder is there to be swapped out.
 func (in *installer) place(sk *discovery.Skill, r Result, replace bool) Result {
 	rec := &InstallRecord{Format: recordFormat, Name: sk.Entry.Name, Origin: in.ix.Origin.String(),
-		IndexURL: in.ix.Index.URL, IndexVersion: in.ix.Index.Version, Type: sk.Entry.Type, URL: sk.Entry.URL,
+		IndexURL: in.ix.Index.URL, IndexVersion: in.ix.Index.Version, IndexDigest: in.ix.Index.Digest, Type: sk.Entry.Type, URL: sk.Entry.URL,
 		Digest: sk.Entry.Digest, Verified: sk.Verified, InstalledAt: time.Now().UTC().Truncate(time.Second),
 		Tool: "wellknown/" + discovery.Version, Publisher: publisherJSON(sk.Publisher)}
 	r.Publisher = rec.Publisher

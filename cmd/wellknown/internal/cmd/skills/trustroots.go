@@ -199,3 +199,14 @@ func (p *PublisherJSON) String() string {
 	}
 	return "unverified: " + p.Reason
 }
+
+// listedPublisher is the index's publisher check as it applies to a skill it lists
+// (covered: the index gives digests for all of the skill's content): the index's
+// signature vouches only for content its digests cover.
+func listedPublisher(index *PublisherJSON, covered bool) *PublisherJSON {
+	if index == nil || !index.Verified || covered {
+		return index
+	}
+	return &PublisherJSON{Identity: index.Identity, KeyID: index.KeyID, Algorithm: index.Algorithm,
+		Reason: "the index is signed, but gives no digest for all of this skill's content"}
+}
