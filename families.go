@@ -49,8 +49,8 @@ var (
 	cardSpec    = docSpec[servercard.Card]{Kind: families.CardKind(mcpSpec.TypeOK)}
 )
 
-// readCatalog reads o's AI Catalog, nested catalogs and cards into d; true if published.
-func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery) (bool, error) {
+// readCatalog reads o's AI Catalog, nested catalogs and (withCards) cards into d; true if published.
+func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery, withCards bool) (bool, error) {
 	root := fetchDoc(ctx, c, o, catalogSpec)
 	d.addFetch(root.fetch, root.warnings, root.err)
 	if root.doc == nil {
@@ -61,6 +61,9 @@ func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery) (bool,
 	}
 	cards := func(ctx context.Context, u string) (*servercard.Card, error) {
 		return fetchOther(ctx, c, o, d, u, cardSpec)
+	}
+	if !withCards {
+		cards = nil
 	}
 	res, err := families.Read(ctx, root.doc.Catalog, catalogs, cards)
 	if err != nil {
@@ -73,7 +76,7 @@ func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery) (bool,
 	for _, k := range res.Cards {
 		d.Cards = append(d.Cards, Card(k))
 	}
-	if res.CardsLeftOut > 0 {
+	if res.CardsLeftOut > 0 && withCards {
 		d.Warnings = append(d.Warnings, Warning{Code: WarnCatalog, URL: root.fetch.URL, Message: families.LeftOutMessage(res.CardsLeftOut)})
 	}
 	for _, x := range append(root.doc.Catalog.Diagnostics, res.Walked.Diagnostics...) {
@@ -151,18 +154,17 @@ func (c *Client) discoverRest(ctx context.Context, o Origin, origin string, d *D
 	if d.MCP != nil {
 		d.Families = append(d.Families, Family{Name: FamilyMCP, URL: d.MCPURL, Via: families.ViaWellKnown})
 	}
-	found, cerr := c.readCatalog(ctx, o, d)
+	found, cerr := c.readCatalog(ctx, o, d, true)
 	if cerr != nil {
 		return nil, cerr
 	}
-	ix, ierr := c.ListSkills(ctx, origin) // else the first index the catalog lists (its Family is listed already)
-	if u := families.IndexURL(d.Catalog); ix == nil && u != "" {
-		if x, err := fetchOther(ctx, c, o, d, u, indexSpec(u)); err == nil {
-			ix, ierr = &SkillsIndex{Origin: o, Index: x, URL: u}, nil
-		}
-	} else if ix != nil {
+	// The index lookup of ListSkills, on the catalog read above (one the catalog lists has its Family already).
+	ix, listed, ierr := c.skillsIndex(ctx, o, origin, cmp.Or(d.Catalog, &aicatalog.Walked{}))
+	if ix != nil {
 		d.Fetches = append(d.Fetches, ix.Fetches...)
 		d.Warnings = append(d.Warnings, ix.Warnings...)
+	}
+	if ix != nil && !listed {
 		d.Families = append(d.Families, Family{Name: FamilyAgentSkills, URL: ix.URL, Via: families.Via(o.String(), ix.URL, agentskills.IndexPath, agentskills.LegacyIndexPath)})
 	}
 	d.Skills = ix

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/discovery/aicatalog"
+	"github.com/wellknown-dev/discovery/internal/families"
 	"github.com/wellknown-dev/discovery/internal/modeltext"
 )
 
@@ -66,7 +67,7 @@ func (d *Discovery) ForModel(opts *ModelOptions) string {
 	if o.Skills != nil && o.Skills.Index != nil {
 		for _, e := range o.Skills.Index.Skills {
 			line := e.Name + ": " + e.Description
-			if !verifiable(&e) {
+			if !families.Verifiable(&e) {
 				line += " (unverified)"
 			}
 			in.Skills = append(in.Skills, line)

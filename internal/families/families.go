@@ -237,17 +237,3 @@ func SkillKind(accept string, typeOK func(string) bool) fetch.Kind {
 			return md, nil, err
 		}}
 }
-
-// IndexURL returns the URL of the first Agent Skills index w lists; "" if none (or w
-// is nil).
-func IndexURL(w *aicatalog.Walked) string {
-	if w == nil {
-		return ""
-	}
-	for _, f := range w.Entries {
-		if f.Entry.Type == aicatalog.TypeAgentSkills && f.Entry.URL != "" {
-			return f.Entry.URL
-		}
-	}
-	return ""
-}
