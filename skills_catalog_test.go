@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/aicatalog"
+	"github.com/wellknown-dev/discovery/internal/demo"
 	"github.com/wellknown-dev/discovery/trust"
 )
 
@@ -318,5 +320,67 @@ func TestDiscoverAllIndexFromCatalogOnce(t *testing.T) {
 	}
 	if got := familyNames(d); !slices.Equal(got, []string{"skills.md well-known", "ai-catalog well-known", "agent-skills ai-catalog"}) {
 		t.Errorf("Families = %v", got)
+	}
+}
+
+// The demo site publishing every family (internal/demo.EveryFamily), discovered
+// completely by the library, each discovery with exactly the requests it needs:
+// Discover reads skills.md alone; DiscoverAll of the origin reads the index the nested
+// catalog lists (the catalog once), of the origin with a path the scoped index;
+// ListSkills alone reads the catalogs only after both well-known paths.
+func TestEveryFamilySite(t *testing.T) {
+	t.Parallel()
+	every := &demo.EveryFamily{}
+	ts := httptest.NewTLSServer(every)
+	t.Cleanup(ts.Close)
+	client := func() *discovery.Client {
+		c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), MaxRetries: -1, InsecureAllowPrivateOrigins: true}) // on loopback
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.CloseIdleConnections)
+		return c
+	}
+	if _, err := client().Discover(t.Context(), ts.URL+demo.EveryScope); err != nil {
+		t.Fatal(err)
+	}
+	if got := every.Requests(); !slices.Equal(got, demo.EveryDiscover) {
+		t.Errorf("Discover requested %v, want %v", got, demo.EveryDiscover)
+	}
+	for _, tc := range []struct {
+		origin, index string
+		want          []string
+	}{
+		{ts.URL, ts.URL + demo.EveryIndexPath, demo.EveryDiscoverAll},
+		{ts.URL + demo.EveryScope, ts.URL + demo.EveryScopedIndex, demo.EveryDiscoverAllScoped},
+	} {
+		d, err := client().DiscoverAll(t.Context(), tc.origin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := every.Requests(); !slices.Equal(got, tc.want) {
+			t.Errorf("DiscoverAll(%s) requested\n%v\nwant\n%v", tc.origin, got, tc.want)
+		}
+		if len(d.Fetches) != len(tc.want) {
+			t.Errorf("DiscoverAll(%s): %d Fetches, want %d", tc.origin, len(d.Fetches), len(tc.want))
+		}
+		if len(d.Cards) != 2 || d.Cards[0].Card == nil || d.Cards[1].Card == nil || d.Guide == nil || d.MCP == nil || d.RootSkill == nil {
+			t.Errorf("DiscoverAll(%s): cards %+v, guide %v, mcp %v, /skill.md %v", tc.origin, d.Cards, d.Guide != nil, d.MCP != nil, d.RootSkill != nil)
+		}
+		if d.Skills == nil || d.Skills.URL != tc.index {
+			t.Errorf("DiscoverAll(%s): Skills %+v, want %s", tc.origin, d.Skills, tc.index)
+		}
+		for _, w := range d.Warnings {
+			if w.Code == discovery.WarnCatalog || w.Code == discovery.WarnFetch {
+				t.Errorf("DiscoverAll(%s): warning %v", tc.origin, w)
+			}
+		}
+	}
+	ix, err := client().ListSkills(t.Context(), ts.URL)
+	if err != nil || ix.URL != ts.URL+demo.EveryIndexPath || ix.Index.Skills[0].URL != ts.URL+"/api/skills/api-search/SKILL.md" {
+		t.Fatalf("ListSkills = %+v, %v", ix, err)
+	}
+	if got := every.Requests(); !slices.Equal(got, demo.EveryListSkills) {
+		t.Errorf("ListSkills requested %v, want %v", got, demo.EveryListSkills)
 	}
 }

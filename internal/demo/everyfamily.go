@@ -1,0 +1,119 @@
+package demo
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/aicatalog"
+)
+
+// Paths of the documents [EveryFamily] serves beside the well-known ones.
+const (
+	EveryCardPath    = "/byurl/mcp/server-card"                            // the Server Card by URL
+	EveryTeamPath    = "/team/ai-catalog.json"                             // the nested catalog
+	EveryIndexPath   = "/api/skills/index.json"                            // the index the catalog's agent-skills entry lists
+	EveryScope       = "/docs"                                             // the scope of the scoped index
+	EveryScopedIndex = EveryScope + "/.well-known/agent-skills/index.json" // the scoped index
+)
+
+// everyCard is a Server Card with one streamable-http remote at the origin's path.
+func everyCard(name, path string) string {
+	return fmt.Sprintf(`{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json", "name": %q, "version": "1.0.0", "description": "Test server.", "remotes": [{"type": "streamable-http", "url": "{S}%s"}]}`, name, path)
+}
+
+// everyDocs are the documents of EveryFamily by path: Content-Type, then body, in
+// which "{S}" is the origin the request was sent to.
+var everyDocs = map[string][2]string{
+	discovery.GuidePath: {"text/markdown", "# Every family\n\nA site publishing every family for agents.\n"},
+	discovery.MCPPath:   {"application/json", `{"mcp_servers": [{"name": "main", "url": "{S}/mcp", "transport": "streamable-http"}]}`},
+	aicatalog.WellKnownPath: {aicatalog.MediaType, `{"specVersion": "1.0", "entries": [
+		{"identifier": "urn:air:every:mcp:inline", "type": "application/mcp-server-card+json", "data": ` + everyCard("com.example/inline", "/inline/mcp") + `},
+		{"identifier": "urn:air:every:mcp:byurl", "type": "application/mcp-server-card+json", "url": "` + EveryCardPath + `"},
+		{"identifier": "urn:air:every:catalog:team", "type": "application/ai-catalog+json", "url": "` + EveryTeamPath + `"}]}`},
+	EveryCardPath: {aicatalog.TypeMCPServerCard, everyCard("com.example/byurl", "/byurl/mcp")},
+	EveryTeamPath: {aicatalog.MediaType, `{"specVersion": "1.0", "entries": [
+		{"identifier": "urn:air:every:a2a:agent", "type": "application/a2a-agent-card+json", "url": "/team/agent.json"},
+		{"identifier": "urn:air:every:skills", "type": "application/agent-skills+json", "url": "` + EveryIndexPath + `"}]}`},
+	EveryIndexPath:   {"application/json", `{"skills": [{"name": "api-search", "description": "Search the API.", "url": "api-search/SKILL.md"}]}`},
+	EveryScopedIndex: {"application/json", `{"skills": [{"name": "docs-search", "description": "Search the docs.", "url": "/docs/s/SKILL.md"}]}`},
+	"/skill.md":      {"text/markdown", "---\nname: every\ndescription: Use this site's documents for agents.\n---\n\n# Every family\n"},
+}
+
+// EveryFamily is a site that publishes every family a site can publish for agents,
+// with a log of the requests it answered: skills.md, mcp.json, an AI Catalog with an
+// inline Server Card, a card by URL (EveryCardPath) and a nested catalog
+// (EveryTeamPath) whose agent-skills entry lists the index at EveryIndexPath; a
+// scoped index (EveryScopedIndex, for the origin with EveryScope); and /skill.md.
+// Documents that name the site use the origin each request was sent to, so one
+// handler serves over HTTP or TLS on any port. It is safe for concurrent use.
+type EveryFamily struct {
+	mu   sync.Mutex
+	hits map[string]int
+}
+
+// ServeHTTP answers a GET of one of the documents, and 404 to anything else.
+func (e *EveryFamily) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	e.mu.Lock()
+	if e.hits == nil {
+		e.hits = map[string]int{}
+	}
+	e.hits[r.URL.Path]++
+	e.mu.Unlock()
+	d, ok := everyDocs[r.URL.Path]
+	if !ok || r.Method != http.MethodGet {
+		http.NotFound(w, r)
+		return
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	w.Header().Set("Content-Type", d[0])
+	_, _ = w.Write([]byte(strings.ReplaceAll(d[1], "{S}", scheme+"://"+r.Host)))
+}
+
+// Requests returns the paths requested since the last call, sorted, a path
+// requested more than once as "path xN", and clears the log.
+func (e *EveryFamily) Requests() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for p, n := range e.hits {
+		if n > 1 {
+			p = fmt.Sprintf("%s x%d", p, n)
+		}
+		out = append(out, p)
+	}
+	e.hits = nil
+	slices.Sort(out)
+	return out
+}
+
+// Sorted returns paths sorted, as Requests lists them: for a wanted log.
+func Sorted(paths ...string) []string {
+	out := slices.Clone(paths)
+	slices.Sort(out)
+	return out
+}
+
+// The request logs of the discoveries of EveryFamily by a fresh Client.
+var (
+	// EveryDiscover is Discover's: skills.md alone.
+	EveryDiscover = []string{discovery.GuidePath}
+	// EveryDiscoverAll is DiscoverAll's of the origin (no path): the index the catalog
+	// lists, after both well-known index paths, and the catalog read once.
+	EveryDiscoverAll = Sorted(discovery.GuidePath, discovery.MCPPath, aicatalog.WellKnownPath, EveryCardPath, EveryTeamPath,
+		agentskills.IndexPath, agentskills.LegacyIndexPath, EveryIndexPath, "/skill.md")
+	// EveryDiscoverAllScoped is DiscoverAll's of the origin with EveryScope: the scoped
+	// index, and /skill.md after the scoped one.
+	EveryDiscoverAllScoped = Sorted(discovery.GuidePath, discovery.MCPPath, aicatalog.WellKnownPath, EveryCardPath, EveryTeamPath,
+		EveryScopedIndex, EveryScope+"/skill.md", "/skill.md")
+	// EveryListSkills is ListSkills' of the origin: both well-known index paths, the
+	// catalog, the nested one and the index it lists.
+	EveryListSkills = Sorted(agentskills.IndexPath, agentskills.LegacyIndexPath, aicatalog.WellKnownPath, EveryTeamPath, EveryIndexPath)
+)
