@@ -39,9 +39,11 @@ var everyDocs = map[string][2]string{
 	EveryTeamPath: {aicatalog.MediaType, `{"specVersion": "1.0", "entries": [
 		{"identifier": "urn:air:every:a2a:agent", "type": "application/a2a-agent-card+json", "url": "/team/agent.json"},
 		{"identifier": "urn:air:every:skills", "type": "application/agent-skills+json", "url": "` + EveryIndexPath + `"}]}`},
-	EveryIndexPath:   {"application/json", `{"skills": [{"name": "api-search", "description": "Search the API.", "url": "api-search/SKILL.md"}]}`},
-	EveryScopedIndex: {"application/json", `{"skills": [{"name": "docs-search", "description": "Search the docs.", "url": "/docs/s/SKILL.md"}]}`},
-	"/skill.md":      {"text/markdown", "---\nname: every\ndescription: Use this site's documents for agents.\n---\n\n# Every family\n"},
+	EveryIndexPath:                    {"application/json", `{"skills": [{"name": "api-search", "description": "Search the API.", "url": "api-search/SKILL.md"}]}`},
+	EveryScopedIndex:                  {"application/json", `{"skills": [{"name": "docs-search", "description": "Search the docs.", "url": "/docs/s/SKILL.md"}]}`},
+	"/api/skills/api-search/SKILL.md": {"text/markdown", "---\nname: api-search\ndescription: Search the API.\n---\n\n# API search\n"},
+	"/docs/s/SKILL.md":                {"text/markdown", "---\nname: docs-search\ndescription: Search the docs.\n---\n\n# Docs search\n"},
+	"/skill.md":                       {"text/markdown", "---\nname: every\ndescription: Use this site's documents for agents.\n---\n\n# Every family\n"},
 }
 
 // EveryFamily is a site that publishes every family a site can publish for agents,
@@ -50,7 +52,8 @@ var everyDocs = map[string][2]string{
 // (EveryTeamPath) whose agent-skills entry lists the index at EveryIndexPath; a
 // scoped index (EveryScopedIndex, for the origin with EveryScope); and /skill.md.
 // Documents that name the site use the origin each request was sent to, so one
-// handler serves over HTTP or TLS on any port. It is safe for concurrent use.
+// handler serves over HTTP or TLS on any port. Each document is sent with
+// Cache-Control: max-age=300. It is safe for concurrent use.
 type EveryFamily struct {
 	mu   sync.Mutex
 	hits map[string]int
@@ -74,6 +77,7 @@ func (e *EveryFamily) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		scheme = "https"
 	}
 	w.Header().Set("Content-Type", d[0])
+	w.Header().Set("Cache-Control", "max-age=300")
 	_, _ = w.Write([]byte(strings.ReplaceAll(d[1], "{S}", scheme+"://"+r.Host)))
 }
 
