@@ -26,6 +26,17 @@ func everyCard(name, path string) string {
 	return fmt.Sprintf(`{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json", "name": %q, "version": "1.0.0", "description": "Test server.", "remotes": [{"type": "streamable-http", "url": "{S}%s"}]}`, name, path)
 }
 
+// everySkill is the SKILL.md of the skill name.
+func everySkill(name string) string {
+	return "---\nname: " + name + "\ndescription: Search this site.\n---\n\n# " + name + "\n"
+}
+
+// everyIndex is a v0.2.0 index listing the skill name, its SKILL.md at url.
+func everyIndex(name, url, skillMD string) string {
+	return fmt.Sprintf(`{"$schema": %q, "skills": [{"name": %q, "type": "skill-md", "description": "Search this site.", "url": %q, "digest": %q}]}`,
+		agentskills.SchemaV020, name, url, agentskills.Digest([]byte(skillMD)))
+}
+
 // everyDocs are the documents of EveryFamily by path: Content-Type, then body, in
 // which "{S}" is the origin the request was sent to.
 var everyDocs = map[string][2]string{
@@ -39,10 +50,10 @@ var everyDocs = map[string][2]string{
 	EveryTeamPath: {aicatalog.MediaType, `{"specVersion": "1.0", "entries": [
 		{"identifier": "urn:air:every:a2a:agent", "type": "application/a2a-agent-card+json", "url": "/team/agent.json"},
 		{"identifier": "urn:air:every:skills", "type": "application/agent-skills+json", "url": "` + EveryIndexPath + `"}]}`},
-	EveryIndexPath:                    {"application/json", `{"skills": [{"name": "api-search", "description": "Search the API.", "url": "api-search/SKILL.md"}]}`},
-	EveryScopedIndex:                  {"application/json", `{"skills": [{"name": "docs-search", "description": "Search the docs.", "url": "/docs/s/SKILL.md"}]}`},
-	"/api/skills/api-search/SKILL.md": {"text/markdown", "---\nname: api-search\ndescription: Search the API.\n---\n\n# API search\n"},
-	"/docs/s/SKILL.md":                {"text/markdown", "---\nname: docs-search\ndescription: Search the docs.\n---\n\n# Docs search\n"},
+	EveryIndexPath:                    {"application/json", everyIndex("api-search", "api-search/SKILL.md", everySkill("api-search"))},
+	EveryScopedIndex:                  {"application/json", everyIndex("docs-search", "/docs/s/SKILL.md", everySkill("docs-search"))},
+	"/api/skills/api-search/SKILL.md": {"text/markdown", everySkill("api-search")},
+	"/docs/s/SKILL.md":                {"text/markdown", everySkill("docs-search")},
 	"/skill.md":                       {"text/markdown", "---\nname: every\ndescription: Use this site's documents for agents.\n---\n\n# Every family\n"},
 }
 
