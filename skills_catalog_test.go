@@ -1,7 +1,6 @@
 package discovery_test
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -261,29 +259,7 @@ func TestListSkillsPrivateIndexFromPublicCatalog(t *testing.T) {
 		}
 	}))
 	_, port, _ = net.SplitHostPort(s.Listener.Addr().String())
-	pub, loop := netip.MustParseAddr("203.0.113.7"), netip.MustParseAddr("127.0.0.1")
-	var dialer net.Dialer
-	hooks := discovery.TestHooks{
-		Lookup: func(_ context.Context, h string) ([]netip.Addr, error) {
-			if h == "inside.example" {
-				return []netip.Addr{loop}, nil
-			}
-			return []netip.Addr{pub}, nil
-		},
-		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			if addr == net.JoinHostPort(pub.String(), port) {
-				addr = s.Listener.Addr().String()
-			}
-			return dialer.DialContext(ctx, network, addr)
-		},
-	}
-	tlsOnly := &http.Transport{TLSClientConfig: s.Client().Transport.(*http.Transport).TLSClientConfig.Clone()}
-	tlsOnly.TLSClientConfig.ServerName = "example.com"
-	c, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: &http.Client{Transport: tlsOnly}, Consent: discovery.AllowAll, MaxRetries: -1}, hooks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.CloseIdleConnections)
+	c := insideClient(t, s)
 	for _, tc := range []struct {
 		host string
 		want error
@@ -334,7 +310,7 @@ func TestEveryFamilySite(t *testing.T) {
 	ts := httptest.NewTLSServer(every)
 	t.Cleanup(ts.Close)
 	client := func() *discovery.Client {
-		c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), MaxRetries: -1, InsecureAllowPrivateOrigins: true}) // on loopback
+		c, err := demo.NewClient(ts)
 		if err != nil {
 			t.Fatal(err)
 		}

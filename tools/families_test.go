@@ -54,7 +54,7 @@ func TestEveryFamilySiteInTools(t *testing.T) {
 	srv := httptest.NewTLSServer(every)
 	t.Cleanup(srv.Close)
 	toolset := func() *tools.Toolset {
-		c, err := discovery.NewClient(&discovery.Options{HTTPClient: srv.Client(), MaxRetries: -1, InsecureAllowPrivateOrigins: true}) // on loopback
+		c, err := demo.NewClient(srv)
 		if err != nil {
 			t.Fatal(err)
 		}

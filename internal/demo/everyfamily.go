@@ -3,6 +3,7 @@ package demo
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -92,21 +93,34 @@ func (e *EveryFamily) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(strings.ReplaceAll(d[1], "{S}", scheme+"://"+r.Host)))
 }
 
-// Requests returns the paths requested since the last call, sorted, a path
-// requested more than once as "path xN", and clears the log.
+// Requests returns the paths requested since the last call, as RequestLog lists
+// them, and clears the log.
 func (e *EveryFamily) Requests() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	out := RequestLog(e.hits)
+	e.hits = nil
+	return out
+}
+
+// RequestLog lists hits (requests by path) sorted, a path requested more than once
+// as "path xN": a log to compare with a wanted one.
+func RequestLog(hits map[string]int) []string {
 	var out []string
-	for p, n := range e.hits {
+	for p, n := range hits {
 		if n > 1 {
 			p = fmt.Sprintf("%s x%d", p, n)
 		}
 		out = append(out, p)
 	}
-	e.hits = nil
 	slices.Sort(out)
 	return out
+}
+
+// NewClient is a Client for a test server ts on loopback: its HTTPClient trusts ts's
+// certificate, private origins are allowed (loopback is one) and nothing is retried.
+func NewClient(ts *httptest.Server) (*discovery.Client, error) {
+	return discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), MaxRetries: -1, InsecureAllowPrivateOrigins: true})
 }
 
 // Sorted returns paths sorted, as Requests lists them: for a wanted log.
