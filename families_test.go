@@ -157,10 +157,7 @@ func TestDiscoverAllEveryFamily(t *testing.T) {
 // Hostile and partial sites: each gets a bounded, clear outcome.
 func TestDiscoverAllHostile(t *testing.T) {
 	t.Parallel()
-	many := make([]string, 10000)
-	for i := range many {
-		many[i] = fmt.Sprintf(`{"identifier":"urn:air:n%d","type":"application/mcp-server-card+json","url":"/cards/%d"}`, i, i)
-	}
+	many := manyCards(10000)
 	tests := []struct {
 		name    string
 		files   map[string]string
@@ -359,4 +356,13 @@ func insideClient(t *testing.T, s *site) *discovery.Client {
 	}
 	t.Cleanup(c.CloseIdleConnections)
 	return c
+}
+
+// manyCards returns n catalog entries of Server Cards by URL, /cards/0 on.
+func manyCards(n int) []string {
+	many := make([]string, n)
+	for i := range many {
+		many[i] = fmt.Sprintf(`{"identifier":"urn:air:n%d","type":"application/mcp-server-card+json","url":"/cards/%d"}`, i, i)
+	}
+	return many
 }

@@ -168,10 +168,7 @@ func TestCatalogIndexVerification(t *testing.T) {
 // Hostile catalogs behind ListSkills: each gets a bounded, clear outcome.
 func TestListSkillsFromHostileCatalog(t *testing.T) {
 	t.Parallel()
-	many := make([]string, 10000)
-	for i := range many {
-		many[i] = fmt.Sprintf(`{"identifier":"urn:air:n%d","type":"application/mcp-server-card+json","url":"/cards/%d"}`, i, i)
-	}
+	many := manyCards(10000)
 	index := catalogIndexJSON("/s/SKILL.md", catalogSkillDigest())
 	tests := []struct {
 		name     string
@@ -309,14 +306,7 @@ func TestEveryFamilySite(t *testing.T) {
 	every := &demo.EveryFamily{}
 	ts := httptest.NewTLSServer(every)
 	t.Cleanup(ts.Close)
-	client := func() *discovery.Client {
-		c, err := demo.NewClient(ts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(c.CloseIdleConnections)
-		return c
-	}
+	client := func() *discovery.Client { return demo.NewClient(t, ts) }
 	if _, err := client().Discover(t.Context(), ts.URL+demo.EveryScope); err != nil {
 		t.Fatal(err)
 	}

@@ -53,14 +53,7 @@ func TestEveryFamilySiteInTools(t *testing.T) {
 	every := &demo.EveryFamily{}
 	srv := httptest.NewTLSServer(every)
 	t.Cleanup(srv.Close)
-	toolset := func() *tools.Toolset {
-		c, err := demo.NewClient(srv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(c.CloseIdleConnections)
-		return tools.New(c, catalog.New(nil), nil)
-	}
+	toolset := func() *tools.Toolset { return tools.New(demo.NewClient(t, srv), catalog.New(nil), nil) }
 	res, out := call(t, toolset(), 8192, "discover_site", fmt.Sprintf(`{"origin": %q, "structured": true}`, srv.URL))
 	if got := every.Requests(); !slices.Equal(got, demo.EveryDiscoverAll) {
 		t.Errorf("discover_site requested\n%v\nwant\n%v", got, demo.EveryDiscoverAll)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
@@ -117,10 +118,17 @@ func RequestLog(hits map[string]int) []string {
 	return out
 }
 
-// NewClient is a Client for a test server ts on loopback: its HTTPClient trusts ts's
-// certificate, private origins are allowed (loopback is one) and nothing is retried.
-func NewClient(ts *httptest.Server) (*discovery.Client, error) {
-	return discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), MaxRetries: -1, InsecureAllowPrivateOrigins: true})
+// NewClient is a Client for the test server ts on loopback, closed when tb ends: its
+// HTTPClient trusts ts's certificate, private origins are allowed (loopback is one)
+// and nothing is retried. A Client that cannot be built fails tb.
+func NewClient(tb testing.TB, ts *httptest.Server) *discovery.Client {
+	tb.Helper()
+	c, err := discovery.NewClient(&discovery.Options{HTTPClient: ts.Client(), MaxRetries: -1, InsecureAllowPrivateOrigins: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(c.CloseIdleConnections)
+	return c
 }
 
 // Sorted returns paths sorted, as Requests lists them: for a wanted log.
