@@ -1,6 +1,7 @@
 package discovery_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wellknown-dev/discovery"
@@ -348,5 +350,36 @@ func TestEveryFamilySite(t *testing.T) {
 	}
 	if got := every.Requests(); !slices.Equal(got, demo.EveryListSkills) {
 		t.Errorf("ListSkills requested %v, want %v", got, demo.EveryListSkills)
+	}
+}
+
+// An index the catalog lists on another origin is read with consent (ConsentRedirect,
+// asked once, naming it), and its skill, relative to it, on that origin with
+// ConsentArtifact, as for any artifact on another origin.
+func TestListSkillsCrossOriginIndexWithConsent(t *testing.T) {
+	t.Parallel()
+	other := newSite(t, docs(t, map[string]string{
+		"/index.json": catalogIndexJSON("s/SKILL.md", catalogSkillDigest()),
+		"/s/SKILL.md": catalogSkillMD,
+	}))
+	s := newSite(t, docs(t, map[string]string{aicatalog.WellKnownPath: catalogOf(skillsEntry("urn:air:x", other.URL+"/index.json"))}))
+	var mu sync.Mutex
+	var asked []string
+	consent := func(_ context.Context, r *discovery.ConsentRequest) (bool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, fmt.Sprintf("%v %s", r.Action == discovery.ConsentRedirect, r.URL))
+		return true, nil
+	}
+	c := newClient(t, s, &discovery.Options{Consent: consent})
+	ix, err := c.ListSkills(t.Context(), s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk, err := c.GetSkill(t.Context(), ix, "from-catalog"); err != nil || !sk.Verified || other.count("/s/SKILL.md") != 1 {
+		t.Fatalf("GetSkill = %+v, %v; requests of the other origin %v", sk, err, hitsOf(other))
+	}
+	if want := []string{"true " + other.URL + "/index.json", "false " + other.URL + "/s/SKILL.md"}; !slices.Equal(asked, want) {
+		t.Errorf("consent asked %v, want %v", asked, want)
 	}
 }
