@@ -22,9 +22,9 @@ import (
 type SkillsIndex struct {
 	Origin   Origin
 	Index    *agentskills.Index
-	URL      string    // the index used: under the path the caller gave, or at the origin's root
-	Fetches  []Fetch   // the index paths probed, in order
-	Warnings []Warning // the index's diagnostics, stale answers
+	URL      string    // the index used: under the path the caller gave, at the origin's root, or listed in its AI Catalog (inline: the catalog)
+	Fetches  []Fetch   // the index paths probed, in order, then the catalogs read and the index they list
+	Warnings []Warning // the index's diagnostics, stale answers, what the catalogs left out
 }
 
 // Skill is a skill fetched with [Client.GetSkill], verified against its digest when
