@@ -42,7 +42,7 @@ var layers = []struct {
 	packages []string // module-relative; a trailing "/..." takes a whole subtree
 }{
 	{"cmd", []string{"cmd/...", "examples/...", "compare", "adapters/...", "perf/..."}},
-	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "skilllock", "internal/demo"}},
+	{"features", []string{"catalog", "mcpclient", "tools", "redisstore", "discoveryotel", "skillserver", "lint", "skilllock", "skillbundle", "internal/demo"}},
 	{"root", []string{"."}},
 	{"parsers", []string{"skillsmd", "mcpjson", "agentskills", "diag", "aicatalog", "servercard", "trust", "internal/skillrules", "internal/modeltext", "internal/families"}},
 	{"internal", []string{"internal/..."}},

@@ -44,12 +44,20 @@ type Discovery struct {
 	// "" when MCP is nil.
 	MCPURL string
 
-	// Filled by [Client.DiscoverAll] only; nil when not published.
+	// All is what [Client.DiscoverAll] found beyond the guide and mcp.json; nil from
+	// Discover and Structured.
+	All *Published
+}
+
+// Published is what [Client.DiscoverAll] finds beyond skills.md and mcp.json: the
+// AI Catalog, its Server Cards, the Agent Skills index and /skill.md. A field is nil
+// (or empty) when the site does not publish it.
+type Published struct {
+	Families  []Family          // which families the site publishes, and where each was found
 	Catalog   *aicatalog.Walked // the AI Catalog, nested catalogs walked: Catalogs (root first), Entries (all but catalogs)
 	Cards     []Card            // the catalog's MCP Server Cards, read or not (Card.Err); advisory, untrusted
 	Skills    *SkillsIndex      // the Agent Skills index, as [Client.ListSkills] finds it
 	RootSkill *Skill            // the Agent-Skills-format /skill.md, as [Client.RootSkill] finds it
-	Families  []Family          // which families the site publishes, and where each was found
 }
 
 // Source tells where the document of a [Fetch] came from.
@@ -278,7 +286,7 @@ func (c *Client) discoverOrigin(ctx context.Context, o Origin, origin string, st
 	if (mcp.doc == nil || mcp.doc.Shape != mcpjson.ShapePointer) && skills.err == nil && mcp.err == nil {
 		until := skills.fresh
 		if mcp.fetch.URL != "" {
-			until = earliest(until, mcp.fresh)
+			until = fetch.Earliest(until, mcp.fresh)
 		}
 		c.keepFresh(origin, structured, d, until, skills.size+mcp.size)
 	}

@@ -44,7 +44,7 @@
 // neither is published the error is [ErrNotPublished]. [Client.Structured] fetches both,
 // in parallel, for callers that need servers and tools. [Client.DiscoverAll] adds the AI
 // Catalog with its nested catalogs and Server Cards, the Agent Skills index and /skill.md
-// (Discovery.Families says what came from where). One call never fetches the same
+// (Discovery.All: Published.Families says what came from where). One call never fetches the same
 // document twice. The parsers are pure functions over bytes.
 //
 // # Agent Skills

@@ -66,15 +66,16 @@ func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery, withCa
 		cards = nil
 	}
 	res, err := families.Read(ctx, root.doc.Catalog, catalogs, cards)
+	p := d.All
 	if err != nil {
 		return true, err
 	}
-	d.Catalog = res.Walked
+	p.Catalog = res.Walked
 	for _, f := range res.Families() {
-		d.Families = append(d.Families, Family(f))
+		p.Families = append(p.Families, Family(f))
 	}
 	for _, k := range res.Cards {
-		d.Cards = append(d.Cards, Card(k))
+		p.Cards = append(p.Cards, Card(k))
 	}
 	if res.CardsLeftOut > 0 && withCards {
 		d.Warnings = append(d.Warnings, Warning{Code: WarnCatalog, URL: root.fetch.URL, Message: families.LeftOutMessage(res.CardsLeftOut)})
@@ -148,31 +149,33 @@ func (c *Client) discoverRest(ctx context.Context, o Origin, origin string, d *D
 	if d == nil {
 		return nil, err
 	}
+	p := &Published{}
+	d.All = p
 	if d.Guide != nil {
-		d.Families = append(d.Families, Family{Name: FamilyGuide, URL: o.String() + GuidePath, Via: families.ViaWellKnown})
+		p.Families = append(p.Families, Family{Name: FamilyGuide, URL: o.String() + GuidePath, Via: families.ViaWellKnown})
 	}
 	if d.MCP != nil {
-		d.Families = append(d.Families, Family{Name: FamilyMCP, URL: d.MCPURL, Via: families.ViaWellKnown})
+		p.Families = append(p.Families, Family{Name: FamilyMCP, URL: d.MCPURL, Via: families.ViaWellKnown})
 	}
 	found, cerr := c.readCatalog(ctx, o, d, true)
 	if cerr != nil {
 		return nil, cerr
 	}
 	// The index lookup of ListSkills, on the catalog read above (one the catalog lists has its Family already).
-	ix, listed, ierr := c.skillsIndex(ctx, o, origin, cmp.Or(d.Catalog, &aicatalog.Walked{}))
+	ix, listed, ierr := c.skillsIndex(ctx, o, origin, cmp.Or(p.Catalog, &aicatalog.Walked{}))
 	if ix != nil {
 		d.Fetches = append(d.Fetches, ix.Fetches...)
 		d.Warnings = append(d.Warnings, ix.Warnings...)
 	}
 	if ix != nil && !listed {
-		d.Families = append(d.Families, Family{Name: FamilyAgentSkills, URL: ix.URL, Via: families.Via(o.String(), ix.URL, agentskills.IndexPath, agentskills.LegacyIndexPath)})
+		p.Families = append(p.Families, Family{Name: FamilyAgentSkills, URL: ix.URL, Via: families.Via(o.String(), ix.URL, agentskills.IndexPath, agentskills.LegacyIndexPath)})
 	}
-	d.Skills = ix
+	p.Skills = ix
 	sk, fs, serr := c.rootSkill(ctx, o, origin)
 	d.Fetches = append(d.Fetches, fs...)
 	if sk != nil {
-		d.RootSkill = sk
-		d.Families = append(d.Families, Family{Name: FamilyRootSkill, URL: sk.Entry.URL, Via: families.Via(o.String(), sk.Entry.URL, RootSkillPath)})
+		p.RootSkill = sk
+		p.Families = append(p.Families, Family{Name: FamilyRootSkill, URL: sk.Entry.URL, Via: families.Via(o.String(), sk.Entry.URL, RootSkillPath)})
 	}
 	for _, e := range []error{ierr, serr} {
 		if e != nil && !errors.Is(e, ErrNotPublished) {

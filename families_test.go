@@ -78,7 +78,7 @@ func hitsOf(s *site) []string {
 
 func familyNames(d *discovery.Discovery) []string {
 	var out []string
-	for _, f := range d.Families {
+	for _, f := range d.All.Families {
 		out = append(out, f.Name+" "+f.Via)
 	}
 	return out
@@ -120,7 +120,7 @@ func TestDiscoverAllEveryFamily(t *testing.T) {
 		t.Errorf("Families =\n%v\nwant\n%v", got, wantFam)
 	}
 	var names []string
-	for _, k := range d.Cards {
+	for _, k := range d.All.Cards {
 		if k.Err != nil {
 			t.Errorf("card %s: %v", k.Identifier, k.Err)
 			continue
@@ -135,11 +135,11 @@ func TestDiscoverAllEveryFamily(t *testing.T) {
 	if !slices.Equal(names, []string{"com.example/inline", "com.example/byurl"}) {
 		t.Errorf("cards = %v", names)
 	}
-	if d.Skills == nil || d.Skills.URL != s.URL+"/docs"+agentskills.IndexPath || len(d.Skills.Index.Skills) != 1 {
-		t.Errorf("Skills = %+v, want the scoped index", d.Skills)
+	if d.All.Skills == nil || d.All.Skills.URL != s.URL+"/docs"+agentskills.IndexPath || len(d.All.Skills.Index.Skills) != 1 {
+		t.Errorf("Skills = %+v, want the scoped index", d.All.Skills)
 	}
-	if d.RootSkill == nil || d.RootSkill.Entry.Name != "docs" || d.RootSkill.Verified {
-		t.Errorf("RootSkill = %+v", d.RootSkill)
+	if d.All.RootSkill == nil || d.All.RootSkill.Entry.Name != "docs" || d.All.RootSkill.Verified {
+		t.Errorf("RootSkill = %+v", d.All.RootSkill)
 	}
 	text := d.ForModel(nil)
 	for _, want := range []string{"com.example/byurl: " + s.URL + "/byurl/mcp (streamable-http, from a Server Card, advisory)", "Also published", "skill.md at " + s.URL + "/docs/skill.md", "/.well-known/ai-catalog.json"} {
@@ -184,8 +184,8 @@ func TestDiscoverAllHostile(t *testing.T) {
 					n++
 				}
 			}
-			if n > 8 || len(d.Cards) > 32 {
-				t.Errorf("%d card requests, %d cards: unbounded", n, len(d.Cards))
+			if n > 8 || len(d.All.Cards) > 32 {
+				t.Errorf("%d card requests, %d cards: unbounded", n, len(d.All.Cards))
 			}
 			if !hasWarning(d, "not read") {
 				t.Errorf("no warning of cards left out: %v", d.Warnings)
@@ -194,8 +194,8 @@ func TestDiscoverAllHostile(t *testing.T) {
 		{name: "cross-origin card without consent", files: map[string]string{
 			aicatalog.WellKnownPath: `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:x", "type": "application/mcp-server-card+json", "url": "https://cards.other.example/card"}]}`,
 		}, check: func(t *testing.T, s *site, d *discovery.Discovery) {
-			if len(d.Cards) != 1 || !errors.Is(d.Cards[0].Err, discovery.ErrConsentDenied) && !errors.Is(d.Cards[0].Err, discovery.ErrCrossOrigin) {
-				t.Errorf("cards = %+v, want consent refused", d.Cards)
+			if len(d.All.Cards) != 1 || !errors.Is(d.All.Cards[0].Err, discovery.ErrConsentDenied) && !errors.Is(d.All.Cards[0].Err, discovery.ErrCrossOrigin) {
+				t.Errorf("cards = %+v, want consent refused", d.All.Cards)
 			}
 		}},
 		{name: "schema-invalid and other-version cards", files: map[string]string{
@@ -204,10 +204,10 @@ func TestDiscoverAllHostile(t *testing.T) {
 				{"identifier": "urn:air:v2", "type": "application/mcp-server-card+json", "url": "/v2/server-card"}]}`,
 			"/v2/server-card": strings.Replace(cardJSON("com.example/v2", "{S}/mcp"), "/v1/", "/v2/", 1),
 		}, check: func(t *testing.T, s *site, d *discovery.Discovery) {
-			if len(d.Cards) != 2 {
-				t.Fatalf("cards = %+v", d.Cards)
+			if len(d.All.Cards) != 2 {
+				t.Fatalf("cards = %+v", d.All.Cards)
 			}
-			for _, k := range d.Cards {
+			for _, k := range d.All.Cards {
 				if k.Card == nil && k.Err == nil {
 					t.Errorf("card %s: neither read nor failed", k.Identifier)
 				}
@@ -220,14 +220,14 @@ func TestDiscoverAllHostile(t *testing.T) {
 			aicatalog.WellKnownPath: `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:s", "type": "application/agent-skills+json", "url": "/elsewhere/index.json"}]}`,
 			"/elsewhere/index.json": `{"skills": [{"name": "from-catalog", "description": "Listed by the catalog.", "url": "/s/SKILL.md"}]}`},
 			check: func(t *testing.T, s *site, d *discovery.Discovery) {
-				if d.Skills == nil || d.Skills.Index.Skills[0].Name != "from-catalog" || s.count("/elsewhere/index.json") != 1 {
-					t.Errorf("Skills = %+v, requests %v", d.Skills, hitsOf(s))
+				if d.All.Skills == nil || d.All.Skills.Index.Skills[0].Name != "from-catalog" || s.count("/elsewhere/index.json") != 1 {
+					t.Errorf("Skills = %+v, requests %v", d.All.Skills, hitsOf(s))
 				}
 			}},
 		{name: "only a catalog", files: map[string]string{discovery.GuidePath: "", discovery.MCPPath: "", "/docs" + agentskills.IndexPath: "", "/docs/skill.md": ""},
 			check: func(t *testing.T, s *site, d *discovery.Discovery) {
-				if d.Catalog == nil || len(d.Cards) != 2 || len(d.Fetches) < 4 {
-					t.Errorf("catalog %v, cards %d, fetches %d", d.Catalog != nil, len(d.Cards), len(d.Fetches))
+				if d.All.Catalog == nil || len(d.All.Cards) != 2 || len(d.Fetches) < 4 {
+					t.Errorf("catalog %v, cards %d, fetches %d", d.All.Catalog != nil, len(d.All.Cards), len(d.Fetches))
 				}
 			}},
 	}
@@ -290,8 +290,8 @@ func TestDiscoverAllPrivateCardFromPublicCatalog(t *testing.T) {
 	if n := s.count("/secret-card"); n != 0 {
 		t.Errorf("the private card was fetched %d times", n)
 	}
-	if len(d.Cards) != 1 || !errors.Is(d.Cards[0].Err, discovery.ErrPrivateAddress) {
-		t.Errorf("cards = %+v, want the named one refused with ErrPrivateAddress", d.Cards)
+	if len(d.All.Cards) != 1 || !errors.Is(d.All.Cards[0].Err, discovery.ErrPrivateAddress) {
+		t.Errorf("cards = %+v, want the named one refused with ErrPrivateAddress", d.All.Cards)
 	}
 	if !hasWarning(d, "private") {
 		t.Errorf("no warning for the IP literal left out: %v", d.Warnings)

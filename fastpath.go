@@ -22,13 +22,27 @@ func (c *Client) fastDiscover(ctx context.Context, origin string, structured boo
 	if !ok || ctx.Err() != nil {
 		return nil, false
 	}
-	d := *kept
-	d.Fetches = slices.Clone(kept.Fetches)
-	d.Warnings = slices.Clone(kept.Warnings)
+	d := copyKept(kept)
 	if c.observed() {
-		c.observeFast(ctx, &d)
+		c.observeFast(ctx, d)
 	}
-	return &d, true
+	return d, true
+}
+
+// copyKept copies a kept discovery for a caller, who may change it: with one fetch
+// (skills.md alone, the common answer), the copy and its fetch are one allocation.
+func copyKept(kept *Discovery) *Discovery {
+	if len(kept.Fetches) != 1 {
+		d := *kept
+		d.Fetches, d.Warnings = slices.Clone(kept.Fetches), slices.Clone(kept.Warnings)
+		return &d
+	}
+	one := &struct {
+		d Discovery
+		f [1]Fetch
+	}{d: *kept, f: [1]Fetch{kept.Fetches[0]}}
+	one.d.Fetches, one.d.Warnings = one.f[:], slices.Clone(kept.Warnings)
+	return &one.d
 }
 
 // observeFast reports a fast answer as the slow path reports a fresh cache hit.
@@ -75,15 +89,4 @@ func (c *Client) keepFresh(origin string, structured bool, d *Discovery, until t
 	k.Warnings = slices.Clone(d.Warnings)
 	cost := int64(len(origin) + 512 + 2*size + 128*len(k.Warnings))
 	c.fresh.Keep(structured, origin, &k, until, cost)
-}
-
-// earliest returns the earlier of two freshness ends, where zero means not fresh.
-func earliest(a, b time.Time) time.Time {
-	if a.IsZero() || b.IsZero() {
-		return time.Time{}
-	}
-	if b.Before(a) {
-		return b
-	}
-	return a
 }

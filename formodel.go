@@ -52,11 +52,13 @@ func (d *Discovery) ForModel(opts *ModelOptions) string {
 		if d.MCP != nil {
 			in.MCPBase = mcpBase(d)
 		}
-		for _, k := range d.Cards {
-			in.Cards = append(in.Cards, k.Card)
-		}
-		for _, f := range d.Families {
-			in.Families = append(in.Families, [2]string{f.Name, f.URL})
+		if p := d.All; p != nil {
+			for _, k := range p.Cards {
+				in.Cards = append(in.Cards, k.Card)
+			}
+			for _, f := range p.Families {
+				in.Families = append(in.Families, [2]string{f.Name, f.URL})
+			}
 		}
 		if o.Warnings {
 			for _, w := range d.Warnings {
@@ -85,7 +87,7 @@ func (d *Discovery) sources() string {
 	if d != nil && d.MCP != nil {
 		s = append(s, MCPPath)
 	}
-	if d != nil && d.Catalog != nil {
+	if d != nil && d.All != nil && d.All.Catalog != nil {
 		s = append(s, aicatalog.WellKnownPath)
 	}
 	if len(s) == 0 {

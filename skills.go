@@ -72,10 +72,10 @@ func (c *Client) skillsIndex(ctx context.Context, o Origin, origin string, catal
 	case out.doc != nil:
 		return &SkillsIndex{Origin: o, Index: out.doc, URL: out.fetch.URL, Fetches: fs, Warnings: ws}, false, nil
 	}
-	rec := &Discovery{Fetches: fs, Warnings: ws}
+	rec := &Discovery{Fetches: fs, Warnings: ws, All: &Published{}}
 	if catalog == nil {
 		_, _ = c.readCatalog(ctx, o, rec, false) // a failure is in rec; the catalog is then nil
-		catalog = rec.Catalog
+		catalog = rec.All.Catalog
 	}
 	found, err := families.IndexOf(ctx, catalog, func(ctx context.Context, u string) (*agentskills.Index, error) {
 		return fetchOther(ctx, c, o, rec, u, indexSpec(u))

@@ -290,8 +290,8 @@ func TestDiscoverAllIndexFromCatalogOnce(t *testing.T) {
 	if s.count(aicatalog.WellKnownPath) != 1 || s.count("/api/skills/index.json") != 1 {
 		t.Errorf("requests %v, want the catalog and the index once each", hitsOf(s))
 	}
-	if d.Skills == nil || d.Skills.URL != s.URL+"/api/skills/index.json" {
-		t.Fatalf("Skills = %+v", d.Skills)
+	if d.All.Skills == nil || d.All.Skills.URL != s.URL+"/api/skills/index.json" {
+		t.Fatalf("Skills = %+v", d.All.Skills)
 	}
 	if got := familyNames(d); !slices.Equal(got, []string{"skills.md well-known", "ai-catalog well-known", "agent-skills ai-catalog"}) {
 		t.Errorf("Families = %v", got)
@@ -332,11 +332,11 @@ func TestEveryFamilySite(t *testing.T) {
 		if len(d.Fetches) != len(tc.want) {
 			t.Errorf("DiscoverAll(%s): %d Fetches, want %d", tc.origin, len(d.Fetches), len(tc.want))
 		}
-		if len(d.Cards) != 2 || d.Cards[0].Card == nil || d.Cards[1].Card == nil || d.Guide == nil || d.MCP == nil || d.RootSkill == nil {
-			t.Errorf("DiscoverAll(%s): cards %+v, guide %v, mcp %v, /skill.md %v", tc.origin, d.Cards, d.Guide != nil, d.MCP != nil, d.RootSkill != nil)
+		if len(d.All.Cards) != 2 || d.All.Cards[0].Card == nil || d.All.Cards[1].Card == nil || d.Guide == nil || d.MCP == nil || d.All.RootSkill == nil {
+			t.Errorf("DiscoverAll(%s): cards %+v, guide %v, mcp %v, /skill.md %v", tc.origin, d.All.Cards, d.Guide != nil, d.MCP != nil, d.All.RootSkill != nil)
 		}
-		if d.Skills == nil || d.Skills.URL != tc.index {
-			t.Errorf("DiscoverAll(%s): Skills %+v, want %s", tc.origin, d.Skills, tc.index)
+		if d.All.Skills == nil || d.All.Skills.URL != tc.index {
+			t.Errorf("DiscoverAll(%s): Skills %+v, want %s", tc.origin, d.All.Skills, tc.index)
 		}
 		for _, w := range d.Warnings {
 			if w.Code == discovery.WarnCatalog || w.Code == discovery.WarnFetch {

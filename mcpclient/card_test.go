@@ -73,8 +73,8 @@ func TestConnectComparesTheCardItCameFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &discovery.Discovery{Origin: o, Cards: []discovery.Card{{Identifier: "urn:air:example.com:mcp:weather", URL: ts.URL, Card: card}}}
-	servers := d.Cards[0].Servers()
+	d := &discovery.Discovery{Origin: o, All: &discovery.Published{Cards: []discovery.Card{{Identifier: "urn:air:example.com:mcp:weather", URL: ts.URL, Card: card}}}}
+	servers := d.All.Cards[0].Servers()
 	if len(servers) != 1 {
 		t.Fatalf("card servers = %+v", servers)
 	}

@@ -243,7 +243,10 @@ func withCard(opts *Options, d *discovery.Discovery, srv mcpjson.Server) *Option
 	if opts != nil && opts.Card != nil {
 		return opts
 	}
-	for _, k := range d.Cards {
+	if d.All == nil {
+		return opts
+	}
+	for _, k := range d.All.Cards {
 		for _, s := range k.Servers() {
 			if s.URL == srv.URL {
 				var o Options

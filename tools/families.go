@@ -23,7 +23,10 @@ type cardServer struct {
 // familiesOf lists the families of d (filled by DiscoverAll), bounded.
 func familiesOf(d *discovery.Discovery) []siteFamily {
 	var out []siteFamily
-	for i, f := range d.Families {
+	if d.All == nil {
+		return nil
+	}
+	for i, f := range d.All.Families {
 		if i == maxListed {
 			break
 		}
@@ -35,7 +38,10 @@ func familiesOf(d *discovery.Discovery) []siteFamily {
 // cardServers lists the remotes of d's Server Cards, bounded.
 func cardServers(d *discovery.Discovery) []cardServer {
 	var out []cardServer
-	for _, k := range d.Cards {
+	if d.All == nil {
+		return nil
+	}
+	for _, k := range d.All.Cards {
 		if k.Card == nil {
 			continue
 		}

@@ -43,3 +43,14 @@ func (p *FastPath[V]) Keep(tier bool, key string, v V, until time.Time, cost int
 	}
 	p.tiers[b2i(tier)].Set(key, fastEntry[V]{v: v, until: until}, cost)
 }
+
+// Earliest returns the earlier of two freshness ends, where zero means not fresh.
+func Earliest(a, b time.Time) time.Time {
+	if a.IsZero() || b.IsZero() {
+		return time.Time{}
+	}
+	if b.Before(a) {
+		return b
+	}
+	return a
+}

@@ -100,6 +100,16 @@ func (a *App) Client(opts *discovery.Options) (*discovery.Client, error) {
 // person did not type (read from files that came with a cloned repository, say),
 // unless a flag says the person asked for them.
 func (a *App) ClientFor(opts *discovery.Options, allowPrivate bool) (*discovery.Client, error) {
+	o, err := a.Options(opts, allowPrivate)
+	if err != nil {
+		return nil, err
+	}
+	return discovery.NewClient(o)
+}
+
+// Options returns the Options ClientFor would build a Client with, for code that
+// makes its Client itself (skillbundle.Write). opts may be nil; it is copied.
+func (a *App) Options(opts *discovery.Options, allowPrivate bool) (*discovery.Options, error) {
 	var o discovery.Options
 	if opts != nil {
 		o = *opts
@@ -118,7 +128,7 @@ func (a *App) ClientFor(opts *discovery.Options, allowPrivate bool) (*discovery.
 		}
 		o.HTTPClient = hc
 	}
-	return discovery.NewClient(&o)
+	return &o, nil
 }
 
 // HTTPClient returns nil (the SDK's own transport) unless WELLKNOWN_CA_FILE names a PEM

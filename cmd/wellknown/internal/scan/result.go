@@ -216,15 +216,15 @@ func errorFor(err error, path string) bool {
 
 // fillFamilies fills the families of r from a DiscoverAll call (nothing for others).
 func (r *Result) fillFamilies(d *discovery.Discovery) {
-	if d == nil {
+	if d == nil || d.All == nil {
 		return
 	}
-	for _, f := range d.Families {
+	for _, f := range d.All.Families {
 		if !slices.Contains(r.Families, f.Name) {
 			r.Families = append(r.Families, f.Name)
 		}
 	}
-	for _, k := range d.Cards {
+	for _, k := range d.All.Cards {
 		if k.Card != nil {
 			r.Cards++
 		}

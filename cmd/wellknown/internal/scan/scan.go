@@ -341,8 +341,8 @@ type allOutcome struct {
 // published" is then one of the discovery's warnings).
 func (s *Scanner) all(ctx context.Context, origin string) allOutcome {
 	d, err := s.client.DiscoverAll(ctx, origin)
-	if d != nil && d.Skills != nil {
-		return allOutcome{d: d, derr: err, ix: d.Skills}
+	if d != nil && d.All != nil && d.All.Skills != nil {
+		return allOutcome{d: d, derr: err, ix: d.All.Skills}
 	}
 	ierr := fmt.Errorf("%w: %s (%s and %s)", discovery.ErrNotPublished, origin, agentskills.IndexPath, agentskills.LegacyIndexPath)
 	if err != nil && !errors.Is(err, discovery.ErrNotPublished) {

@@ -103,8 +103,8 @@ func Run(ctx context.Context, c0 *cmdutil.App, c *discovery.Client, origin strin
 	}()
 	wg.Wait()
 	p.Stop()
-	if d != nil && f.structured {
-		ix = d.Skills
+	if d != nil && d.All != nil && f.structured {
+		ix = d.All.Skills
 	}
 
 	switch {

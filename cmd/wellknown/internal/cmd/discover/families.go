@@ -35,15 +35,19 @@ type remoteJSON struct {
 // addFamilies fills the --json fields DiscoverAll feeds.
 func addFamilies(r *DiscoveryJSON, d *discovery.Discovery) {
 	r.Families, r.Cards, r.Catalog = []familyJSON{}, []cardJSON{}, []string{}
-	for _, f := range d.Families {
+	all := d.All
+	if all == nil {
+		return
+	}
+	for _, f := range all.Families {
 		r.Families = append(r.Families, familyJSON{Name: cmdutil.Clean(f.Name, 256), URL: cmdutil.Clean(f.URL, 512), Via: f.Via})
 	}
-	if d.Catalog != nil {
-		for _, v := range d.Catalog.Catalogs {
+	if all.Catalog != nil {
+		for _, v := range all.Catalog.Catalogs {
 			r.Catalog = append(r.Catalog, cmdutil.Clean(v.URL, 512))
 		}
 	}
-	for _, k := range d.Cards {
+	for _, k := range all.Cards {
 		c := cardJSON{Identifier: cmdutil.Clean(k.Identifier, 256), URL: cmdutil.Clean(k.URL, 512), Inline: k.Inline, Remotes: []remoteJSON{}}
 		if k.Err != nil {
 			c.Error = cmdutil.Clean(k.Err.Error(), 1024)
@@ -60,14 +64,15 @@ func addFamilies(r *DiscoveryJSON, d *discovery.Discovery) {
 
 // printFamilies prints what DiscoverAll found beyond skills.md and mcp.json.
 func printFamilies(out io.Writer, d *discovery.Discovery, h func(string) string) {
-	if len(d.Families) == 0 {
+	all := d.All
+	if all == nil || len(all.Families) == 0 {
 		return
 	}
 	fmt.Fprintf(out, "\n%s\n", h("families"))
-	for _, f := range d.Families {
+	for _, f := range all.Families {
 		fmt.Fprintf(out, "  %-16s %s (%s)\n", cmdutil.Clean(f.Name, 256), cmdutil.Clean(f.URL, 512), f.Via)
 	}
-	for _, k := range d.Cards {
+	for _, k := range all.Cards {
 		if k.Card == nil {
 			fmt.Fprintf(out, "  card %s: not read: %s\n", cmdutil.Clean(k.Identifier, 256), cmdutil.Clean(k.Err.Error(), 512))
 			continue

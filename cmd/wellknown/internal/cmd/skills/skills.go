@@ -38,15 +38,15 @@ into an agent's skills folder (.<agent>/skills under --dir, or under your home w
 which update and local read.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return cmdutil.UsageError{Err: fmt.Errorf("unknown skills subcommand %q: want list, get, install, update, local or verify", cmdutil.Clean(args[0], 80))}
+				return cmdutil.UsageError{Err: fmt.Errorf("unknown skills subcommand %q: want list, get, install, update, local, verify or bundle", cmdutil.Clean(args[0], 80))}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.UsageError{Err: errors.New("skills: name a subcommand: list, get, install, update, local or verify")}
+			return cmdutil.UsageError{Err: errors.New("skills: name a subcommand: list, get, install, update, local, verify or bundle")}
 		},
 	}
-	cmd.AddCommand(skillsListCommand(a), skillsGetCommand(a), skillsInstallCommand(a), skillsUpdateCommand(a), skillsLocalCommand(a), skillsVerifyCommand(a))
+	cmd.AddCommand(skillsListCommand(a), skillsGetCommand(a), skillsInstallCommand(a), skillsUpdateCommand(a), skillsLocalCommand(a), skillsVerifyCommand(a), skillsBundleCommand(a))
 	return cmd
 }
 

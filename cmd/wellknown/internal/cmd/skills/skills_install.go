@@ -188,11 +188,11 @@ const defaultAgent = "agents"
 func skillsInstallCommand(a *app) *cobra.Command {
 	var sc scopeFlags
 	var force, asJSON, frozen bool
-	var lockFlag string
+	var lockFlag, fromBundle, mirror string
 	var tf trustFlags
 	var budget time.Duration
 	cmd := &cobra.Command{
-		Use:   "install ORIGIN [NAME...]",
+		Use:   "install ORIGIN [NAME...] | install --from-bundle FILE [NAME...]",
 		Short: "Install skills (all, or the NAMEs) from an origin's index into an agent's skills folder",
 		Long: `Install fetches each skill, verifies it against the index's digest, unpacks it with the
 hardened extractor into BASE/.<agent>/skills/NAME (BASE: --dir, default the current
@@ -216,14 +216,27 @@ locked skill already installed with the lock's files is left as it is. Without -
 --frozen installs into the skills folder the lock records.
 
 The whole run has --budget (default 2m): a skill not fetched and verified when it runs
-out is reported by name as failed, and nothing is written for it.`,
+out is reported by name as failed, and nothing is written for it.
+
+Offline and private distribution. --from-bundle FILE installs from an archive written
+by "skills bundle" with no network at all, and verifies exactly as from the origin the
+bundle names: each artifact against the bundled index's digest, signatures against
+--trust-roots (keys pinned in the roots file: a jwksUrl cannot be fetched offline),
+--require-signed and --frozen honoured, and the lock records the origin's URLs, so a
+later verify or update against the origin works. --mirror URL reads the artifacts from
+a mirror with the origin's layout below URL (an unpacked bundle served statically
+will do) while the index and the trust manifests still come from the origin: a mirror
+changes where the bytes come from, never what is accepted, and bytes that differ from
+the origin's index are refused, naming the file.`,
 		Example: `  wellknown skills install docs.example.org                 # every skill, into ./.agents/skills
   wellknown skills install docs.example.org invoice-check --agent claude
   wellknown skills install docs.example.org --global --agent codex --force
-  wellknown skills install docs.example.org --frozen        # exactly what skills-lock.json records`,
+  wellknown skills install docs.example.org --frozen        # exactly what skills-lock.json records
+  wellknown skills install --from-bundle skills.tar --trust-roots roots.yaml --require-signed
+  wellknown skills install docs.example.org --mirror https://mirror.corp.example/docs`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) < 1 {
-				return cmdutil.UsageError{Err: errors.New("skills install: missing ORIGIN (then optional skill NAMEs); see \"wellknown skills install --help\"")}
+			if len(args) < 1 && fromBundle == "" {
+				return cmdutil.UsageError{Err: errors.New("skills install: missing ORIGIN (then optional skill NAMEs), or --from-bundle FILE; see \"wellknown skills install --help\"")}
 			}
 			return nil
 		},
@@ -231,8 +244,12 @@ out is reported by name as failed, and nothing is written for it.`,
 			if err := cmdutil.CheckBudget(budget); err != nil {
 				return err
 			}
+			src, err := newInstallSource(a, fromBundle, mirror, args)
+			if err != nil {
+				return err
+			}
 			var names []string
-			for _, n := range args[1:] {
+			for _, n := range src.names {
 				if err := skillrules.CheckSkillName(n); err != nil {
 					return cmdutil.UsageError{Err: err}
 				}
@@ -262,21 +279,22 @@ out is reported by name as failed, and nothing is written for it.`,
 			if err != nil {
 				return err
 			}
-			c, err := a.Client(opts)
+			c, err := a.Client(src.options(opts))
 			if err != nil {
 				return err
 			}
 			ctx, cancel := cmdutil.WithBudget(cmd.Context(), budget)
 			defer cancel()
-			p := a.Progress("reading the skills index of " + args[0])
-			ix, err := c.ListSkills(ctx, args[0])
+			p := a.Progress("reading the skills index of " + src.origin)
+			ix, err := c.ListSkills(ctx, src.origin)
 			p.Stop()
 			if err != nil && cmdutil.BudgetSpent(ctx) {
-				return fmt.Errorf("skills install: the skills index of %s: %s", cmdutil.Clean(args[0], 256), cmdutil.NotInTime(ctx, "read"))
+				return fmt.Errorf("skills install: the skills index of %s: %s", cmdutil.Clean(src.origin, 256), cmdutil.NotInTime(ctx, "read"))
 			}
 			if err != nil {
 				return listError(err)
 			}
+			src.use(ix)
 			a.printWarnings(warningStrings(ix.Warnings))
 			dir := skillsFolder(base, agents[0])
 			if f := lockedFolder(locked, names); f != "" && sc.agent == "" {
@@ -284,6 +302,7 @@ out is reported by name as failed, and nothing is written for it.`,
 			}
 			in := &installer{a: a, c: c, ix: ix, dir: dir, force: force, frozen: locked, base: base}
 			results := in.install(ctx, names)
+			src.annotate(results)
 			for _, r := range results {
 				if r.Status != StatusRefused && r.Status != StatusFailed {
 					a.rememberOrigin(ix.Origin.String()) // typed by the person: update accepts it again
@@ -309,6 +328,8 @@ out is reported by name as failed, and nothing is written for it.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().StringVar(&lockFlag, "lock", "", "the lock file to write, or with --frozen to read (default: skills-lock.json in the project folder)")
 	cmd.Flags().BoolVar(&frozen, "frozen", false, "install exactly the lock's skills and files; write nothing and exit 4 if the site serves anything else")
+	cmd.Flags().StringVar(&fromBundle, "from-bundle", "", "install from a bundle written by \"skills bundle\", with no network; the arguments are then only NAMEs")
+	cmd.Flags().StringVar(&mirror, "mirror", "", "fetch the artifacts from this mirror of ORIGIN (same layout below the URL); the index and signatures still come from ORIGIN")
 	tf.add(cmd)
 	cmdutil.AddBudgetFlag(cmd, &budget)
 	return cmd
