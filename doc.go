@@ -50,7 +50,9 @@
 // # Agent Skills
 //
 // [Client.ListSkills] reads a site's Agent Skills index (/.well-known/agent-skills/
-// index.json, then /.well-known/skills/index.json) under the same rules, and
+// index.json, then /.well-known/skills/index.json; when neither is published, the one
+// the agent-skills entry of the site's AI Catalog lists: one request more for the
+// catalog, then its nested catalogs and that index) under the same rules, and
 // [Client.GetSkill] fetches one skill: its digest is verified before anything is
 // parsed or unpacked, archives are unpacked with the hardening of
 // agentskills.ReadArchive, and an artifact on another origin needs [ConsentArtifact].

@@ -52,8 +52,9 @@ var (
 	cardSpec    = docSpec[servercard.Card]{Kind: families.CardKind(mcpSpec.TypeOK)}
 )
 
-// readCatalog reads o's AI Catalog, nested catalogs and cards into d; true if published.
-func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery, v families.Verifier) (bool, error) {
+// readCatalog reads o's AI Catalog, nested catalogs and (withCards) cards into d,
+// verifying the cards' Trust Manifests with v (nil: none); true if published.
+func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery, v families.Verifier, withCards bool) (bool, error) {
 	root := fetchDoc(ctx, c, o, catalogSpec)
 	d.addFetch(root.fetch, root.warnings, root.err)
 	if root.doc == nil {
@@ -64,6 +65,9 @@ func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery, v fami
 	}
 	cards := func(ctx context.Context, u string) (*servercard.Card, error) {
 		return fetchOther(ctx, c, o, d, u, cardSpec)
+	}
+	if !withCards {
+		cards = nil
 	}
 	res, err := families.Read(ctx, families.WalkTimeouts*c.docTimeout, root.doc.Catalog, catalogs, cards, v)
 	p := d.All
@@ -77,7 +81,7 @@ func (c *Client) readCatalog(ctx context.Context, o Origin, d *Discovery, v fami
 	for _, k := range res.Cards {
 		p.Cards = append(p.Cards, Card(k))
 	}
-	if msg := res.LeftOut(); msg != "" {
+	if msg := res.LeftOut(); msg != "" && withCards {
 		d.Warnings = append(d.Warnings, Warning{Code: WarnCatalog, URL: root.fetch.URL, Message: msg})
 	}
 	for _, x := range append(root.doc.Catalog.Diagnostics, res.Walked.Diagnostics...) {
@@ -158,18 +162,17 @@ func (c *Client) discoverRest(ctx context.Context, o Origin, origin string, d *D
 		p.Families = append(p.Families, Family{Name: FamilyMCP, URL: d.MCPURL, Via: families.ViaWellKnown})
 	}
 	v := families.TrustVerifier(o.String(), c.keyFetcher(fetch.NewBudget(c.skillTimeout), o)) // nil without roots
-	found, cerr := c.readCatalog(ctx, o, d, v)
+	found, cerr := c.readCatalog(ctx, o, d, v, true)
 	if cerr != nil {
 		return nil, cerr
 	}
-	ix, ierr := c.ListSkills(ctx, origin) // else the first index the catalog lists (its Family is listed already)
-	if u := families.IndexURL(p.Catalog); ix == nil && u != "" {
-		if x, err := fetchOther(ctx, c, o, d, u, indexSpec(u)); err == nil {
-			ix, ierr = &SkillsIndex{Origin: o, Index: x, URL: u}, nil
-		}
-	} else if ix != nil {
+	// The index lookup of ListSkills, on the catalog read above (one the catalog lists has its Family already).
+	ix, listed, ierr := c.skillsIndex(ctx, o, origin, cmp.Or(p.Catalog, &aicatalog.Walked{}))
+	if ix != nil {
 		d.Fetches = append(d.Fetches, ix.Fetches...)
 		d.Warnings = append(d.Warnings, ix.Warnings...)
+	}
+	if ix != nil && !listed {
 		p.Families = append(p.Families, Family{Name: FamilyAgentSkills, URL: ix.URL, Via: families.Via(o.String(), ix.URL, agentskills.IndexPath, agentskills.LegacyIndexPath)})
 	}
 	if p.Skills = ix; ix != nil {

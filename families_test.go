@@ -15,6 +15,7 @@ import (
 	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/aicatalog"
+	"github.com/wellknown-dev/discovery/internal/demo"
 )
 
 const cardSchema = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
@@ -73,15 +74,7 @@ func everySite(t *testing.T, files map[string]string) *site {
 func hitsOf(s *site) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []string
-	for p, n := range s.hits {
-		if n > 1 {
-			p = fmt.Sprintf("%s x%d", p, n)
-		}
-		out = append(out, p)
-	}
-	slices.Sort(out)
-	return out
+	return demo.RequestLog(s.hits)
 }
 
 func familyNames(d *discovery.Discovery) []string {
@@ -165,10 +158,7 @@ func TestDiscoverAllEveryFamily(t *testing.T) {
 // Hostile and partial sites: each gets a bounded, clear outcome.
 func TestDiscoverAllHostile(t *testing.T) {
 	t.Parallel()
-	many := make([]string, 10000)
-	for i := range many {
-		many[i] = fmt.Sprintf(`{"identifier":"urn:air:n%d","type":"application/mcp-server-card+json","url":"/cards/%d"}`, i, i)
-	}
+	many := manyCards(10000)
 	tests := []struct {
 		name    string
 		files   map[string]string
@@ -293,29 +283,7 @@ func TestDiscoverAllPrivateCardFromPublicCatalog(t *testing.T) {
 		}
 	}))
 	_, port, _ = net.SplitHostPort(s.Listener.Addr().String())
-	pub, loop := netip.MustParseAddr("203.0.113.7"), netip.MustParseAddr("127.0.0.1")
-	var dialer net.Dialer
-	hooks := discovery.TestHooks{
-		Lookup: func(_ context.Context, host string) ([]netip.Addr, error) {
-			if host == "inside.example" {
-				return []netip.Addr{loop}, nil
-			}
-			return []netip.Addr{pub}, nil
-		},
-		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			if addr == net.JoinHostPort(pub.String(), port) {
-				addr = s.Listener.Addr().String()
-			}
-			return dialer.DialContext(ctx, network, addr)
-		},
-	}
-	tlsOnly := &http.Transport{TLSClientConfig: s.Client().Transport.(*http.Transport).TLSClientConfig.Clone()}
-	tlsOnly.TLSClientConfig.ServerName = "example.com"
-	c, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: &http.Client{Transport: tlsOnly}, Consent: discovery.AllowAll, MaxRetries: -1}, hooks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.CloseIdleConnections)
+	c := insideClient(t, s)
 	d, err := c.DiscoverAll(t.Context(), "https://public.example:"+port)
 	if err != nil {
 		t.Fatal(err)
@@ -404,4 +372,44 @@ func TestDiscoverAllCatalogWalkIsBoundedInTime(t *testing.T) {
 	if !hasWarning(d, "time") {
 		t.Errorf("no warning of what the walk left out for lack of time: %v", d.Warnings)
 	}
+}
+
+// insideClient is a Client, with consent to everything, whose "public.example" is a
+// public address (203.0.113.7) and "inside.example" a loopback one, both dialled to s.
+func insideClient(t *testing.T, s *site) *discovery.Client {
+	t.Helper()
+	_, port, _ := net.SplitHostPort(s.Listener.Addr().String())
+	pub, loop := netip.MustParseAddr("203.0.113.7"), netip.MustParseAddr("127.0.0.1")
+	var dialer net.Dialer
+	hooks := discovery.TestHooks{
+		Lookup: func(_ context.Context, host string) ([]netip.Addr, error) {
+			if host == "inside.example" {
+				return []netip.Addr{loop}, nil
+			}
+			return []netip.Addr{pub}, nil
+		},
+		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if addr == net.JoinHostPort(pub.String(), port) {
+				addr = s.Listener.Addr().String()
+			}
+			return dialer.DialContext(ctx, network, addr)
+		},
+	}
+	tlsOnly := &http.Transport{TLSClientConfig: s.Client().Transport.(*http.Transport).TLSClientConfig.Clone()}
+	tlsOnly.TLSClientConfig.ServerName = "example.com"
+	c, err := discovery.NewClientWithHooks(&discovery.Options{HTTPClient: &http.Client{Transport: tlsOnly}, Consent: discovery.AllowAll, MaxRetries: -1}, hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.CloseIdleConnections)
+	return c
+}
+
+// manyCards returns n catalog entries of Server Cards by URL, /cards/0 on.
+func manyCards(n int) []string {
+	many := make([]string, n)
+	for i := range many {
+		many[i] = fmt.Sprintf(`{"identifier":"urn:air:n%d","type":"application/mcp-server-card+json","url":"/cards/%d"}`, i, i)
+	}
+	return many
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 
 	"github.com/wellknown-dev/discovery/agentskills"
+	"github.com/wellknown-dev/discovery/aicatalog"
 	"github.com/wellknown-dev/discovery/internal/families"
 	"github.com/wellknown-dev/discovery/internal/fetch"
 	"github.com/wellknown-dev/discovery/trust"
@@ -21,9 +22,9 @@ import (
 type SkillsIndex struct {
 	Origin   Origin
 	Index    *agentskills.Index
-	URL      string    // the index used: under the path the caller gave, or at the origin's root
-	Fetches  []Fetch   // the index paths probed, in order
-	Warnings []Warning // the index's diagnostics, stale answers
+	URL      string    // the index used: under the path the caller gave, at the origin's root, or listed in its AI Catalog (inline: the catalog)
+	Fetches  []Fetch   // the index paths probed, in order, then the catalogs read and the index they list
+	Warnings []Warning // the index's diagnostics, stale answers, what the catalogs left out
 	// Publisher is the check of the Trust Manifest beside the index (Options.TrustRoots):
 	// verified, it vouches for every skill checked against the index's digests. nil:
 	// no check was configured.
@@ -47,31 +48,50 @@ type Skill struct {
 // index.json, then, when that is not published, /.well-known/skills/index.json. When
 // origin has a path ("https://host/docs"), both are looked for under that path first
 // ("/docs/.well-known/agent-skills/index.json", as docs platforms serve them for
-// scoped installers), then at the origin's root; SkillsIndex.URL says which was used.
-// The same HTTPS, origin, consent, retry, cache and last-good rules apply as for
-// [Client.Discover]. With Options.TrustRoots the Trust Manifest beside the index is
-// checked too (SkillsIndex.Publisher). It returns [ErrNotPublished] when no path is
-// published.
+// scoped installers), then at the origin's root. When none of them is published
+// (404 or 410), and only then, it reads the origin's AI Catalog (one more request,
+// aicatalog.WellKnownPath, and its nested catalogs within aicatalog.Walk's bounds)
+// and uses the index its first agent-skills entry lists, inline or by URL (one on
+// another origin needs [ConsentRedirect]); its relative URLs resolve against where it
+// was served from, and GetSkill verifies digests and publishers as for any index.
+// SkillsIndex.URL says which index was used. The same HTTPS, origin, consent, retry,
+// cache and last-good rules apply as for [Client.Discover]. With Options.TrustRoots
+// the Trust Manifest beside the index is checked too (SkillsIndex.Publisher). It
+// returns [ErrNotPublished] when no index is published.
 func (c *Client) ListSkills(ctx context.Context, origin string) (*SkillsIndex, error) {
 	o, err := c.checkCall(ctx, origin)
 	if err != nil {
 		return nil, err
 	}
+	ix, _, err := c.skillsIndex(ctx, o, origin, nil)
+	return ix, err
+}
+
+// skillsIndex is the index lookup of ListSkills and DiscoverAll: the well-known
+// paths, then the index listed (true) in catalog, the AI Catalog read (nil: read it).
+func (c *Client) skillsIndex(ctx context.Context, o Origin, origin string, catalog *aicatalog.Walked) (*SkillsIndex, bool, error) {
 	out, fs, ws := firstPublished(ctx, c, o, origin, indexSpec, agentskills.IndexPath, agentskills.LegacyIndexPath)
 	switch {
-	case out.err != nil:
-		return nil, out.err
+	case out.err != nil || ctx.Err() != nil:
+		return nil, false, cmp.Or(out.err, ctx.Err())
 	case out.doc != nil:
-		ix := &SkillsIndex{Origin: o, Index: out.doc, URL: out.fetch.URL, Fetches: fs, Warnings: ws}
-		if len(c.trustRoots) > 0 { // unverified is a result, not an error: GetSkill decides
-			ix.Publisher, _ = trust.VerifyPublished(ctx, ix.Index.URL, trust.Expect{Origin: o.String(), ArtifactDigest: ix.Index.Digest}, c.keyFetcher(fetch.NewBudget(c.skillTimeout), o))
-		}
-		return ix, nil
+		return c.withPublisher(ctx, &SkillsIndex{Origin: o, Index: out.doc, URL: out.fetch.URL, Fetches: fs, Warnings: ws}), false, nil
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	rec := &Discovery{Fetches: fs, Warnings: ws, All: &Published{}}
+	if catalog == nil {
+		_, _ = c.readCatalog(ctx, o, rec, nil, false) // a failure is in rec; the catalog is then nil
+		catalog = rec.All.Catalog
 	}
-	return nil, fmt.Errorf("%w: %s (%s and %s)", ErrNotPublished, o, agentskills.IndexPath, agentskills.LegacyIndexPath)
+	found, err := families.IndexOf(ctx, catalog, func(ctx context.Context, u string) (*agentskills.Index, error) {
+		return fetchOther(ctx, c, o, rec, u, indexSpec(u))
+	})
+	if err = cmp.Or(ctx.Err(), err); err != nil || found == nil {
+		return nil, false, cmp.Or(err, fmt.Errorf("%w: %s (%s, %s, nor an agent-skills entry in %s)", ErrNotPublished, o, agentskills.IndexPath, agentskills.LegacyIndexPath, aicatalog.WellKnownPath))
+	}
+	for _, w := range found.Warnings {
+		rec.Warnings = append(rec.Warnings, Warning(w))
+	}
+	return c.withPublisher(ctx, &SkillsIndex{Origin: o, Index: found.Index, URL: found.URL, Fetches: rec.Fetches, Warnings: rec.Warnings}), true, nil
 }
 
 // checkCall checks the Client, ctx and origin of a call.
@@ -133,9 +153,6 @@ func firstPublished[T any](ctx context.Context, c *Client, o Origin, origin stri
 func indexSpec(u string) docSpec[agentskills.Index] {
 	return docSpec[agentskills.Index]{Kind: families.IndexKind(u)}
 }
-
-// maxSkillFile bounds one SKILL.md fetched from a v0.1.0 or interim index.
-const maxSkillFile = 1 << 20
 
 // GetSkill fetches the skill named name from an index returned by ListSkills. The
 // artifact (a SKILL.md, an archive, or a v0.1.0 file list) is fetched through the same
@@ -201,72 +218,12 @@ func (c *Client) GetSkill(ctx context.Context, ix *SkillsIndex, name string) (*S
 	return sk, nil
 }
 
-// skillFiles fetches the files of the skill entry lists, each checked against its
-// digest when the index gives one (an archive is never read without one): a v0.1.0
-// or interim file list (one request per file), an archive (unpacked in memory,
-// SKILL.md first) or a single SKILL.md.
+// skillFiles fetches the files of the skill entry lists (families.SkillFiles), each
+// artifact through fetchArtifact.
 func (c *Client) skillFiles(ctx context.Context, budget *fetch.Budget, o Origin, entry *agentskills.IndexEntry) ([]agentskills.File, error) {
-	verify := func(data []byte, digest, u string) error {
-		if err := agentskills.Verify(data, -1, digest); err != nil {
-			return fmt.Errorf("discovery: %s: %w", redactString(u), err)
-		}
-		return nil
-	}
-	var files []agentskills.File
-	switch {
-	case len(entry.Files) > 0:
-		var total int64
-		for i, f := range entry.Files {
-			if i >= agentskills.DefaultMaxEntries {
-				return nil, fmt.Errorf("%w: more than %d files", agentskills.ErrArchiveTooLarge, agentskills.DefaultMaxEntries)
-			}
-			data, _, err := c.fetchArtifact(ctx, budget, o, f.URL, maxSkillFile)
-			if err != nil {
-				return nil, err
-			}
-			if f.Digest != "" {
-				if err := verify(data, f.Digest, f.URL); err != nil {
-					return nil, err
-				}
-			}
-			if total += int64(len(data)); total > agentskills.DefaultMaxBytes {
-				return nil, fmt.Errorf("%w: files total more than %d bytes", agentskills.ErrArchiveTooLarge, agentskills.DefaultMaxBytes)
-			}
-			files = append(files, agentskills.File{Path: f.Path, Data: data})
-		}
-	case entry.Type == agentskills.TypeArchive:
-		data, ctype, err := c.fetchArtifact(ctx, budget, o, entry.URL, agentskills.DefaultMaxBytes)
-		if err != nil {
-			return nil, err
-		}
-		if err := verify(data, entry.Digest, entry.URL); err != nil {
-			return nil, err
-		}
-		a, err := agentskills.ReadArchive(data, agentskills.FormatOf(ctype, entry.URL), agentskills.Limits{})
-		if err != nil {
-			return nil, fmt.Errorf("discovery: %s: %w", redactString(entry.URL), err)
-		}
-		if md, ok := a.Get(agentskills.SkillFile); ok {
-			files = append(files, agentskills.File{Path: agentskills.SkillFile, Data: md})
-		}
-		for _, f := range a.Files {
-			if f.Path != agentskills.SkillFile {
-				files = append(files, f)
-			}
-		}
-	default:
-		data, _, err := c.fetchArtifact(ctx, budget, o, entry.URL, maxSkillFile)
-		if err != nil {
-			return nil, err
-		}
-		if entry.Digest != "" { // "": an index read leniently that gives none (labelled unverified)
-			if err := verify(data, entry.Digest, entry.URL); err != nil {
-				return nil, err
-			}
-		}
-		files = []agentskills.File{{Path: agentskills.SkillFile, Data: data}}
-	}
-	return files, nil
+	return families.SkillFiles(entry, func(u string, limit int64) ([]byte, string, error) {
+		return c.fetchArtifact(ctx, budget, o, u, limit)
+	})
 }
 
 // verifyPublisher checks the Trust Manifest beside e's artifact, else beside the index
@@ -286,6 +243,15 @@ func (c *Client) keyFetcher(budget *fetch.Budget, o Origin) *trust.Options {
 		data, _, err := c.fetchArtifact(ctx, budget, o, u, trust.MaxKeySetBytes)
 		return data, err
 	}}
+}
+
+// withPublisher checks, with Options.TrustRoots, the Trust Manifest beside ix's index
+// (ix.Publisher): unverified is a result, not an error; GetSkill decides.
+func (c *Client) withPublisher(ctx context.Context, ix *SkillsIndex) *SkillsIndex {
+	if len(c.trustRoots) > 0 && ix.Index.Digest != "" {
+		ix.Publisher, _ = trust.VerifyPublished(ctx, ix.Index.URL, trust.Expect{Origin: ix.Origin.String(), ArtifactDigest: ix.Index.Digest}, c.keyFetcher(fetch.NewBudget(c.skillTimeout), ix.Origin))
+	}
+	return ix
 }
 
 // fetchArtifact GETs a skill artifact through the Client's stack, capped at limit,

@@ -604,8 +604,9 @@ func (c *Catalog) AddLocal(ctx context.Context, opts agentskills.LocalOptions) e
 	return c.add(ctx, added{src: &localSource{opts: opts}})
 }
 
-// AddWeb adds the skills of origin's well-known index (discovery.Client.ListSkills)
-// on the host's behalf. Listing reads only the index; an artifact is fetched when its
+// AddWeb adds the skills of origin's index (discovery.Client.ListSkills: the
+// well-known one, or when none is published the one its AI Catalog lists) on the
+// host's behalf. Listing reads only the index; an artifact is fetched when its
 // skill is activated. An origin the model had added ([Catalog.AddWebForModel]) now
 // ranks as the host's.
 func (c *Catalog) AddWeb(ctx context.Context, client *discovery.Client, origin string) error {

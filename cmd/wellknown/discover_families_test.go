@@ -3,8 +3,11 @@ package main
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wellknown-dev/discovery/internal/demo"
 )
 
 // discover --structured reads every family: the AI Catalog, a nested catalog, an
@@ -66,5 +69,55 @@ func TestDiscoverEveryFamily(t *testing.T) {
 	r = runCLI(t, nil, "", "discover", "--structured", ts.URL+"/docs")
 	if r.code != 0 || !strings.Contains(r.stdout, "card server com.example/byurl: http://127.0.0.1:9/mcp") {
 		t.Errorf("discover --structured:\n%s", r)
+	}
+}
+
+// The demo site publishing every family (internal/demo.EveryFamily), through the CLI:
+// discover reads skills.md alone; discover --structured --json every family, with
+// exactly DiscoverAll's requests; skills list the skill of the index the site's AI
+// Catalog lists (no well-known index is published), with exactly ListSkills' requests.
+func TestDiscoverEveryFamilySite(t *testing.T) {
+	t.Parallel()
+	every := &demo.EveryFamily{}
+	ts, ca := tlsOrigin(t, every)
+	env := func() []string { return cliEnv(t, caFileEnv+"="+ca) } // a fresh HOME: nothing cached
+	// discover lists the skills index beside skills.md: ListSkills' requests.
+	r := runCLI(t, env(), "", "discover", ts.URL)
+	if got, want := every.Requests(), demo.Sorted(append([]string{demo.EveryDiscover[0]}, demo.EveryListSkills...)...); !slices.Equal(got, want) {
+		t.Errorf("discover requested\n%v\nwant\n%v", got, want)
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, "api-search") || strings.Contains(r.stdout, "warning") {
+		t.Errorf("discover:\n%s", r)
+	}
+	r = runCLI(t, env(), "", "discover", "--structured", "--json", ts.URL)
+	if got := every.Requests(); !slices.Equal(got, demo.EveryDiscoverAll) {
+		t.Errorf("discover --structured requested\n%v\nwant\n%v", got, demo.EveryDiscoverAll)
+	}
+	var got struct {
+		Families []struct{ Name, URL, Via string }
+		Cards    []struct{ Name string }
+		Index    *struct{ URL string } `json:"skills_index"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &got) != nil {
+		t.Fatalf("discover --structured --json:\n%s", r)
+	}
+	var names []string
+	for _, f := range got.Families {
+		names = append(names, f.Name)
+	}
+	for _, want := range []string{"skills.md", "mcp.json", "ai-catalog", "mcp-server-card", "agent-skills", "application/a2a-agent-card+json", "skill.md"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("families %v lack %s", names, want)
+		}
+	}
+	if len(got.Cards) != 2 || got.Index == nil || got.Index.URL != ts.URL+demo.EveryIndexPath {
+		t.Errorf("cards %+v, skills_index %+v", got.Cards, got.Index)
+	}
+	r = runCLI(t, env(), "", "skills", "list", ts.URL)
+	if r.code != 0 || !strings.Contains(r.stdout, "api-search") || !strings.Contains(r.stdout, ts.URL+demo.EveryIndexPath) {
+		t.Errorf("skills list:\n%s", r)
+	}
+	if got := every.Requests(); !slices.Equal(got, demo.EveryListSkills) {
+		t.Errorf("skills list requested\n%v\nwant\n%v", got, demo.EveryListSkills)
 	}
 }

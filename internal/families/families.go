@@ -1,6 +1,8 @@
-// Package families reads what a site's AI Catalog lists beside skills.md and
-// mcp.json: its nested catalogs, walked within the bounds of aicatalog.Walk, and its
-// MCP Server Cards, inline or by URL, read leniently. It does no I/O of its own: the
+// Package families reads what a site publishes for agents beside skills.md and
+// mcp.json: its AI Catalog's nested catalogs, walked within the bounds of
+// aicatalog.Walk, its MCP Server Cards, inline or by URL, read leniently, the Agent
+// Skills index its agent-skills entry lists (IndexOf), and the files of one skill of
+// an index, checked against their digests (SkillFiles). It does no I/O of its own: the
 // caller's fetch functions apply its policy (origin, consent, size, time, caching),
 // and they are called one at a time, from the calling goroutine.
 package families
@@ -311,18 +313,4 @@ func SkillKind(accept string, typeOK func(string) bool) fetch.Kind {
 			md, err := agentskills.ParseSkillMD(data, agentskills.ParseOptions{})
 			return md, nil, err
 		}}
-}
-
-// IndexURL returns the URL of the first Agent Skills index w lists; "" if none (or w
-// is nil).
-func IndexURL(w *aicatalog.Walked) string {
-	if w == nil {
-		return ""
-	}
-	for _, f := range w.Entries {
-		if f.Entry.Type == aicatalog.TypeAgentSkills && f.Entry.URL != "" {
-			return f.Entry.URL
-		}
-	}
-	return ""
 }
