@@ -227,7 +227,7 @@ func newClient(opts *Options, hooks testHooks) (*Client, error) {
 		tracer:         o.Trace,
 		now:            time.Now,
 		flight:         &fetch.Flight{},
-		fresh:          fetch.NewFastPath[*Discovery](fetch.TierBytes(o.Cache, cmp.Or(hooks.freshBytes, freshBytes)), time.Now),
+		fresh:          fetch.NewFastPath[*Discovery](fetch.TierBytes(o.Cache, cmp.Or(hooks.freshBytes, freshBytes))),
 		guard:          netguard.New(netguard.Config{Allow: allow, Lookup: hooks.lookup, Dial: hooks.dial, Refuse: refusePrivate}),
 	}
 	if c.consent == nil {
