@@ -62,6 +62,7 @@ type cancelBody struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	timeout time.Duration
+	ended   bool // read to its end: nothing to drain
 }
 
 // Read reads the body; at EOF the request's context ends. A body cut short because
@@ -76,6 +77,7 @@ func (b *cancelBody) Read(p []byte) (int, error) {
 		return n, fmt.Errorf("discovery: reading the body: %w", context.Cause(b.ctx))
 	}
 	if err == io.EOF {
+		b.ended = true
 		b.cancel()
 	}
 	return n, err
@@ -96,9 +98,11 @@ const (
 // origins answering 404 grew with them). The rest is read here, below the HTTP cache,
 // so that the cache never sees it: what was not wanted is not stored.
 func (b *cancelBody) Close() error {
-	stop := time.AfterFunc(drainWait, b.cancel) // a trickling body is not worth its connection
-	io.Copy(io.Discard, io.LimitReader(b.ReadCloser, drainBytes))
-	stop.Stop()
+	if !b.ended && b.ctx.Err() == nil { // a body read to its end (the usual case) costs nothing more
+		stop := time.AfterFunc(drainWait, b.cancel) // a trickling body is not worth its connection
+		io.Copy(io.Discard, io.LimitReader(b.ReadCloser, drainBytes))
+		stop.Stop()
+	}
 	err := b.ReadCloser.Close()
 	b.cancel()
 	return err
