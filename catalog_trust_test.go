@@ -19,8 +19,7 @@ func catalogTrustSite(t *testing.T, extra map[string][]byte, manifests func(s *s
 	t.Helper()
 	var mu sync.Mutex
 	docs := map[string][]byte{}
-	var s *site
-	s = newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s := newSite(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		body, ok := docs[r.URL.Path]
 		mu.Unlock()
