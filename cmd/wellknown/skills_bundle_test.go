@@ -21,6 +21,18 @@ func pinnedRoots(t *testing.T, dir, origin, pub string) string {
 		strings.ReplaceAll(strings.TrimSpace(pub), "\n", "\n      ")+"\n")
 }
 
+// signedNormalSite is the normal site with every artifact signed by a new key, and a
+// trust roots file pinning that key for the site.
+func signedNormalSite(t *testing.T) (*site, string) {
+	t.Helper()
+	keys := t.TempDir()
+	key, pub := writeKey(t, keys, false)
+	s := newSite(t)
+	publishNormal(t, s)
+	signSite(t, s, key)
+	return s, pinnedRoots(t, keys, s.ts.URL, pub)
+}
+
 func TestSkillsBundleInstallsOffline(t *testing.T) {
 	t.Parallel()
 	keys := t.TempDir()
@@ -194,12 +206,7 @@ func TestSkillsInstallRefusesHostileBundles(t *testing.T) {
 
 func TestSkillsBundleFromLockRefusesAChangedSite(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	publishNormal(t, s)
-	dir := t.TempDir()
-	if r := wk(t, s, dir, "skills", "install", s.ts.URL); r.code != 0 {
-		t.Fatalf("install:\n%s", r)
-	}
+	s, dir := installedSite(t)
 	s.publish(t, []indexEntry{{Name: "invoice-check", Type: "skill-md", Description: "Changed.", URL: "invoice-check/SKILL.md"}},
 		map[string][]byte{"invoice-check": skillText("invoice-check", "Changed.", "# Changed\n")})
 	out := filepath.Join(dir, "skills.tar")
@@ -217,12 +224,7 @@ func TestSkillsBundleFromLockRefusesAChangedSite(t *testing.T) {
 
 func TestSkillsInstallFromMirror(t *testing.T) {
 	t.Parallel()
-	keys := t.TempDir()
-	key, pub := writeKey(t, keys, false)
-	s := newSite(t)
-	publishNormal(t, s)
-	signSite(t, s, key)
-	roots := pinnedRoots(t, keys, s.ts.URL, pub)
+	s, roots := signedNormalSite(t)
 	mirror := newSite(t)
 	for _, p := range []string{"/.well-known/agent-skills/invoice-check/SKILL.md", "/.well-known/agent-skills/ledger.tar.gz"} {
 		s.mu.Lock()

@@ -15,12 +15,7 @@ import (
 // not; verify names a skill installed from another index than the lock records.
 func TestSkillsLockIndexDigest(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	publishNormal(t, s)
-	dir := t.TempDir()
-	if r := wk(t, s, dir, "skills", "install", s.ts.URL); r.code != 0 {
-		t.Fatalf("install:\n%s", r)
-	}
+	s, dir := installedSite(t)
 	s.mu.Lock()
 	served := agentskills.Digest(s.docs[agentskills.IndexPath].body)
 	s.mu.Unlock()

@@ -205,13 +205,7 @@ func TestSkillsUpdateReviewReadsOnlyTheSkillFolder(t *testing.T) {
 // --accept-new-publisher (a compromised site counts on the check being forgotten).
 func TestSkillsUpdateUncheckedPublisherIsCalledOut(t *testing.T) {
 	t.Parallel()
-	keys := t.TempDir()
-	key, pub := writeKey(t, keys, false)
-	s := newSite(t)
-	publishNormal(t, s)
-	signSite(t, s, key)
-	roots := writeFile(t, keys, "roots.yaml", "- publisher: Example Corp\n  origin: "+s.ts.URL+"\n  pem: |\n    "+
-		strings.ReplaceAll(strings.TrimSpace(pub), "\n", "\n    ")+"\n")
+	s, roots := signedNormalSite(t)
 	dir := t.TempDir()
 	if r := wk(t, s, dir, "skills", "install", s.ts.URL, "invoice-check", "--trust-roots", roots, "--require-signed"); r.code != 0 {
 		t.Fatalf("install:\n%s", r)
