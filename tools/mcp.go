@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/internal/httpx"
 	"github.com/wellknown-dev/discovery/internal/mcpstdio"
 )
 
@@ -95,18 +96,10 @@ func ServeMCPHTTP(ctx context.Context, ln net.Listener, server *mcp.Server) erro
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(
 		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
+	if err := httpx.Serve(ctx, ln, &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}); err != nil {
 		return err
-	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(shutdown)
-		return ctx.Err()
 	}
+	return ctx.Err()
 }
 
 // MCPSession returns a client session, on the MCP SDK's in-memory transport, to a

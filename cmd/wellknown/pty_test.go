@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -50,13 +51,7 @@ func TestConsentPromptOnTerminal(t *testing.T) {
 	a, _, ca := redirectingOrigin(t)
 	cmd := exec.Command(builtBinary(t), "discover", a.URL)
 	cmd.Env = cliEnv(t, caFileEnv+"="+ca)
-	tty, err := pty.Start(cmd) // stdin, stdout and stderr on the terminal
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tty.Close()
-	var out ptyOutput
-	go func() { _, _ = io.Copy(&out, tty) }()
+	tty, out := startOnPTY(t, cmd)
 	out.waitFor(t, "Allow? [y/N]")
 	if s := out.String(); !strings.Contains(s, "redirect") {
 		t.Errorf("prompt does not say what is asked:\n%q", s)
@@ -76,13 +71,7 @@ func TestConsentPromptDenied(t *testing.T) {
 	a, _, ca := redirectingOrigin(t)
 	cmd := exec.Command(builtBinary(t), "discover", a.URL)
 	cmd.Env = cliEnv(t, caFileEnv+"="+ca)
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tty.Close()
-	var out ptyOutput
-	go func() { _, _ = io.Copy(&out, tty) }()
+	tty, out := startOnPTY(t, cmd)
 	out.waitFor(t, "Allow? [y/N]")
 	if _, err := tty.Write([]byte("\r")); err != nil {
 		t.Fatal(err)
@@ -156,6 +145,20 @@ func TestDumbTerminalNoSpinner(t *testing.T) {
 	}
 }
 
+// startOnPTY starts cmd with stdin, stdout and stderr on a new terminal, closed when
+// the test ends, and returns the terminal and what it shows.
+func startOnPTY(t *testing.T, cmd *exec.Cmd) (*os.File, *ptyOutput) {
+	t.Helper()
+	tty, err := pty.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	out := &ptyOutput{}
+	go func() { _, _ = io.Copy(out, tty) }()
+	return tty, out
+}
+
 // runOnPTY runs cmd with stdin, stdout and stderr on a pseudo-terminal for ms
 // milliseconds, then kills it, and returns what the terminal showed.
 func runOnPTY(t *testing.T, cmd *exec.Cmd, ms int) string {
@@ -186,13 +189,7 @@ func TestRedirectAskedOnce(t *testing.T) {
 	}))
 	cmd := exec.Command(builtBinary(t), "discover", a.URL)
 	cmd.Env = cliEnv(t, caFileEnv+"="+ca)
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tty.Close()
-	var out ptyOutput
-	go func() { _, _ = io.Copy(&out, tty) }()
+	tty, out := startOnPTY(t, cmd)
 	out.waitFor(t, "Allow? [y/N]")
 	if _, err := tty.Write([]byte("y\r")); err != nil {
 		t.Fatal(err)

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/wellknown-dev/discovery/agentskills"
 	"github.com/wellknown-dev/discovery/internal/demo"
@@ -186,13 +183,7 @@ func TestServeOnTerminal(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command(builtBinary(t), "serve")
 	cmd.Env = cliEnv(t)
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tty.Close()
-	var out ptyOutput
-	go func() { _, _ = io.Copy(&out, tty) }()
+	tty, out := startOnPTY(t, cmd)
 	out.waitFor(t, "waiting for a client")
 	if _, err := tty.Write([]byte("hello\r")); err != nil {
 		t.Fatal(err)

@@ -7,14 +7,11 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/creack/pty"
 
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmd/skills"
 )
@@ -110,12 +107,7 @@ func TestSkillsUpdateAsksOnTerminal(t *testing.T) {
 		cmd := exec.Command(builtBinary(t), "skills", "update")
 		cmd.Dir = dir
 		cmd.Env = []string{"HOME=" + filepath.Join(dir, "home"), "PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", caFileEnv + "=" + caFile(t, s.ts)}
-		tty, err := pty.Start(cmd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out ptyOutput
-		go func() { _, _ = io.Copy(&out, tty) }()
+		tty, out := startOnPTY(t, cmd)
 		out.waitFor(t, "Replace invoice-check with this version? [y/N]")
 		if !strings.Contains(out.String(), "+# Invoice check v2") {
 			t.Errorf("no diff before the question:\n%q", out.String())
@@ -123,7 +115,7 @@ func TestSkillsUpdateAsksOnTerminal(t *testing.T) {
 		if _, err := tty.Write([]byte(answer)); err != nil {
 			t.Fatal(err)
 		}
-		err = cmd.Wait()
+		err := cmd.Wait()
 		tty.Close()
 		if answer == "\r" {
 			var ee *exec.ExitError

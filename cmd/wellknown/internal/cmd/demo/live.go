@@ -12,6 +12,7 @@ import (
 	"time"
 
 	demosite "github.com/wellknown-dev/discovery/internal/demo"
+	"github.com/wellknown-dev/discovery/internal/httpx"
 	"github.com/wellknown-dev/discovery/tools"
 
 	"github.com/wellknown-dev/discovery/cmd/wellknown/internal/cmdutil"
@@ -44,19 +45,11 @@ func (a *app) serveLive(ctx context.Context, f liveFlags) error {
 	defer os.RemoveAll(dir)
 	fmt.Fprint(a.Out, liveCommands(origin, dir))
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
+	if err := httpx.Serve(ctx, ln, hs); err != nil {
 		return err
-	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(shutdown)
-		<-errc
-		a.Notef("demo origin %s stopped; %s removed", origin, dir)
-		return nil
 	}
+	a.Notef("demo origin %s stopped; %s removed", origin, dir)
+	return nil
 }
 
 // liveCommands is what "wellknown demo --serve" prints: the origin, what it serves,
