@@ -193,7 +193,7 @@ func (c *Client) discover(ctx context.Context, origin string, structured, all bo
 	if ctx == nil {
 		return nil, errNilContext
 	}
-	if d, ok := c.fastDiscover(ctx, origin, structured); ok && !all {
+	if d, ok := c.fastDiscover(ctx, origin, structured, all); ok {
 		return d, nil
 	}
 	o, err := c.origin(origin)

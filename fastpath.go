@@ -17,7 +17,10 @@ import (
 // semantics are those of the slow path.
 
 // fastDiscover returns the kept discovery of origin, if it is still fresh.
-func (c *Client) fastDiscover(ctx context.Context, origin string, structured bool) (*Discovery, bool) {
+func (c *Client) fastDiscover(ctx context.Context, origin string, structured, all bool) (*Discovery, bool) {
+	if all { // DiscoverAll reads more than the fast path keeps
+		return nil, false
+	}
 	kept, ok := c.fresh.Get(structured, origin)
 	if !ok || ctx.Err() != nil {
 		return nil, false

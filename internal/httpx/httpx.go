@@ -1,5 +1,6 @@
 // Package httpx holds the URL rules shared by the root package and the parsers, so
-// that each rule is written once.
+// that each rule is written once, and the one serve-until-done loop of the module's
+// loopback servers ([Serve]).
 package httpx
 
 import (
