@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wellknown-dev/discovery"
 	"github.com/wellknown-dev/discovery/skilllock"
 )
 
@@ -304,14 +305,18 @@ func parseOrigin(raw string) (string, error) {
 	return originOf(u)
 }
 
+// originOf is u's origin as discovery.ParseOrigin writes it (the form of
+// SkillsIndex.Origin), for an absolute http(s) URL without userinfo.
 func originOf(u *url.URL) (string, error) {
 	scheme := strings.ToLower(u.Scheme)
 	if (scheme != "https" && scheme != "http") || u.Host == "" || u.User != nil {
 		return "", errors.New("not an absolute http(s) URL without userinfo")
 	}
-	host := strings.ToLower(u.Host)
-	host = strings.TrimSuffix(host, map[string]string{"https": ":443", "http": ":80"}[scheme])
-	return scheme + "://" + host, nil
+	o, err := discovery.ParseOrigin(scheme + "://" + u.Host)
+	if err != nil {
+		return "", err
+	}
+	return o.String(), nil
 }
 
 // pathOn returns the archive path of rawURL, which must be on origin, without query or

@@ -3,13 +3,13 @@ package skillbundle
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 
 	"github.com/wellknown-dev/discovery"
+	"github.com/wellknown-dev/discovery/internal/httpx"
 )
 
 // ErrMirror wraps every failure of a request sent to a mirror: unreachable, a
@@ -50,21 +50,13 @@ func NewMirror(mirrorURL string) (*Mirror, error) {
 	}
 	switch {
 	case u.Scheme == "https":
-	case u.Scheme == "http" && loopback(u.Hostname()):
+	case u.Scheme == "http" && httpx.IsLoopbackHost(u.Hostname()):
 	default:
 		return nil, fmt.Errorf("%w: %s must be https (or http on a loopback host)", ErrMirror, u.Redacted())
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = ""
 	return &Mirror{base: u}, nil
-}
-
-func loopback(host string) bool {
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // URL returns the mirror's base URL.
